@@ -1,0 +1,66 @@
+// One owner's slice of the global table, and the operations on it that need
+// no communication: initialisation, re-applying a stretch of the stream,
+// counting wrong words, checksums.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+namespace gups {
+
+class TableLayout;
+
+struct TableChecksums {
+  std::uint64_t sum = 0;  // all words added, mod 2^64
+  std::uint64_t xor_all = 0;
+
+  void add(std::uint64_t word) noexcept {
+    sum += word;
+    xor_all ^= word;
+  }
+  void merge(const TableChecksums& other) noexcept {
+    sum += other.sum;
+    xor_all ^= other.xor_all;
+  }
+  bool operator==(const TableChecksums&) const = default;
+};
+
+class LocalTable {
+ public:
+  // Allocates without touching the memory; call initialise() before use.
+  LocalTable(std::uint64_t global_start, std::uint64_t words);
+
+  // T[i] = global index, the benchmark's untimed starting state.
+  void initialise() noexcept;
+
+  std::uint64_t global_start() const noexcept { return global_start_; }
+  std::uint64_t size() const noexcept { return words_; }
+  bool owns(std::uint64_t global_index) const noexcept {
+    return global_index - global_start_ < words_;
+  }
+  void apply(std::uint64_t global_index, std::uint64_t random) noexcept {
+    data_[global_index - global_start_] ^= random;
+  }
+  std::span<std::uint64_t> words() noexcept { return {data_.get(), words_}; }
+  std::span<const std::uint64_t> words() const noexcept { return {data_.get(), words_}; }
+
+  TableChecksums checksums() const noexcept;
+  // Words whose value differs from their global index.
+  std::uint64_t count_errors() const noexcept;
+
+ private:
+  std::uint64_t global_start_;
+  std::uint64_t words_;
+  std::unique_ptr<std::uint64_t[]> data_;
+};
+
+// Applies steps first_step+1 ... first_step+count of the stream (each step
+// taken before use, as the reference does) to the words this table owns.
+void apply_stream_segment(LocalTable& table, const TableLayout& layout, std::uint64_t first_step,
+                          std::uint64_t count) noexcept;
+
+// The HPCC rule: a run passes when at most 1% of the table's words are wrong.
+bool verification_passed(std::uint64_t errors, std::uint64_t total_words) noexcept;
+
+}  // namespace gups

@@ -1,0 +1,39 @@
+// What one gups run is asked to do, and the command line that sets it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "table_layout.hpp"
+
+namespace gups {
+
+struct RunConfig {
+  std::string algorithm = "direct";
+  unsigned log2_table = 22;
+  unsigned updates_per_word = 4;
+  OwnerMode owner = OwnerMode::division;
+  std::uint64_t lookahead = 1024;
+  std::string json_path;
+  // Testing aid: flips this many table words after the update phase, so
+  // the verification verdict and exit status can be checked end to end.
+  std::uint64_t inject_errors = 0;
+
+  std::uint64_t total_updates() const noexcept {
+    return std::uint64_t{updates_per_word} << log2_table;
+  }
+};
+
+struct ParsedCommandLine {
+  enum class Outcome { run, help, error };
+  Outcome outcome = Outcome::run;
+  std::string message;  // the help text, or a one-line error
+  RunConfig config;
+};
+
+// Pure: no MPI, no printing. `algorithms` lists the names --algo accepts.
+ParsedCommandLine parse_command_line(int argc, const char* const* argv,
+                                     const std::vector<std::string>& algorithms);
+
+}  // namespace gups

@@ -1,0 +1,75 @@
+#include "run_report.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+
+namespace gups {
+
+std::string hex64(std::uint64_t value) { return fmt::format("0x{:016x}", value); }
+
+std::string format_hpcc_lines(const RunResult& r) {
+  const bool power_of_two = std::has_single_bit(static_cast<unsigned>(r.ranks));
+  std::string out;
+  out += fmt::format("Running on {} processors ({})\n", r.ranks,
+                     power_of_two ? "PowerofTwo" : "NonPowerofTwo");
+  out += fmt::format("Algorithm = {}, owner = {}{}, lookahead = {}\n", r.config.algorithm,
+                     to_string(r.owner_effective),
+                     r.owner_effective != r.config.owner ? " (predict not valid here)" : "",
+                     r.config.lookahead);
+  out += fmt::format("Total Main table size = 2^{} = {} words\n", r.config.log2_table,
+                     r.total_words);
+  out += fmt::format("PE Main table size = {} words/PE MAX\n", r.max_local_words);
+  out += fmt::format("Number of updates EXECUTED = {}\n", r.updates);
+  out += fmt::format("Real time used = {:.6f} seconds\n", r.seconds);
+  out += fmt::format("{:.9f} Billion(10^9) Updates    per second [GUP/s]\n", r.gups());
+  out += fmt::format("{:.9f} Billion(10^9) Updates/PE per second [GUP/s]\n",
+                     r.gups() / r.ranks);
+  out += fmt::format("Table checksums before verification: sum = {}, xor = {}\n",
+                     hex64(r.checksums.sum), hex64(r.checksums.xor_all));
+  out += fmt::format("Most updates pending at once = {} (lookahead {})\n", r.stats.max_pending,
+                     r.config.lookahead);
+  out += fmt::format("Verification: Real time used = {:.6f} seconds\n", r.verification_seconds);
+  out += fmt::format("Found {} errors in {} locations ({}).\n", r.errors, r.total_words,
+                     r.passed ? "passed" : "failed");
+  return out;
+}
+
+nlohmann::json to_json(const RunResult& r) {
+  const auto& s = r.stats;
+  return {
+      {"schema", "torus-gups/result/1"},
+      {"algorithm", r.config.algorithm},
+      {"ranks", r.ranks},
+      {"log2_table", r.config.log2_table},
+      {"table_words", r.total_words},
+      {"updates_per_word", r.config.updates_per_word},
+      {"updates", r.updates},
+      {"seconds", r.seconds},
+      {"gups", r.gups()},
+      {"errors", r.errors},
+      {"passed", r.passed},
+      {"verification_seconds", r.verification_seconds},
+      {"owner_requested", to_string(r.config.owner)},
+      {"owner", to_string(r.owner_effective)},
+      {"lookahead", r.config.lookahead},
+      {"injected_errors", r.config.inject_errors},
+      {"checksums", {{"sum", hex64(r.checksums.sum)}, {"xor", hex64(r.checksums.xor_all)}}},
+      {"counters",
+       {{"generated", s.generated},
+        {"applied", s.applied},
+        {"updates_sent", s.updates_sent},
+        {"updates_received", s.updates_received},
+        {"messages_sent", s.messages_sent},
+        {"messages_received", s.messages_received},
+        {"max_pending", s.max_pending}}},
+      {"build",
+       {{"version", r.build.version},
+        {"git_commit", r.build.git_commit},
+        {"compiler", r.build.compiler},
+        {"build_type", r.build.build_type},
+        {"mpi_library", r.build.mpi_library}}},
+  };
+}
+
+}  // namespace gups

@@ -1,0 +1,165 @@
+// The HPCC reference scheme (MPIRandomAccess): one bucket per destination
+// process, the fullest bucket sent when the look-ahead budget is used up,
+// one receive always posted, and "finished" messages to end.
+//
+// Unlike the reference, updates in the send buffer stay counted as pending
+// until their send completes, so the budget bounds everything generated
+// here and not yet handed to the network.
+#include <vector>
+
+#include "destination_buckets.hpp"
+#include "hpcc_stream.hpp"
+#include "update_algorithm.hpp"
+
+namespace gups {
+namespace {
+
+constexpr int kUpdateTag = 1;
+constexpr int kFinishedTag = 2;
+
+class DirectUpdater {
+ public:
+  DirectUpdater(const UpdateContext& context, LocalTable& table)
+      : context_(context),
+        table_(table),
+        budget_(static_cast<std::uint32_t>(context.config.lookahead)),
+        buckets_(static_cast<std::uint32_t>(context.ranks), budget_),
+        receive_buffer_(budget_) {
+    send_buffer_.reserve(budget_);
+  }
+
+  UpdateStats run() {
+    if (context_.ranks > 1) post_receive();
+    generate_all();
+    flush_buckets();
+    announce_finished();
+    drain_until_all_finished();
+    return stats_;
+  }
+
+ private:
+  std::uint64_t pending() const noexcept { return buckets_.pending() + send_buffer_.size(); }
+
+  void generate_all() {
+    const auto& config = context_.config;
+    const auto rank = static_cast<std::uint64_t>(context_.rank);
+    std::uint64_t remaining = config.updates_per_word * context_.layout.local_words(rank);
+    std::uint64_t random = starts(config.updates_per_word * context_.layout.global_start(rank));
+    while (remaining > 0) {
+      poll_receives();
+      if (pending() < budget_) {
+        random = next_random(random);
+        const std::uint64_t index = context_.layout.index_of(random);
+        const std::uint64_t owner = context_.owner_of(index);
+        if (owner == rank) {
+          table_.apply(index, random);
+          ++stats_.applied;
+        } else {
+          buckets_.insert(static_cast<std::uint32_t>(owner), random);
+          stats_.max_pending = std::max(stats_.max_pending, pending());
+        }
+        ++stats_.generated;
+        --remaining;
+      } else {
+        send_fullest_when_free();
+      }
+    }
+  }
+
+  void flush_buckets() {
+    while (pending() > 0) {
+      poll_receives();
+      send_fullest_when_free();
+    }
+  }
+
+  void send_fullest_when_free() {
+    if (send_request_ != MPI_REQUEST_NULL) {
+      int done = 0;
+      MPI_Test(&send_request_, &done, MPI_STATUS_IGNORE);
+      if (!done) return;
+      send_buffer_.clear();
+    }
+    if (buckets_.pending() == 0) return;
+    const auto destination = buckets_.take_fullest(send_buffer_);
+    MPI_Isend(send_buffer_.data(), static_cast<int>(send_buffer_.size()), MPI_UINT64_T,
+              static_cast<int>(destination), kUpdateTag, context_.comm, &send_request_);
+    stats_.updates_sent += send_buffer_.size();
+    ++stats_.messages_sent;
+  }
+
+  void post_receive() {
+    MPI_Irecv(receive_buffer_.data(), static_cast<int>(receive_buffer_.size()), MPI_UINT64_T,
+              MPI_ANY_SOURCE, MPI_ANY_TAG, context_.comm, &receive_request_);
+  }
+
+  // MPI keeps messages from one sender in order, so a sender's "finished"
+  // arrives after all its updates: once every peer has finished, nothing is
+  // left to receive and no receive stays posted.
+  void handle_message(const MPI_Status& status) {
+    if (status.MPI_TAG == kUpdateTag) {
+      int count = 0;
+      MPI_Get_count(&status, MPI_UINT64_T, &count);
+      for (int i = 0; i < count; ++i) {
+        const std::uint64_t random = receive_buffer_[static_cast<std::size_t>(i)];
+        table_.apply(context_.layout.index_of(random), random);
+      }
+      stats_.applied += static_cast<std::uint64_t>(count);
+      stats_.updates_received += static_cast<std::uint64_t>(count);
+      ++stats_.messages_received;
+    } else {
+      ++finished_peers_;
+    }
+    if (finished_peers_ < context_.ranks - 1) post_receive();
+  }
+
+  void poll_receives() {
+    while (finished_peers_ < context_.ranks - 1) {
+      int arrived = 0;
+      MPI_Status status;
+      MPI_Test(&receive_request_, &arrived, &status);
+      if (!arrived) return;
+      handle_message(status);
+    }
+  }
+
+  void announce_finished() {
+    if (send_request_ != MPI_REQUEST_NULL) MPI_Wait(&send_request_, MPI_STATUS_IGNORE);
+    finish_requests_.assign(static_cast<std::size_t>(context_.ranks), MPI_REQUEST_NULL);
+    for (int peer = 0; peer < context_.ranks; ++peer) {
+      if (peer == context_.rank) continue;
+      MPI_Isend(nullptr, 0, MPI_UINT64_T, peer, kFinishedTag, context_.comm,
+                &finish_requests_[static_cast<std::size_t>(peer)]);
+    }
+  }
+
+  void drain_until_all_finished() {
+    while (finished_peers_ < context_.ranks - 1) {
+      MPI_Status status;
+      MPI_Wait(&receive_request_, &status);
+      handle_message(status);
+    }
+    MPI_Waitall(static_cast<int>(finish_requests_.size()), finish_requests_.data(),
+                MPI_STATUSES_IGNORE);
+  }
+
+  const UpdateContext& context_;
+  LocalTable& table_;
+  std::uint32_t budget_;
+  DestinationBuckets buckets_;
+  std::vector<std::uint64_t> send_buffer_;
+  std::vector<std::uint64_t> receive_buffer_;
+  MPI_Request send_request_ = MPI_REQUEST_NULL;
+  MPI_Request receive_request_ = MPI_REQUEST_NULL;
+  std::vector<MPI_Request> finish_requests_;
+  int finished_peers_ = 0;
+  UpdateStats stats_;
+};
+
+}  // namespace
+
+UpdateStats run_direct(const UpdateContext& context, LocalTable& table) {
+  return DirectUpdater(context, table).run();
+}
+
+}  // namespace gups

@@ -1,0 +1,219 @@
+// gups: the real-MPI driver. Every rank parses the same command line and
+// checks the same limits, so a bad input stops all ranks alike, with one
+// message from rank 0, instead of leaving some of them waiting.
+#include <mpi.h>
+
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "distributed_verification.hpp"
+#include "host_memory.hpp"
+#include "run_report.hpp"
+#include "update_algorithm.hpp"
+
+namespace gups {
+namespace {
+
+constexpr int kExitBadInput = 2;
+constexpr int kExitVerificationFailed = 1;
+
+class MpiSession {
+ public:
+  MpiSession(int* argc, char*** argv) { MPI_Init(argc, argv); }
+  ~MpiSession() { MPI_Finalize(); }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(text, &length);
+  std::string version(text, static_cast<std::size_t>(length));
+  const auto end = version.find_first_of(",\n");
+  return version.substr(0, end);
+}
+
+BuildInfo build_info() {
+  return {GUPS_VERSION, GUPS_GIT_COMMIT, std::string("g++ ") + __VERSION__, GUPS_BUILD_TYPE,
+          mpi_library_version()};
+}
+
+// Returns the lowest rank whose flag is set, or -1 when no rank has one.
+int first_rank_with(bool flag, int rank, MPI_Comm comm) {
+  int candidate = flag ? rank : INT_MAX;
+  int first = INT_MAX;
+  MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm);
+  return first == INT_MAX ? -1 : first;
+}
+
+// Every host checks that the tables of all its ranks fit before any is
+// allocated; the first host short of memory says so.
+std::optional<std::string> check_host_memory(const TableLayout& layout, const RunConfig& config,
+                                             int rank, int ranks) {
+  MPI_Comm host_comm;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host_comm);
+  int host_rank = 0;
+  MPI_Comm_rank(host_comm, &host_rank);
+  const std::uint64_t table_bytes = 8 * layout.local_words(static_cast<std::uint64_t>(rank));
+  const std::uint64_t buffer_bytes = 8 * 3 * config.lookahead + 24 * static_cast<std::uint64_t>(ranks);
+  std::uint64_t mine = table_bytes + buffer_bytes;
+  std::uint64_t host_total = 0;
+  MPI_Reduce(&mine, &host_total, 1, MPI_UINT64_T, MPI_SUM, 0, host_comm);
+  MPI_Comm_free(&host_comm);
+
+  std::optional<std::string> shortfall;
+  if (host_rank == 0) {
+    const auto available = available_host_memory_bytes();
+    if (available) {
+      shortfall = memory_shortfall(
+          host_total, *available,
+          "a table of 2^" + std::to_string(config.log2_table) + " words");
+    }
+  }
+  const int reporter = first_rank_with(shortfall.has_value(), rank, MPI_COMM_WORLD);
+  if (reporter < 0) return std::nullopt;
+  return rank == reporter ? shortfall : std::optional<std::string>{""};
+}
+
+void inject_errors(LocalTable& table, std::uint64_t count) {
+  for (std::uint64_t g = 0; g < count; ++g) {
+    if (table.owns(g)) table.apply(g, std::uint64_t{1} << 63);
+  }
+}
+
+int run(int rank, int ranks, const RunConfig& config, const TableLayout& layout) {
+  const auto& algorithms = update_algorithms();
+  const auto algorithm = std::find_if(algorithms.begin(), algorithms.end(),
+                                      [&](const auto& entry) { return entry.name == config.algorithm; });
+  const OwnerFinder owner_of(layout, config.owner);
+  if (rank == 0 && owner_of.fell_back()) {
+    std::fprintf(stderr,
+                 "gups: note: owner prediction needs fewer owners (%llu) than words per owner "
+                 "(%llu); using division\n",
+                 static_cast<unsigned long long>(layout.owners()),
+                 static_cast<unsigned long long>(layout.min_local_words()));
+  }
+
+  const auto me = static_cast<std::uint64_t>(rank);
+  LocalTable table(layout.global_start(me), layout.local_words(me));
+  table.initialise();
+
+  MPI_Comm update_comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &update_comm);
+  const UpdateContext context{update_comm, rank, ranks, layout, owner_of, config};
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  const UpdateStats mine = algorithm->run(context, table);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double seconds = MPI_Wtime() - start;
+  MPI_Comm_free(&update_comm);
+
+  inject_errors(table, config.inject_errors);
+  const TableChecksums local_sums = table.checksums();
+  TableChecksums sums;
+  MPI_Reduce(&local_sums.sum, &sums.sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&local_sums.xor_all, &sums.xor_all, 1, MPI_UINT64_T, MPI_BXOR, 0, MPI_COMM_WORLD);
+
+  UpdateStats totals = mine;
+  const std::uint64_t counters[] = {mine.generated,        mine.applied,
+                                    mine.updates_sent,     mine.updates_received,
+                                    mine.messages_sent,    mine.messages_received};
+  std::uint64_t summed[6] = {};
+  MPI_Reduce(counters, summed, 6, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&mine.max_pending, &totals.max_pending, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+  totals.generated = summed[0];
+  totals.applied = summed[1];
+  totals.updates_sent = summed[2];
+  totals.updates_received = summed[3];
+  totals.messages_sent = summed[4];
+  totals.messages_received = summed[5];
+
+  const double verify_start = MPI_Wtime();
+  reapply_stream(MPI_COMM_WORLD, layout, config.updates_per_word, table);
+  const std::uint64_t local_errors = table.count_errors();
+  std::uint64_t errors = 0;
+  MPI_Allreduce(&local_errors, &errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  const double verification_seconds = MPI_Wtime() - verify_start;
+  const bool passed = verification_passed(errors, layout.total_words());
+
+  if (rank == 0) {
+    RunResult result;
+    result.config = config;
+    result.ranks = ranks;
+    result.owner_effective = owner_of.effective();
+    result.total_words = layout.total_words();
+    result.max_local_words = layout.local_words(0);
+    result.updates = config.total_updates();
+    result.seconds = seconds;
+    result.checksums = sums;
+    result.errors = errors;
+    result.passed = passed;
+    result.verification_seconds = verification_seconds;
+    result.stats = totals;
+    result.build = build_info();
+    std::fputs(format_hpcc_lines(result).c_str(), stdout);
+    std::fflush(stdout);
+    if (!config.json_path.empty()) {
+      std::ofstream json(config.json_path);
+      json << to_json(result).dump(2) << '\n';
+      if (!json) {
+        std::fprintf(stderr, "gups: error: cannot write %s\n", config.json_path.c_str());
+        return kExitBadInput;
+      }
+    }
+  }
+  return passed ? 0 : kExitVerificationFailed;
+}
+
+int main_with_mpi(int argc, char** argv) {
+  int rank = 0;
+  int ranks = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  auto say_error = [&](const std::string& message) {
+    if (rank == 0 && !message.empty()) std::fprintf(stderr, "gups: error: %s\n", message.c_str());
+    return kExitBadInput;
+  };
+
+  const auto parsed = parse_command_line(argc, argv, update_algorithm_names());
+  if (parsed.outcome == ParsedCommandLine::Outcome::help) {
+    if (rank == 0) std::fputs(parsed.message.c_str(), stdout);
+    return 0;
+  }
+  if (parsed.outcome == ParsedCommandLine::Outcome::error) return say_error(parsed.message);
+  const RunConfig& config = parsed.config;
+
+  std::optional<TableLayout> layout;
+  try {
+    layout.emplace(config.log2_table, static_cast<std::uint64_t>(ranks));
+  } catch (const std::invalid_argument& error) {
+    return say_error(std::string(error.what()) + " (use a larger --log2-table or fewer ranks)");
+  }
+  if (const auto shortfall = check_host_memory(*layout, config, rank, ranks)) {
+    if (!shortfall->empty()) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
+    return kExitBadInput;
+  }
+  return run(rank, ranks, config, *layout);
+}
+
+}  // namespace
+}  // namespace gups
+
+int main(int argc, char** argv) {
+  int status = 0;
+  {
+    gups::MpiSession session(&argc, &argv);
+    try {
+      status = gups::main_with_mpi(argc, argv);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "gups: fatal: %s\n", error.what());
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+  }
+  return status;
+}

@@ -1,0 +1,40 @@
+// One signature for every update algorithm, so that one driver runs them
+// all on the same table and the same checks decide whether they agree.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "local_table.hpp"
+#include "run_config.hpp"
+#include "table_layout.hpp"
+#include "update_stats.hpp"
+
+namespace gups {
+
+struct UpdateContext {
+  MPI_Comm comm;  // private to the update phase
+  int rank;
+  int ranks;
+  const TableLayout& layout;
+  const OwnerFinder& owner_of;
+  const RunConfig& config;
+};
+
+// Applies this rank's share of the stream; returns when every update of
+// every rank has been applied.
+using UpdateAlgorithm = UpdateStats (*)(const UpdateContext&, LocalTable&);
+
+struct AlgorithmEntry {
+  std::string name;
+  UpdateAlgorithm run;
+};
+
+const std::vector<AlgorithmEntry>& update_algorithms();
+std::vector<std::string> update_algorithm_names();
+
+UpdateStats run_direct(const UpdateContext& context, LocalTable& table);
+
+}  // namespace gups

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Replays a transcript of expected output, in the manner of SimGrid's tesh.
+
+A transcript holds one or more commands, each followed by what it must print:
+
+    $ ${MPIRUN} -np ${NP} ${GUPS} --log2-table 10
+    > Running on ${NP} processors (PowerofTwo)
+    > Found 0 errors in 1024 locations (passed).
+    ! expect return 0
+
+`$` starts a command (run through the shell after ${NAME} substitution),
+`>` lines must appear in the combined stdout and stderr, whole and in this
+order, other lines may come between them (timings vary), `! expect return N`
+sets the exit status required (default 0), `! timeout S` the seconds allowed
+(default 120). Lines starting with `#` are comments.
+"""
+
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+
+def substitute(text, variables):
+    def value(match):
+        name = match.group(1)
+        if name not in variables:
+            sys.exit(f"replay: transcript uses ${{{name}}} but no --var {name}=... was given")
+        return variables[name]
+
+    return re.sub(r"\$\{(\w+)\}", value, text)
+
+
+def parse(path, variables):
+    commands = []
+    with open(path, encoding="utf-8") as transcript:
+        for number, raw in enumerate(transcript, start=1):
+            line = raw.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            if line.startswith("$ "):
+                commands.append({"command": substitute(line[2:], variables), "expected": [],
+                                 "status": 0, "timeout": 120.0, "line": number})
+            elif not commands:
+                sys.exit(f"replay: {path}:{number}: expectation before any '$' command")
+            elif line.startswith("> ") or line == ">":
+                commands[-1]["expected"].append(substitute(line[2:], variables))
+            elif line.startswith("! expect return "):
+                commands[-1]["status"] = int(line.split()[-1])
+            elif line.startswith("! timeout "):
+                commands[-1]["timeout"] = float(line.split()[-1])
+            else:
+                sys.exit(f"replay: {path}:{number}: cannot read line: {line!r}")
+    return commands
+
+
+def check(command):
+    try:
+        completed = subprocess.run(command["command"], shell=True, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True,
+                                   timeout=command["timeout"], start_new_session=True)
+    except subprocess.TimeoutExpired as expired:
+        return [f"timed out after {command['timeout']} s"], expired.stdout or ""
+    output = completed.stdout
+    problems = []
+    if completed.returncode != command["status"]:
+        problems.append(f"exit status {completed.returncode}, expected {command['status']}")
+    lines = output.splitlines()
+    position = 0
+    for expected in command["expected"]:
+        while position < len(lines) and lines[position] != expected:
+            position += 1
+        if position == len(lines):
+            problems.append(f"missing (in this order): {expected!r}")
+            break
+        position += 1
+    return problems, output
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("transcript")
+    parser.add_argument("--var", action="append", default=[], metavar="NAME=VALUE")
+    args = parser.parse_args()
+    variables = dict(os.environ)
+    for assignment in args.var:
+        name, _, value = assignment.partition("=")
+        variables[name] = value
+    commands = parse(args.transcript, variables)
+    if not commands:
+        sys.exit(f"replay: {args.transcript} holds no command")
+    failed = 0
+    for command in commands:
+        problems, output = check(command)
+        if problems:
+            failed += 1
+            print(f"FAIL line {command['line']}: {command['command']}")
+            for problem in problems:
+                print(f"  {problem}")
+            print("  output was:\n    " + "\n    ".join(output.splitlines()))
+        else:
+            print(f"ok   {command['command']}")
+    print(f"{len(commands) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+#include "destination_buckets.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <stdexcept>
+
+namespace gups {
+namespace {
+
+TEST(DestinationBuckets, TakesTheFullestBucketInInsertionOrder) {
+  DestinationBuckets buckets(4, 16);
+  buckets.insert(1, 10);
+  buckets.insert(2, 20);
+  buckets.insert(2, 21);
+  buckets.insert(3, 30);
+  buckets.insert(2, 22);
+  buckets.insert(1, 11);
+  EXPECT_EQ(buckets.pending(), 6u);
+
+  std::vector<std::uint64_t> out;
+  EXPECT_EQ(buckets.take_fullest(out), 2u);
+  EXPECT_EQ(out, (std::vector<std::uint64_t>{20, 21, 22}));
+  EXPECT_EQ(buckets.pending(), 3u);
+  EXPECT_EQ(buckets.count(2), 0u);
+
+  out.clear();
+  EXPECT_EQ(buckets.take_fullest(out), 1u);
+  EXPECT_EQ(out, (std::vector<std::uint64_t>{10, 11}));
+}
+
+TEST(DestinationBuckets, RefusesToOverflowOrUnderflow) {
+  DestinationBuckets buckets(2, 2);
+  std::vector<std::uint64_t> out;
+  EXPECT_THROW(buckets.take_fullest(out), std::logic_error);
+  buckets.insert(0, 1);
+  buckets.insert(1, 2);
+  EXPECT_TRUE(buckets.full());
+  EXPECT_THROW(buckets.insert(0, 3), std::logic_error);
+  EXPECT_THROW(DestinationBuckets(0, 4), std::invalid_argument);
+}
+
+// Against a plain map under a random mix of inserts and takes: same
+// contents, and the taken bucket is always one of the fullest.
+TEST(DestinationBuckets, AgreesWithASimpleModel) {
+  constexpr std::uint32_t kDestinations = 37;
+  constexpr std::uint32_t kCapacity = 64;
+  DestinationBuckets buckets(kDestinations, kCapacity);
+  std::map<std::uint32_t, std::vector<std::uint64_t>> model;
+  std::mt19937 rng(3);
+  std::uint64_t next_value = 0;
+  for (int step = 0; step < 200000; ++step) {
+    if (!buckets.full() && rng() % 3 != 0) {
+      const std::uint32_t destination = rng() % kDestinations;
+      buckets.insert(destination, next_value);
+      model[destination].push_back(next_value++);
+    } else if (buckets.pending() > 0) {
+      std::size_t fullest = 0;
+      for (const auto& [destination, values] : model) fullest = std::max(fullest, values.size());
+      std::vector<std::uint64_t> out;
+      const auto destination = buckets.take_fullest(out);
+      ASSERT_EQ(out.size(), fullest);
+      ASSERT_EQ(out, model[destination]);
+      model.erase(destination);
+    }
+    std::size_t modelled = 0;
+    for (const auto& entry : model) modelled += entry.second.size();
+    ASSERT_EQ(buckets.pending(), modelled);
+  }
+}
+
+}  // namespace
+}  // namespace gups

@@ -1,0 +1,85 @@
+#include "run_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+
+#include "host_memory.hpp"
+
+namespace gups {
+namespace {
+
+ParsedCommandLine parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv{"gups"};
+  argv.insert(argv.end(), args);
+  return parse_command_line(static_cast<int>(argv.size()), argv.data(), {"direct", "routed"});
+}
+
+TEST(CommandLine, DefaultsAreTheHpccRules) {
+  const auto parsed = parse({});
+  ASSERT_EQ(parsed.outcome, ParsedCommandLine::Outcome::run);
+  EXPECT_EQ(parsed.config.algorithm, "direct");
+  EXPECT_EQ(parsed.config.updates_per_word, 4u);
+  EXPECT_EQ(parsed.config.lookahead, 1024u);
+  EXPECT_EQ(parsed.config.owner, OwnerMode::division);
+  EXPECT_EQ(parsed.config.total_updates(), 4ULL << parsed.config.log2_table);
+}
+
+TEST(CommandLine, ReadsEveryOption) {
+  const auto parsed = parse({"--algo", "routed", "--log2-table", "16", "--updates-per-word", "2",
+                             "--owner", "predict", "--lookahead", "64", "--json", "out.json"});
+  ASSERT_EQ(parsed.outcome, ParsedCommandLine::Outcome::run) << parsed.message;
+  EXPECT_EQ(parsed.config.algorithm, "routed");
+  EXPECT_EQ(parsed.config.log2_table, 16u);
+  EXPECT_EQ(parsed.config.updates_per_word, 2u);
+  EXPECT_EQ(parsed.config.owner, OwnerMode::predict);
+  EXPECT_EQ(parsed.config.lookahead, 64u);
+  EXPECT_EQ(parsed.config.json_path, "out.json");
+}
+
+TEST(CommandLine, HelpIsNotAnError) {
+  const auto parsed = parse({"--help"});
+  EXPECT_EQ(parsed.outcome, ParsedCommandLine::Outcome::help);
+  EXPECT_NE(parsed.message.find("--log2-table"), std::string::npos);
+}
+
+struct BadInput {
+  std::vector<const char*> args;
+  const char* expected_words;
+};
+
+TEST(CommandLine, BadInputIsOneClearLine) {
+  const std::vector<BadInput> cases{
+      {{"--lookahead", "0"}, "--lookahead"},
+      {{"--lookahead", "-5"}, "--lookahead"},
+      {{"--log2-table", "99"}, "--log2-table"},
+      {{"--log2-table", "abc"}, "--log2-table"},
+      {{"--updates-per-word", "0"}, "--updates-per-word"},
+      {{"--owner", "guess"}, "guess"},
+      {{"--algo", "magic"}, "magic"},
+      {{"--no-such-option"}, "--no-such-option"},
+  };
+  for (const auto& bad : cases) {
+    std::vector<const char*> argv{"gups"};
+    argv.insert(argv.end(), bad.args.begin(), bad.args.end());
+    const auto parsed =
+        parse_command_line(static_cast<int>(argv.size()), argv.data(), {"direct"});
+    EXPECT_EQ(parsed.outcome, ParsedCommandLine::Outcome::error) << bad.args[0];
+    EXPECT_NE(parsed.message.find(bad.expected_words), std::string::npos)
+        << "message: " << parsed.message;
+    EXPECT_EQ(parsed.message.find('\n'), std::string::npos) << parsed.message;
+  }
+}
+
+TEST(HostMemory, ShortfallNamesBothAmounts) {
+  EXPECT_FALSE(memory_shortfall(100, 100, "x").has_value());
+  const auto message = memory_shortfall(3ULL << 30, 1ULL << 30, "a table");
+  ASSERT_TRUE(message.has_value());
+  EXPECT_NE(message->find("3.00 GiB"), std::string::npos) << *message;
+  EXPECT_NE(message->find("1.00 GiB"), std::string::npos) << *message;
+  EXPECT_EQ(format_bytes(512), "512 B");
+  EXPECT_TRUE(available_host_memory_bytes().has_value());
+}
+
+}  // namespace
+}  // namespace gups
