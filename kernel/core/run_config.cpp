@@ -1,7 +1,9 @@
 #include "run_config.hpp"
 
 #include <CLI/CLI.hpp>
-#include <map>
+#include <unistd.h>
+
+#include <filesystem>
 
 namespace gups {
 namespace {
@@ -23,6 +25,14 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// Checked before the run, so that a long run does not end unable to write.
+std::string writable_path(const std::string& path) {
+  const auto parent = std::filesystem::absolute(path).parent_path();
+  if (!std::filesystem::is_directory(parent)) return "no such directory: " + parent.string();
+  if (::access(parent.c_str(), W_OK) != 0) return "cannot write in " + parent.string();
+  return {};
+}
+
 }  // namespace
 
 ParsedCommandLine parse_command_line(int argc, const char* const* argv,
@@ -42,22 +52,24 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                  "updates per table word (HPCC: 4)")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
-  const std::map<std::string, OwnerMode> owner_modes{{"division", OwnerMode::division},
-                                                     {"predict", OwnerMode::predict}};
-  app.add_option("--owner", config.owner,
+  std::string owner_name = to_string(config.owner);
+  app.add_option("--owner", owner_name,
                  "owner of an index: HPCC division, or Theorem 4.1 prediction")
-      ->transform(CLI::CheckedTransformer(owner_modes, CLI::ignore_case))
-      ->option_text("{division|predict} [division]");
+      ->check(CLI::IsMember({to_string(OwnerMode::division), to_string(OwnerMode::predict)}))
+      ->capture_default_str();
   app.add_option("--lookahead", config.lookahead,
                  "updates generated but not yet applied, at most, per process or node")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24))
       ->capture_default_str();
-  app.add_option("--json", config.json_path, "also write the result as JSON to this file");
+  app.add_option("--json", config.json_path, "also write the result as JSON to this file")
+      ->check(writable_path);
   app.add_option("--inject-errors", config.inject_errors,
                  "testing aid: corrupt this many table words before verification");
 
   try {
     app.parse(argc, argv);
+    config.owner = owner_name == to_string(OwnerMode::predict) ? OwnerMode::predict
+                                                               : OwnerMode::division;
   } catch (const CLI::CallForHelp&) {
     parsed.outcome = ParsedCommandLine::Outcome::help;
     parsed.message = app.help();

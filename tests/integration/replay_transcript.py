@@ -10,7 +10,8 @@ A transcript holds one or more commands, each followed by what it must print:
 
 `$` starts a command (run through the shell after ${NAME} substitution),
 `>` lines must appear in the combined stdout and stderr, whole and in this
-order, other lines may come between them (timings vary), `! expect return N`
+order, other lines may come between them (timings vary); a `~` line is the
+same but a regular expression that must match a whole line, `! expect return N`
 sets the exit status required (default 0), `! timeout S` the seconds allowed
 (default 120). Lines starting with `#` are comments.
 """
@@ -46,7 +47,9 @@ def parse(path, variables):
             elif not commands:
                 sys.exit(f"replay: {path}:{number}: expectation before any '$' command")
             elif line.startswith("> ") or line == ">":
-                commands[-1]["expected"].append(substitute(line[2:], variables))
+                commands[-1]["expected"].append(("text", substitute(line[2:], variables)))
+            elif line.startswith("~ "):
+                commands[-1]["expected"].append(("regex", re.compile(line[2:])))
             elif line.startswith("! expect return "):
                 commands[-1]["status"] = int(line.split()[-1])
             elif line.startswith("! timeout "):
@@ -69,11 +72,15 @@ def check(command):
         problems.append(f"exit status {completed.returncode}, expected {command['status']}")
     lines = output.splitlines()
     position = 0
-    for expected in command["expected"]:
-        while position < len(lines) and lines[position] != expected:
+    for kind, expected in command["expected"]:
+        def matches(line):
+            return line == expected if kind == "text" else expected.fullmatch(line)
+
+        while position < len(lines) and not matches(lines[position]):
             position += 1
         if position == len(lines):
-            problems.append(f"missing (in this order): {expected!r}")
+            shown = expected if kind == "text" else expected.pattern
+            problems.append(f"missing (in this order): {shown!r}")
             break
         position += 1
     return problems, output
