@@ -61,6 +61,12 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                  "updates generated but not yet applied, at most, per process or node")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24))
       ->capture_default_str();
+  app.add_option("--shape", config.shape,
+                 "virtual torus of the nodes, e.g. 8x8x8 (routed, multicore); default: balanced");
+  app.add_option("--cores-per-node", config.cores_per_node,
+                 "multicore: ranks per node, rank = node * k + core [4]")
+      ->check(CLI::Range(1u, 256u));
+  app.add_flag("--explain", config.explain, "print what each core does and the bucket sizes");
   app.add_option("--json", config.json_path, "also write the result as JSON to this file")
       ->check(writable_path);
   app.add_option("--inject-errors", config.inject_errors,

@@ -16,6 +16,9 @@ struct RunConfig {
   OwnerMode owner = OwnerMode::division;
   std::uint64_t lookahead = 1024;
   std::string json_path;
+  std::string shape;            // routed, multicore: "8x8x8"; empty: derived from the node count
+  unsigned cores_per_node = 0;  // multicore; 0: the default of 4
+  bool explain = false;         // print the role plan and bucket sizes
   // Testing aid: flips this many table words after the update phase, so
   // the verification verdict and exit status can be checked end to end.
   std::uint64_t inject_errors = 0;

@@ -17,6 +17,10 @@ std::string format_hpcc_lines(const RunResult& r) {
                      to_string(r.owner_effective),
                      r.owner_effective != r.config.owner ? " (predict not valid here)" : "",
                      r.config.lookahead);
+  if (!r.shape.empty()) {
+    out += fmt::format("Torus = {} ({} nodes), {} core(s) per node, {} buckets x {} updates per node\n",
+                       r.shape, r.nodes, r.cores_per_node, r.node_buckets, r.bucket_capacity);
+  }
   out += fmt::format("Total Main table size = 2^{} = {} words\n", r.config.log2_table,
                      r.total_words);
   out += fmt::format("PE Main table size = {} words/PE MAX\n", r.max_local_words);
@@ -27,8 +31,17 @@ std::string format_hpcc_lines(const RunResult& r) {
                      r.gups() / r.ranks);
   out += fmt::format("Table checksums before verification: sum = {}, xor = {}\n",
                      hex64(r.checksums.sum), hex64(r.checksums.xor_all));
-  out += fmt::format("Most updates pending at once = {} (lookahead {})\n", r.stats.max_pending,
+  out += fmt::format("Most updates pending at once = {} (lookahead {})\n", r.node_pending_bound,
                      r.config.lookahead);
+  for (const auto& core : r.cores) {
+    const double share = r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0;
+    out += fmt::format(
+        "  core {} ({}): generated {}, sent {} in {} messages, handed on {}, applied {}, "
+        "bucket fill {:.0f}%, busy {:.0f}%\n",
+        core.core, core.role, core.totals.generated, core.totals.updates_sent,
+        core.totals.messages_sent, core.totals.updates_handed, core.totals.applied,
+        100.0 * core.mean_bucket_fill, 100.0 * share);
+  }
   out += fmt::format("Verification: Real time used = {:.6f} seconds\n", r.verification_seconds);
   out += fmt::format("Found {} errors in {} locations ({}).\n", r.errors, r.total_words,
                      r.passed ? "passed" : "failed");
@@ -37,6 +50,26 @@ std::string format_hpcc_lines(const RunResult& r) {
 
 nlohmann::json to_json(const RunResult& r) {
   const auto& s = r.stats;
+  auto cores = nlohmann::json::array();
+  for (const auto& core : r.cores) {
+    const auto& t = core.totals;
+    cores.push_back({{"core", core.core},
+                     {"role", core.role},
+                     {"generated", t.generated},
+                     {"applied", t.applied},
+                     {"forwarded", t.updates_sent + t.updates_handed},
+                     {"updates_sent", t.updates_sent},
+                     {"updates_received", t.updates_received},
+                     {"updates_handed", t.updates_handed},
+                     {"messages_sent", t.messages_sent},
+                     {"messages_received", t.messages_received},
+                     {"local_messages_sent", t.local_messages_sent},
+                     {"local_messages_received", t.local_messages_received},
+                     {"max_pending", t.max_pending},
+                     {"mean_bucket_fill", core.mean_bucket_fill},
+                     {"busy_seconds_mean", core.mean_busy_seconds},
+                     {"busy_share", r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0}});
+  }
   return {
       {"schema", "torus-gups/result/1"},
       {"algorithm", r.config.algorithm},
@@ -62,7 +95,14 @@ nlohmann::json to_json(const RunResult& r) {
         {"updates_received", s.updates_received},
         {"messages_sent", s.messages_sent},
         {"messages_received", s.messages_received},
-        {"max_pending", s.max_pending}}},
+        {"max_pending", r.node_pending_bound},
+        {"max_pending_core", s.max_pending}}},
+      {"nodes", r.nodes},
+      {"cores_per_node", r.cores_per_node},
+      {"shape", r.shape},
+      {"node_buckets", r.node_buckets},
+      {"bucket_capacity", r.bucket_capacity},
+      {"cores", cores},
       {"build",
        {{"version", r.build.version},
         {"git_commit", r.build.git_commit},

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "local_table.hpp"
 #include "run_config.hpp"
@@ -18,6 +19,15 @@ struct BuildInfo {
   std::string mpi_library;
 };
 
+// One role's figures, summed over the nodes (busy time: mean per node).
+struct CoreSummary {
+  unsigned core = 0;
+  std::string role;
+  UpdateStats totals;
+  double mean_busy_seconds = 0.0;
+  double mean_bucket_fill = 0.0;  // updates per message / bucket capacity
+};
+
 struct RunResult {
   RunConfig config;
   int ranks = 0;
@@ -31,6 +41,15 @@ struct RunResult {
   bool passed = false;
   double verification_seconds = 0.0;
   UpdateStats stats;
+  std::uint64_t nodes = 0;
+  unsigned cores_per_node = 1;
+  std::string shape;  // empty for direct
+  std::uint64_t node_buckets = 0;
+  std::uint64_t bucket_capacity = 0;
+  // Sum over a node's cores of each core's peak: an upper bound of what
+  // the node held at once, the largest over all nodes.
+  std::uint64_t node_pending_bound = 0;
+  std::vector<CoreSummary> cores;
   BuildInfo build;
 
   double gups() const noexcept { return seconds > 0.0 ? 1e-9 * static_cast<double>(updates) / seconds : 0.0; }

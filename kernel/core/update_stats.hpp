@@ -1,20 +1,38 @@
-// What one rank's update phase did, summed over ranks for the report.
+// What one rank's update phase did. The driver gathers them by core index
+// (the role) and by node.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 
 namespace gups {
 
 struct UpdateStats {
   std::uint64_t generated = 0;
-  std::uint64_t applied = 0;  // table updates done by this rank
-  std::uint64_t updates_sent = 0;
-  std::uint64_t updates_received = 0;
+  std::uint64_t applied = 0;           // table updates done by this rank
+  std::uint64_t updates_sent = 0;      // over the network (to another node)
+  std::uint64_t updates_received = 0;  // from the network
   std::uint64_t messages_sent = 0;
   std::uint64_t messages_received = 0;
-  std::uint64_t max_pending = 0;  // most updates generated but not yet applied, at once
+  std::uint64_t updates_handed = 0;  // to another core of the same node
+  std::uint64_t local_messages_sent = 0;
+  std::uint64_t local_messages_received = 0;
+  std::uint64_t max_pending = 0;  // most updates this rank held at once
+  std::uint64_t bucket_capacity = 0;
+  double busy_seconds = 0.0;  // time spent doing work rather than waiting
 
+  static constexpr std::size_t kCounters = 11;
+  std::array<std::uint64_t, kCounters> counters() const noexcept {
+    return {generated,     applied,        updates_sent,       updates_received,
+            messages_sent, messages_received, updates_handed, local_messages_sent,
+            local_messages_received, max_pending, bucket_capacity};
+  }
+  static UpdateStats from(const std::array<std::uint64_t, kCounters>& c, double busy) noexcept {
+    return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], busy};
+  }
+
+  // Sums, except the peak, which is the larger one.
   void merge(const UpdateStats& other) noexcept {
     generated += other.generated;
     applied += other.applied;
@@ -22,7 +40,12 @@ struct UpdateStats {
     updates_received += other.updates_received;
     messages_sent += other.messages_sent;
     messages_received += other.messages_received;
+    updates_handed += other.updates_handed;
+    local_messages_sent += other.local_messages_sent;
+    local_messages_received += other.local_messages_received;
     max_pending = std::max(max_pending, other.max_pending);
+    bucket_capacity = std::max(bucket_capacity, other.bucket_capacity);
+    busy_seconds += other.busy_seconds;
   }
 };
 

@@ -12,18 +12,22 @@ constexpr std::uint64_t kUpdatesPerRound = std::uint64_t{1} << 16;
 
 }  // namespace
 
-void reapply_stream(MPI_Comm comm, const TableLayout& layout, unsigned updates_per_word,
-                    LocalTable& table) {
+void reapply_stream(MPI_Comm comm, const TableDistribution& distribution,
+                    std::uint64_t total_updates, LocalTable& table) {
   int rank = 0;
   int ranks = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   const auto me = static_cast<std::uint64_t>(rank);
   const auto peers = static_cast<std::size_t>(ranks);
+  const TableLayout& layout = distribution.node_layout();
 
-  std::uint64_t remaining = updates_per_word * layout.local_words(me);
-  std::uint64_t random = starts(updates_per_word * layout.global_start(me));
-  const std::uint64_t most_updates = updates_per_word * layout.local_words(0);
+  const std::uint64_t share = total_updates / peers;
+  const std::uint64_t extra = total_updates % peers;
+  const std::uint64_t first_step = me * share + std::min<std::uint64_t>(me, extra);
+  std::uint64_t remaining = share + (me < extra ? 1 : 0);
+  std::uint64_t random = starts(first_step);
+  const std::uint64_t most_updates = share + (extra > 0 ? 1 : 0);
   const std::uint64_t rounds = (most_updates + kUpdatesPerRound - 1) / kUpdatesPerRound;
 
   std::vector<std::uint64_t> generated;
@@ -43,7 +47,7 @@ void reapply_stream(MPI_Comm comm, const TableLayout& layout, unsigned updates_p
     std::fill(send_counts.begin(), send_counts.end(), 0);
     for (std::uint64_t i = 0; i < batch; ++i) {
       random = next_random(random);
-      const auto owner = static_cast<int>(layout.owner_by_division(layout.index_of(random)));
+      const auto owner = static_cast<int>(distribution.rank_holding(layout.index_of(random)));
       generated[i] = random;
       owner_of_generated[i] = owner;
       ++send_counts[static_cast<std::size_t>(owner)];

@@ -3,6 +3,8 @@
 // message from rank 0, instead of leaving some of them waiting.
 #include <mpi.h>
 
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdio>
 #include <fstream>
@@ -53,13 +55,14 @@ int first_rank_with(bool flag, int rank, MPI_Comm comm) {
 
 // Every host checks that the tables of all its ranks fit before any is
 // allocated; the first host short of memory says so.
-std::optional<std::string> check_host_memory(const TableLayout& layout, const RunConfig& config,
-                                             int rank, int ranks) {
+std::optional<std::string> check_host_memory(const TableLayout& layout, unsigned cores_per_node,
+                                             const RunConfig& config, int rank, int ranks) {
   MPI_Comm host_comm;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host_comm);
   int host_rank = 0;
   MPI_Comm_rank(host_comm, &host_rank);
-  const std::uint64_t table_bytes = 8 * layout.local_words(static_cast<std::uint64_t>(rank));
+  // Whichever core of a node holds the table, the node's words are on its host.
+  const std::uint64_t table_bytes = 8 * layout.local_words(0) / cores_per_node;
   const std::uint64_t buffer_bytes = 8 * 3 * config.lookahead + 24 * static_cast<std::uint64_t>(ranks);
   std::uint64_t mine = table_bytes + buffer_bytes;
   std::uint64_t host_total = 0;
@@ -86,7 +89,47 @@ void inject_errors(LocalTable& table, std::uint64_t count) {
   }
 }
 
-int run(int rank, int ranks, const RunConfig& config, const TableLayout& layout) {
+// Every rank's counters at rank 0, summed by core index (the role), and the
+// largest node-wide sum of per-core peaks.
+void gather_core_stats(const UpdateStats& mine, const AlgorithmSetup& setup, int rank, int ranks,
+                       RunResult& result) {
+  const auto counters = mine.counters();
+  std::vector<std::uint64_t> all_counters(rank == 0 ? counters.size() * static_cast<std::size_t>(ranks) : 0);
+  std::vector<double> all_busy(rank == 0 ? static_cast<std::size_t>(ranks) : 0);
+  MPI_Gather(counters.data(), static_cast<int>(counters.size()), MPI_UINT64_T, all_counters.data(),
+             static_cast<int>(counters.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  MPI_Gather(&mine.busy_seconds, 1, MPI_DOUBLE, all_busy.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rank != 0) return;
+
+  const unsigned cores = setup.cores_per_node;
+  result.cores.assign(cores, {});
+  std::vector<std::uint64_t> node_pending(setup.nodes, 0);
+  for (int r = 0; r < ranks; ++r) {
+    std::array<std::uint64_t, UpdateStats::kCounters> c{};
+    std::copy_n(all_counters.begin() + static_cast<std::ptrdiff_t>(c.size()) * r, c.size(), c.begin());
+    const auto stats = UpdateStats::from(c, all_busy[static_cast<std::size_t>(r)]);
+    result.cores[static_cast<unsigned>(r) % cores].totals.merge(stats);
+    result.stats.merge(stats);
+    node_pending[static_cast<std::size_t>(r) / cores] += stats.max_pending;
+  }
+  result.node_pending_bound = *std::max_element(node_pending.begin(), node_pending.end());
+  for (unsigned core = 0; core < cores; ++core) {
+    auto& summary = result.cores[core];
+    const auto& t = summary.totals;
+    summary.core = core;
+    summary.role = setup.shape ? setup.plan.describe(core) : "generate, send to owners, update";
+    summary.mean_busy_seconds = t.busy_seconds / static_cast<double>(setup.nodes);
+    const auto messages = t.messages_sent + t.local_messages_sent;
+    summary.mean_bucket_fill =
+        messages == 0 || t.bucket_capacity == 0
+            ? 0.0
+            : static_cast<double>(t.updates_sent + t.updates_handed) /
+                  static_cast<double>(messages) / static_cast<double>(t.bucket_capacity);
+  }
+}
+
+int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setup,
+        const TableLayout& layout) {
   const auto& algorithms = update_algorithms();
   const auto algorithm = std::find_if(algorithms.begin(), algorithms.end(),
                                       [&](const auto& entry) { return entry.name == config.algorithm; });
@@ -98,14 +141,16 @@ int run(int rank, int ranks, const RunConfig& config, const TableLayout& layout)
                  static_cast<unsigned long long>(layout.owners()),
                  static_cast<unsigned long long>(layout.min_local_words()));
   }
+  if (rank == 0 && config.explain) std::fputs(setup.explain(config.lookahead).c_str(), stdout);
 
-  const auto me = static_cast<std::uint64_t>(rank);
-  LocalTable table(layout.global_start(me), layout.local_words(me));
+  const TableDistribution distribution(layout, setup.cores_per_node, setup.plan.updater_cores());
+  const auto slice = distribution.slice_of_rank(static_cast<std::uint64_t>(rank));
+  LocalTable table(slice.global_start, slice.words);
   table.initialise();
 
   MPI_Comm update_comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &update_comm);
-  const UpdateContext context{update_comm, rank, ranks, layout, owner_of, config};
+  const UpdateContext context{update_comm, rank, ranks, layout, owner_of, config, setup, distribution};
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = MPI_Wtime();
   const UpdateStats mine = algorithm->run(context, table);
@@ -119,22 +164,11 @@ int run(int rank, int ranks, const RunConfig& config, const TableLayout& layout)
   MPI_Reduce(&local_sums.sum, &sums.sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&local_sums.xor_all, &sums.xor_all, 1, MPI_UINT64_T, MPI_BXOR, 0, MPI_COMM_WORLD);
 
-  UpdateStats totals = mine;
-  const std::uint64_t counters[] = {mine.generated,        mine.applied,
-                                    mine.updates_sent,     mine.updates_received,
-                                    mine.messages_sent,    mine.messages_received};
-  std::uint64_t summed[6] = {};
-  MPI_Reduce(counters, summed, 6, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-  MPI_Reduce(&mine.max_pending, &totals.max_pending, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
-  totals.generated = summed[0];
-  totals.applied = summed[1];
-  totals.updates_sent = summed[2];
-  totals.updates_received = summed[3];
-  totals.messages_sent = summed[4];
-  totals.messages_received = summed[5];
+  RunResult result;
+  gather_core_stats(mine, setup, rank, ranks, result);
 
   const double verify_start = MPI_Wtime();
-  reapply_stream(MPI_COMM_WORLD, layout, config.updates_per_word, table);
+  reapply_stream(MPI_COMM_WORLD, distribution, config.total_updates(), table);
   const std::uint64_t local_errors = table.count_errors();
   std::uint64_t errors = 0;
   MPI_Allreduce(&local_errors, &errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -142,7 +176,6 @@ int run(int rank, int ranks, const RunConfig& config, const TableLayout& layout)
   const bool passed = verification_passed(errors, layout.total_words());
 
   if (rank == 0) {
-    RunResult result;
     result.config = config;
     result.ranks = ranks;
     result.owner_effective = owner_of.effective();
@@ -154,7 +187,12 @@ int run(int rank, int ranks, const RunConfig& config, const TableLayout& layout)
     result.errors = errors;
     result.passed = passed;
     result.verification_seconds = verification_seconds;
-    result.stats = totals;
+    result.nodes = setup.nodes;
+    result.cores_per_node = setup.cores_per_node;
+    result.shape = setup.shape ? setup.shape->to_string() : "";
+    result.node_buckets = setup.node_buckets.total();
+    result.bucket_capacity = setup.shape ? setup.node_buckets.capacity : config.lookahead;
+    if (!setup.shape) result.node_pending_bound = result.stats.max_pending;
     result.build = build_info();
     std::fputs(format_hpcc_lines(result).c_str(), stdout);
     std::fflush(stdout);
@@ -188,17 +226,23 @@ int main_with_mpi(int argc, char** argv) {
   if (parsed.outcome == ParsedCommandLine::Outcome::error) return say_error(parsed.message);
   const RunConfig& config = parsed.config;
 
+  std::optional<AlgorithmSetup> setup;
+  try {
+    setup.emplace(plan_algorithm(config, static_cast<std::uint64_t>(ranks)));
+  } catch (const std::invalid_argument& error) {
+    return say_error(error.what());
+  }
   std::optional<TableLayout> layout;
   try {
-    layout.emplace(config.log2_table, static_cast<std::uint64_t>(ranks));
+    layout.emplace(config.log2_table, setup->nodes);
   } catch (const std::invalid_argument& error) {
     return say_error(std::string(error.what()) + " (use a larger --log2-table or fewer ranks)");
   }
-  if (const auto shortfall = check_host_memory(*layout, config, rank, ranks)) {
+  if (const auto shortfall = check_host_memory(*layout, setup->cores_per_node, config, rank, ranks)) {
     if (!shortfall->empty()) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
     return kExitBadInput;
   }
-  return run(rank, ranks, config, *layout);
+  return run(rank, ranks, config, *setup, *layout);
 }
 
 }  // namespace

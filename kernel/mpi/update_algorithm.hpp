@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "algorithm_setup.hpp"
 #include "local_table.hpp"
 #include "run_config.hpp"
+#include "table_distribution.hpp"
 #include "table_layout.hpp"
 #include "update_stats.hpp"
 
@@ -18,13 +20,15 @@ struct UpdateContext {
   MPI_Comm comm;  // private to the update phase
   int rank;
   int ranks;
-  const TableLayout& layout;
+  const TableLayout& layout;  // over nodes (for direct, a node is a rank)
   const OwnerFinder& owner_of;
   const RunConfig& config;
+  const AlgorithmSetup& setup;
+  const TableDistribution& distribution;
 };
 
-// Applies this rank's share of the stream; returns when every update of
-// every rank has been applied.
+// Applies this rank's share of the stream to the table slice it holds;
+// returns when every update of every rank has been applied.
 using UpdateAlgorithm = UpdateStats (*)(const UpdateContext&, LocalTable&);
 
 struct AlgorithmEntry {
@@ -36,5 +40,8 @@ const std::vector<AlgorithmEntry>& update_algorithms();
 std::vector<std::string> update_algorithm_names();
 
 UpdateStats run_direct(const UpdateContext& context, LocalTable& table);
+// routed (one core per node) and multicore (specialised cores) share one
+// engine driven by the role plan of the setup.
+UpdateStats run_routed(const UpdateContext& context, LocalTable& table);
 
 }  // namespace gups

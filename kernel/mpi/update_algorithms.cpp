@@ -5,6 +5,8 @@ namespace gups {
 const std::vector<AlgorithmEntry>& update_algorithms() {
   static const std::vector<AlgorithmEntry> entries{
       {"direct", &run_direct},
+      {"routed", &run_routed},
+      {"multicore", &run_routed},
   };
   return entries;
 }

@@ -1,0 +1,64 @@
+#include "algorithm_setup.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace gups {
+
+AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
+  AlgorithmSetup setup;
+  const bool routing = config.algorithm != "direct";
+  if (!routing) {
+    if (!config.shape.empty()) throw std::invalid_argument("--shape applies to routed and multicore only");
+    if (config.cores_per_node > 1) {
+      throw std::invalid_argument("--cores-per-node applies to multicore only");
+    }
+    setup.nodes = ranks;
+    return setup;
+  }
+  unsigned cores = 1;
+  if (config.algorithm == "multicore") {
+    cores = config.cores_per_node == 0 ? 4 : config.cores_per_node;
+  } else if (config.cores_per_node > 1) {
+    throw std::invalid_argument("--cores-per-node applies to multicore only (routed runs one rank per node)");
+  }
+  if (ranks % cores != 0) {
+    throw std::invalid_argument(fmt::format(
+        "{} ranks is not nodes x cores: not a multiple of --cores-per-node {}", ranks, cores));
+  }
+  setup.cores_per_node = cores;
+  setup.nodes = ranks / cores;
+  setup.shape = config.shape.empty() ? TorusShape::balanced(setup.nodes) : TorusShape::parse(config.shape);
+  if (setup.shape->nodes() != setup.nodes) {
+    throw std::invalid_argument(fmt::format("--shape {} has {} nodes but the run has {} ({} ranks / {} cores)",
+                                            setup.shape->to_string(), setup.shape->nodes(),
+                                            setup.nodes, ranks, cores));
+  }
+  setup.plan = RolePlan(cores, setup.shape->dimensions());
+  setup.node_buckets = size_buckets(setup.plan, *setup.shape, config.lookahead);
+  if (setup.node_buckets.capacity == 0) {
+    throw std::invalid_argument(fmt::format(
+        "--lookahead {} is too small: each node of {} with {} cores needs {} buckets of at least one slot",
+        config.lookahead, setup.shape->to_string(), cores, setup.node_buckets.total()));
+  }
+  return setup;
+}
+
+std::string AlgorithmSetup::explain(std::uint64_t lookahead) const {
+  if (!shape) return fmt::format("{} ranks, one table slice and one stream each\n", nodes);
+  std::string text = fmt::format("torus {} ({} nodes), {} core(s) per node, rank = node * {} + core\n",
+                                 shape->to_string(), nodes, cores_per_node, cores_per_node);
+  for (unsigned core = 0; core < plan.cores(); ++core) {
+    const auto own = size_buckets(plan, *shape, lookahead, static_cast<int>(core));
+    text += fmt::format("  core {}: {}  [buckets: {} network send, {} inter-core send, {} network receive, {} inter-core receive]\n",
+                        core, plan.describe(core), own.network_send, own.local_send,
+                        own.network_receive, own.local_receive);
+  }
+  const auto& b = node_buckets;
+  text += fmt::format("  per node: {} buckets x {} updates = {} <= look-ahead {}\n", b.total(),
+                      b.capacity, b.total() * b.capacity, lookahead);
+  return text;
+}
+
+}  // namespace gups

@@ -1,0 +1,69 @@
+// A virtual torus of 1 to 6 dimensions over the nodes, dimension 0 varying
+// fastest in node numbering (as SimGrid numbers torus hosts), and the
+// dimension-order software routing over it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gups {
+
+inline constexpr unsigned kMaxDimensions = 6;
+
+class TorusShape {
+ public:
+  using Coordinates = std::array<std::uint32_t, kMaxDimensions>;
+
+  // Throws std::invalid_argument for 0 or more than 6 dimensions, or a size 0.
+  explicit TorusShape(std::vector<std::uint32_t> sizes);
+
+  // "8x8x8" -> {8, 8, 8}; throws std::invalid_argument with a clear message.
+  static TorusShape parse(const std::string& text);
+
+  // A balanced shape of `dimensions` sizes multiplying to `nodes`, sizes
+  // ascending: 64 -> 4x4x4, 128 -> 4x4x8, 96 -> 4x4x6, 7 -> 1x1x7.
+  static TorusShape balanced(std::uint64_t nodes, unsigned dimensions = 3);
+
+  unsigned dimensions() const noexcept { return static_cast<unsigned>(sizes_.size()); }
+  std::uint32_t size(unsigned dimension) const noexcept { return sizes_[dimension]; }
+  const std::vector<std::uint32_t>& sizes() const noexcept { return sizes_; }
+  std::uint64_t nodes() const noexcept { return nodes_; }
+  std::string to_string() const;
+
+  Coordinates coordinates(std::uint64_t node) const noexcept;
+  std::uint64_t node_at(const Coordinates& coordinates) const noexcept;
+  std::uint32_t coordinate(std::uint64_t node, unsigned dimension) const noexcept {
+    return static_cast<std::uint32_t>((node / stride_[dimension]) % sizes_[dimension]);
+  }
+
+  // The node reached from `node` by setting one coordinate.
+  std::uint64_t with_coordinate(std::uint64_t node, unsigned dimension,
+                                std::uint32_t value) const noexcept {
+    return node + (static_cast<std::int64_t>(value) - coordinate(node, dimension)) *
+                      static_cast<std::int64_t>(stride_[dimension]);
+  }
+
+  // The first dimension in which two nodes differ, or dimensions() if none:
+  // the dimension of the next software-routing hop from `here` to `target`.
+  unsigned first_difference(std::uint64_t here, std::uint64_t target) const noexcept;
+
+  // The next node on the way from `here` to `target` (target itself when in
+  // line, `here` when equal).
+  std::uint64_t next_hop(std::uint64_t here, std::uint64_t target) const noexcept;
+
+  // The other nodes on `node`'s line along `dimension`, in coordinate order.
+  std::vector<std::uint64_t> line_neighbours(std::uint64_t node, unsigned dimension) const;
+
+  // Mean number of software-routing hops of a uniformly random update:
+  // the sum over dimensions of (1 - 1/size).
+  double expected_hops() const noexcept;
+
+ private:
+  std::vector<std::uint32_t> sizes_;
+  std::vector<std::uint64_t> stride_;
+  std::uint64_t nodes_ = 1;
+};
+
+}  // namespace gups

@@ -1,0 +1,424 @@
+// Aggregation and software routing over a virtual torus, one rank per core.
+// What a core does comes from the role plan: generate the node's stream,
+// route along a group of dimensions (to the line neighbour with the
+// destination's coordinate), hand updates to a later core of the node, or
+// apply them. With one core per node this is the Blue Gene/L algorithm
+// (`routed`); with four on a 3-D torus, the paper's Blue Gene/P one.
+//
+// Every buffer is static and sized by the node's look-ahead budget. An
+// update that meets a bucket whose send is still in flight waits where it is
+// (in the receive buffer, or not yet generated), so a node never holds more
+// than the budget. Dimension order makes waiting acyclic: a buffer of
+// dimension e waits only on buckets of later dimensions or later cores.
+//
+// Termination is staged: a core closes dimension f (flushes its buckets and
+// sends "done" to its line neighbours) once nothing can feed f any more: its
+// generator is exhausted and its inputs from earlier dimensions and earlier
+// cores are closed and drained. Then it closes its hand-offs to later cores.
+#include <vector>
+
+#include "hpcc_stream.hpp"
+#include "update_algorithm.hpp"
+
+namespace gups {
+namespace {
+
+constexpr int kLocalChannel = kMaxDimensions;  // channels 0..5 are dimensions
+constexpr int kChannels = kMaxDimensions + 1;
+constexpr int kDataTag = 1;    // + channel
+constexpr int kDoneTag = 100;  // + channel
+constexpr int kWakeTag = 200;
+constexpr std::uint64_t kGenerateBatch = 64;
+
+struct Bucket {
+  std::vector<std::uint64_t> items;
+  int destination_rank = 0;
+  int channel = 0;
+  bool in_flight = false;
+};
+
+struct ReceiveBuffer {
+  std::vector<std::uint64_t> data;
+  std::size_t count = 0;
+  std::size_t cursor = 0;
+  int channel = 0;
+  bool holding = false;  // received items not yet all routed
+  bool posted = false;
+};
+
+class RoutingCore {
+ public:
+  RoutingCore(const UpdateContext& context, LocalTable& table)
+      : context_(context),
+        table_(table),
+        shape_(*context.setup.shape),
+        plan_(context.setup.plan),
+        cores_(context.setup.cores_per_node),
+        node_(static_cast<std::uint64_t>(context.rank) / cores_),
+        core_(static_cast<unsigned>(context.rank) % cores_),
+        role_(plan_.role(core_)),
+        capacity_(context.setup.node_buckets.capacity) {
+    stats_.bucket_capacity = capacity_;
+    build_buckets();
+    build_receive_buffers();
+    if (role_.generates) {
+      remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
+      random_ = starts(context.config.updates_per_word * context.layout.global_start(node_));
+    }
+    dimension_closed_.assign(shape_.dimensions(), false);
+    dimension_flushing_.assign(shape_.dimensions(), false);
+    for (unsigned d = 0; d < shape_.dimensions(); ++d) {
+      if (!role_.routes_along(d)) dimension_closed_[d] = true;
+    }
+    local_closed_ = local_bucket_of_core_.empty() ||
+                    std::all_of(local_bucket_of_core_.begin(), local_bucket_of_core_.end(),
+                                [](int b) { return b < 0; });
+  }
+
+  UpdateStats run() {
+    for (auto& buffer : receive_buffers_) post(buffer);
+    while (!finished()) {
+      const double start = MPI_Wtime();
+      bool progressed = complete_sends();
+      progressed |= complete_receives();
+      progressed |= drain_receive_buffers();
+      progressed |= generate();
+      progressed |= close_what_can_close();
+      if (progressed) stats_.busy_seconds += MPI_Wtime() - start;
+    }
+    MPI_Waitall(static_cast<int>(done_requests_.size()), done_requests_.data(), MPI_STATUSES_IGNORE);
+    wake_leftover_receives();
+    return stats_;
+  }
+
+ private:
+  // ---- set-up -------------------------------------------------------------
+
+  int rank_of(std::uint64_t node, unsigned core) const {
+    return static_cast<int>(node * cores_ + core);
+  }
+
+  void build_buckets() {
+    network_bucket_.assign(shape_.dimensions(), {});
+    for (unsigned d = role_.first_dimension; d < role_.end_dimension; ++d) {
+      network_bucket_[d].assign(shape_.size(d), -1);
+      for (const auto neighbour : shape_.line_neighbours(node_, d)) {
+        network_bucket_[d][shape_.coordinate(neighbour, d)] = add_bucket(
+            rank_of(neighbour, plan_.network_receiver(d)), static_cast<int>(d));
+      }
+    }
+    local_bucket_of_core_.assign(cores_, -1);
+    for (const auto receiver : plan_.local_receivers(core_)) {
+      local_bucket_of_core_[receiver] = add_bucket(rank_of(node_, receiver), kLocalChannel);
+    }
+  }
+
+  int add_bucket(int destination_rank, int channel) {
+    Bucket bucket;
+    bucket.items.reserve(capacity_);
+    bucket.destination_rank = destination_rank;
+    bucket.channel = channel;
+    buckets_.push_back(std::move(bucket));
+    send_requests_.push_back(MPI_REQUEST_NULL);
+    return static_cast<int>(buckets_.size()) - 1;
+  }
+
+  void build_receive_buffers() {
+    std::size_t buffers = 0;
+    for (const auto d : plan_.incoming_dimensions(core_)) {
+      if (shape_.size(d) > 1) {
+        expected_done_[d] = static_cast<int>(shape_.size(d)) - 1;
+        buffers += BucketSizing::kReceivesPerDimension;
+      }
+    }
+    expected_done_[kLocalChannel] = static_cast<int>(plan_.local_senders(core_).size());
+    buffers += static_cast<std::size_t>(expected_done_[kLocalChannel]);
+    receive_buffers_.resize(buffers);
+    receive_requests_.assign(buffers, MPI_REQUEST_NULL);
+    for (auto& buffer : receive_buffers_) buffer.data.resize(capacity_);
+  }
+
+  // ---- routing ------------------------------------------------------------
+
+  static constexpr int kApplyHere = -1;
+
+  // The bucket an update goes to next from this core, or kApplyHere.
+  int next_bucket(std::uint64_t update) const {
+    const std::uint64_t index = context_.layout.index_of(update);
+    const std::uint64_t destination = context_.owner_of(index);
+    const unsigned d = shape_.first_difference(node_, destination);
+    if (d == shape_.dimensions()) {
+      const unsigned updater_core =
+          plan_.updater_core(context_.distribution.updater_of(node_, index));
+      return updater_core == core_ ? kApplyHere : local_bucket_of_core_[updater_core];
+    }
+    if (role_.routes_along(d)) return network_bucket_[d][shape_.coordinate(destination, d)];
+    return local_bucket_of_core_[plan_.router_of(d)];
+  }
+
+  // False when the bucket's last send is still in flight: the caller waits.
+  bool place(std::uint64_t update) {
+    const int b = next_bucket(update);
+    if (b == kApplyHere) {
+      table_.apply(context_.layout.index_of(update), update);
+      ++stats_.applied;
+      --occupancy_;
+      return true;
+    }
+    auto& bucket = buckets_[static_cast<std::size_t>(b)];
+    if (bucket.in_flight) return false;
+    bucket.items.push_back(update);
+    if (bucket.items.size() == capacity_) send(b);
+    return true;
+  }
+
+  void send(int b) {
+    auto& bucket = buckets_[static_cast<std::size_t>(b)];
+    MPI_Isend(bucket.items.data(), static_cast<int>(bucket.items.size()), MPI_UINT64_T,
+              bucket.destination_rank, kDataTag + bucket.channel, context_.comm,
+              &send_requests_[static_cast<std::size_t>(b)]);
+    bucket.in_flight = true;
+    if (bucket.channel == kLocalChannel) {
+      stats_.updates_handed += bucket.items.size();
+      ++stats_.local_messages_sent;
+    } else {
+      stats_.updates_sent += bucket.items.size();
+      ++stats_.messages_sent;
+    }
+  }
+
+  bool generate() {
+    if (remaining_ == 0) return false;
+    bool progressed = false;
+    for (std::uint64_t i = 0; i < kGenerateBatch && remaining_ > 0; ++i) {
+      const std::uint64_t update = next_random(random_);
+      ++occupancy_;
+      if (!place(update)) {
+        --occupancy_;  // not generated after all: its bucket is in flight
+        break;
+      }
+      random_ = update;
+      --remaining_;
+      ++stats_.generated;
+      progressed = true;
+    }
+    note_occupancy();
+    return progressed;
+  }
+
+  // ---- messages -----------------------------------------------------------
+
+  void post(ReceiveBuffer& buffer) {
+    const auto i = static_cast<std::size_t>(&buffer - receive_buffers_.data());
+    MPI_Irecv(buffer.data.data(), static_cast<int>(capacity_), MPI_UINT64_T, MPI_ANY_SOURCE,
+              MPI_ANY_TAG, context_.comm, &receive_requests_[i]);
+    buffer.posted = true;
+  }
+
+  bool complete_sends() {
+    if (send_requests_.empty()) return false;
+    int completed = 0;
+    indices_.resize(send_requests_.size());
+    MPI_Testsome(static_cast<int>(send_requests_.size()), send_requests_.data(), &completed,
+                 indices_.data(), MPI_STATUSES_IGNORE);
+    if (completed == MPI_UNDEFINED || completed == 0) return false;
+    for (int i = 0; i < completed; ++i) {
+      auto& bucket = buckets_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)])];
+      occupancy_ -= bucket.items.size();
+      bucket.items.clear();
+      bucket.in_flight = false;
+    }
+    return true;
+  }
+
+  bool complete_receives() {
+    if (receive_requests_.empty()) return false;
+    int completed = 0;
+    indices_.resize(receive_requests_.size());
+    statuses_.resize(receive_requests_.size());
+    MPI_Testsome(static_cast<int>(receive_requests_.size()), receive_requests_.data(), &completed,
+                 indices_.data(), statuses_.data());
+    if (completed == MPI_UNDEFINED || completed == 0) return false;
+    for (int i = 0; i < completed; ++i) {
+      auto& buffer = receive_buffers_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)])];
+      const auto& status = statuses_[static_cast<std::size_t>(i)];
+      buffer.posted = false;
+      if (status.MPI_TAG >= kDoneTag) {
+        ++done_received_[status.MPI_TAG - kDoneTag];
+        if (!all_inputs_closed()) post(buffer);
+        continue;
+      }
+      int count = 0;
+      MPI_Get_count(&status, MPI_UINT64_T, &count);
+      buffer.channel = status.MPI_TAG - kDataTag;
+      buffer.count = static_cast<std::size_t>(count);
+      buffer.cursor = 0;
+      buffer.holding = true;
+      occupancy_ += buffer.count;
+      if (buffer.channel == kLocalChannel) {
+        ++stats_.local_messages_received;
+      } else {
+        stats_.updates_received += buffer.count;
+        ++stats_.messages_received;
+      }
+    }
+    note_occupancy();
+    return true;
+  }
+
+  bool drain_receive_buffers() {
+    bool progressed = false;
+    for (auto& buffer : receive_buffers_) {
+      if (!buffer.holding) continue;
+      const std::size_t before = buffer.cursor;
+      while (buffer.cursor < buffer.count && place(buffer.data[buffer.cursor])) ++buffer.cursor;
+      progressed |= buffer.cursor != before;
+      if (buffer.cursor == buffer.count) {
+        buffer.holding = false;
+        if (!all_inputs_closed()) post(buffer);
+      }
+    }
+    return progressed;
+  }
+
+  // ---- termination --------------------------------------------------------
+
+  bool channel_closed(int channel) const noexcept {
+    return done_received_[channel] == expected_done_[channel];
+  }
+  bool all_inputs_closed() const noexcept {
+    for (int c = 0; c < kChannels; ++c) {
+      if (!channel_closed(c)) return false;
+    }
+    return true;
+  }
+  // Inputs from the given channels are closed and fully routed.
+  bool drained(int below_dimension, bool with_local) const noexcept {
+    for (int c = 0; c < below_dimension; ++c) {
+      if (!channel_closed(c)) return false;
+    }
+    if (with_local && !channel_closed(kLocalChannel)) return false;
+    for (const auto& buffer : receive_buffers_) {
+      if (buffer.holding && (buffer.channel < below_dimension ||
+                             (with_local && buffer.channel == kLocalChannel))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Sends what is left in the buckets of a channel; true once all are empty.
+  bool flush(int channel) {
+    bool empty = true;
+    for (std::size_t b = 0; b < buckets_.size(); ++b) {
+      auto& bucket = buckets_[b];
+      if (bucket.channel != channel) continue;
+      if (!bucket.in_flight && !bucket.items.empty()) send(static_cast<int>(b));
+      empty &= !bucket.in_flight && bucket.items.empty();
+    }
+    return empty;
+  }
+
+  void send_done(int destination_rank, int channel) {
+    done_requests_.push_back(MPI_REQUEST_NULL);
+    MPI_Isend(nullptr, 0, MPI_UINT64_T, destination_rank, kDoneTag + channel, context_.comm,
+              &done_requests_.back());
+  }
+
+  bool close_what_can_close() {
+    bool progressed = false;
+    for (unsigned d = role_.first_dimension; d < role_.end_dimension; ++d) {
+      if (dimension_closed_[d]) continue;
+      if (!dimension_flushing_[d]) {
+        if (remaining_ > 0 || !drained(static_cast<int>(d), true)) break;
+        dimension_flushing_[d] = true;
+      }
+      if (!flush(static_cast<int>(d))) break;
+      for (const auto neighbour : shape_.line_neighbours(node_, d)) {
+        send_done(rank_of(neighbour, plan_.network_receiver(d)), static_cast<int>(d));
+      }
+      dimension_closed_[d] = true;
+      progressed = true;
+    }
+    if (!local_closed_ && remaining_ == 0 && all_dimensions_closed() &&
+        drained(kChannels, true) && flush(kLocalChannel)) {
+      for (const auto receiver : plan_.local_receivers(core_)) {
+        send_done(rank_of(node_, receiver), kLocalChannel);
+      }
+      local_closed_ = true;
+      progressed = true;
+    }
+    return progressed;
+  }
+
+  bool all_dimensions_closed() const noexcept {
+    return std::all_of(dimension_closed_.begin(), dimension_closed_.end(), [](bool c) { return c; });
+  }
+
+  bool finished() const noexcept {
+    if (remaining_ > 0 || !local_closed_ || !all_dimensions_closed()) return false;
+    if (!drained(kChannels, true)) return false;
+    for (const auto& bucket : buckets_) {
+      if (bucket.in_flight) return false;
+    }
+    return true;
+  }
+
+  // Once every sender is done no message can arrive: complete the receives
+  // still posted with messages to self rather than cancelling them.
+  // (A message to self matches the oldest posted receive, whichever that
+  // is, so all are sent before any is waited for.)
+  void wake_leftover_receives() {
+    std::vector<MPI_Request> wakes;
+    for (auto& buffer : receive_buffers_) {
+      if (!buffer.posted) continue;
+      wakes.push_back(MPI_REQUEST_NULL);
+      MPI_Isend(nullptr, 0, MPI_UINT64_T, context_.rank, kWakeTag, context_.comm, &wakes.back());
+      buffer.posted = false;
+    }
+    MPI_Waitall(static_cast<int>(wakes.size()), wakes.data(), MPI_STATUSES_IGNORE);
+    MPI_Waitall(static_cast<int>(receive_requests_.size()), receive_requests_.data(),
+                MPI_STATUSES_IGNORE);
+  }
+
+  void note_occupancy() noexcept { stats_.max_pending = std::max(stats_.max_pending, occupancy_); }
+
+  const UpdateContext& context_;
+  LocalTable& table_;
+  const TorusShape& shape_;
+  const RolePlan& plan_;
+  const unsigned cores_;
+  const std::uint64_t node_;
+  const unsigned core_;
+  const CoreRole& role_;
+  const std::size_t capacity_;
+
+  std::vector<Bucket> buckets_;
+  std::vector<MPI_Request> send_requests_;
+  std::vector<std::vector<int>> network_bucket_;  // [dimension][coordinate]
+  std::vector<int> local_bucket_of_core_;
+  std::vector<ReceiveBuffer> receive_buffers_;
+  std::vector<MPI_Request> receive_requests_;
+  std::vector<MPI_Request> done_requests_;
+  std::vector<int> indices_;
+  std::vector<MPI_Status> statuses_;
+
+  std::array<int, kChannels> expected_done_{};
+  std::array<int, kChannels> done_received_{};
+  std::vector<bool> dimension_closed_;
+  std::vector<bool> dimension_flushing_;
+  bool local_closed_ = false;
+
+  std::uint64_t remaining_ = 0;
+  std::uint64_t random_ = 0;
+  std::uint64_t occupancy_ = 0;
+  UpdateStats stats_;
+};
+
+}  // namespace
+
+UpdateStats run_routed(const UpdateContext& context, LocalTable& table) {
+  return RoutingCore(context, table).run();
+}
+
+}  // namespace gups
