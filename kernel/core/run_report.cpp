@@ -31,8 +31,9 @@ std::string format_hpcc_lines(const RunResult& r) {
                      r.gups() / r.ranks);
   out += fmt::format("Table checksums before verification: sum = {}, xor = {}\n",
                      hex64(r.checksums.sum), hex64(r.checksums.xor_all));
-  out += fmt::format("Most updates pending at once = {} (lookahead {})\n", r.node_pending_bound,
-                     r.config.lookahead);
+  out += fmt::format("Most updates pending at once = {} (lookahead {}, {})\n", r.node_pending_bound,
+                     r.config.lookahead,
+                     r.node_pending_bound <= r.config.lookahead ? "within budget" : "OVER BUDGET");
   for (const auto& core : r.cores) {
     const double share = r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0;
     out += fmt::format(

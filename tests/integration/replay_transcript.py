@@ -24,12 +24,12 @@ import subprocess
 import sys
 
 
-def substitute(text, variables):
+def substitute(text, variables, quote=lambda value: value):
     def value(match):
         name = match.group(1)
         if name not in variables:
             sys.exit(f"replay: transcript uses ${{{name}}} but no --var {name}=... was given")
-        return variables[name]
+        return quote(variables[name])
 
     return re.sub(r"\$\{(\w+)\}", value, text)
 
@@ -49,7 +49,8 @@ def parse(path, variables):
             elif line.startswith("> ") or line == ">":
                 commands[-1]["expected"].append(("text", substitute(line[2:], variables)))
             elif line.startswith("~ "):
-                commands[-1]["expected"].append(("regex", re.compile(line[2:])))
+                commands[-1]["expected"].append(
+                    ("regex", re.compile(substitute(line[2:], variables, re.escape))))
             elif line.startswith("! expect return "):
                 commands[-1]["status"] = int(line.split()[-1])
             elif line.startswith("! timeout "):

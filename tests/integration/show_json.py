@@ -8,7 +8,7 @@ import sys
 def lookup(record, dotted):
     value = record
     for part in dotted.split("."):
-        value = value[part]
+        value = value[int(part)] if isinstance(value, list) else value[part]
     return value
 
 

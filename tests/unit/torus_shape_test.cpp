@@ -1,0 +1,77 @@
+#include "torus_shape.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+
+namespace gups {
+namespace {
+
+TEST(TorusShape, ParsesAndRejectsShapes) {
+  EXPECT_EQ(TorusShape::parse("8x8x8").nodes(), 512u);
+  EXPECT_EQ(TorusShape::parse("2x2x2x2x2x2").dimensions(), 6u);
+  EXPECT_EQ(TorusShape::parse("5").nodes(), 5u);
+  for (const char* bad : {"", "8x", "x8", "8xx8", "8*8", "0x4", "2x2x2x2x2x2x2", "-1x2", "a"}) {
+    EXPECT_THROW(TorusShape::parse(bad), std::invalid_argument) << bad;
+  }
+}
+
+TEST(TorusShape, BalancedShapesFollowBlueGeneStyle) {
+  EXPECT_EQ(TorusShape::balanced(64).to_string(), "4x4x4");
+  EXPECT_EQ(TorusShape::balanced(128).to_string(), "4x4x8");
+  EXPECT_EQ(TorusShape::balanced(512).to_string(), "8x8x8");
+  EXPECT_EQ(TorusShape::balanced(32768).to_string(), "32x32x32");
+  EXPECT_EQ(TorusShape::balanced(1).to_string(), "1x1x1");
+  for (std::uint64_t nodes : {96ULL, 768ULL, 7ULL, 1000ULL, 192ULL, 384ULL, 65537ULL}) {
+    const auto shape = TorusShape::balanced(nodes);
+    EXPECT_EQ(shape.nodes(), nodes) << shape.to_string();
+    EXPECT_EQ(shape.dimensions(), 3u);
+  }
+  EXPECT_EQ(TorusShape::balanced(96).to_string(), "4x4x6");
+  EXPECT_EQ(TorusShape::balanced(7).to_string(), "1x1x7");
+}
+
+TEST(TorusShape, CoordinatesRoundTripWithDimensionZeroFastest) {
+  const TorusShape shape({3, 4, 5});
+  EXPECT_EQ(shape.coordinate(1, 0), 1u);
+  EXPECT_EQ(shape.coordinate(3, 1), 1u);
+  EXPECT_EQ(shape.coordinate(12, 2), 1u);
+  for (std::uint64_t node = 0; node < shape.nodes(); ++node) {
+    EXPECT_EQ(shape.node_at(shape.coordinates(node)), node);
+  }
+}
+
+TEST(TorusShape, DimensionOrderRoutingReachesEveryNodeInAtMostDHops) {
+  const TorusShape shape({3, 2, 4, 2});
+  for (std::uint64_t from = 0; from < shape.nodes(); ++from) {
+    for (std::uint64_t to = 0; to < shape.nodes(); ++to) {
+      std::uint64_t here = from;
+      unsigned hops = 0;
+      unsigned last_dimension = 0;
+      while (here != to) {
+        const unsigned d = shape.first_difference(here, to);
+        ASSERT_GE(d, last_dimension);  // dimension order
+        const auto next = shape.next_hop(here, to);
+        ASSERT_EQ(shape.first_difference(here, next), d);
+        ASSERT_EQ(shape.coordinate(next, d), shape.coordinate(to, d));
+        here = next;
+        last_dimension = d + 1;
+        ASSERT_LE(++hops, shape.dimensions());
+      }
+    }
+  }
+}
+
+TEST(TorusShape, LineNeighboursAreTheOtherNodesOfTheLine) {
+  const TorusShape shape({4, 3, 2});
+  const auto line = shape.line_neighbours(5, 0);  // node 5 = (1, 1, 0)
+  EXPECT_EQ(line, (std::vector<std::uint64_t>{4, 6, 7}));
+  const auto column = shape.line_neighbours(5, 1);
+  EXPECT_EQ(column, (std::vector<std::uint64_t>{1, 9}));
+  EXPECT_TRUE(TorusShape({1, 4}).line_neighbours(2, 0).empty());
+  EXPECT_DOUBLE_EQ(TorusShape::balanced(64).expected_hops(), 2.25);
+}
+
+}  // namespace
+}  // namespace gups
