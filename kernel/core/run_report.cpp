@@ -38,10 +38,11 @@ std::string format_hpcc_lines(const RunResult& r) {
     const double share = r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0;
     out += fmt::format(
         "  core {} ({}): generated {}, sent {} in {} messages, handed on {}, applied {}, "
-        "bucket fill {:.0f}%, busy {:.0f}%\n",
+        "bucket fill {:.0f}%, busy {}\n",
         core.core, core.role, core.totals.generated, core.totals.updates_sent,
         core.totals.messages_sent, core.totals.updates_handed, core.totals.applied,
-        100.0 * core.mean_bucket_fill, 100.0 * share);
+        100.0 * core.mean_bucket_fill,
+        core.mean_busy_seconds > 0 ? fmt::format("{:.0f}%", 100.0 * share) : "not measured");
   }
   out += fmt::format("Verification: Real time used = {:.6f} seconds\n", r.verification_seconds);
   out += fmt::format("Found {} errors in {} locations ({}).\n", r.errors, r.total_words,

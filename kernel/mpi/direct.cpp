@@ -29,6 +29,7 @@ class DirectUpdater {
         buckets_(static_cast<std::uint32_t>(context.ranks), budget_),
         receive_buffer_(budget_) {
     send_buffer_.reserve(budget_);
+    stats_.bucket_capacity = budget_;  // a message holds at most the budget
   }
 
   UpdateStats run() {

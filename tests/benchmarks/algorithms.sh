@@ -28,6 +28,7 @@ for algo in ("direct", "routed", "multicore"):
     print(f"  {algo:10s} {statistics.median(rates):.5f} ({min(rates):.5f}..{max(rates):.5f})"
           f"  errors {max(r['errors'] for r in runs)}, most pending {median_run['counters']['max_pending']}")
     for core in median_run["cores"]:
-        print(f"      core {core['core']} ({core['role']}): busy {100 * core['busy_share']:.0f}%,"
+        busy = f"{100 * core['busy_share']:.0f}%" if core["busy_share"] > 0 else "not measured"
+        print(f"      core {core['core']} ({core['role']}): busy {busy},"
               f" bucket fill {100 * core['mean_bucket_fill']:.0f}%")
 PY
