@@ -192,7 +192,6 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.shape = setup.shape ? setup.shape->to_string() : "";
     result.node_buckets = setup.node_buckets.total();
     result.bucket_capacity = setup.shape ? setup.node_buckets.capacity : config.lookahead;
-    if (!setup.shape) result.node_pending_bound = result.stats.max_pending;
     result.build = build_info();
     std::fputs(format_hpcc_lines(result).c_str(), stdout);
     std::fflush(stdout);
