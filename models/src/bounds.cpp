@@ -1,0 +1,215 @@
+#include "bounds.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "destination_buckets.hpp"
+#include "hpcc_stream.hpp"
+#include "role_plan.hpp"
+
+namespace gups::model {
+namespace {
+
+double gups_of(double workers, double clock_hz, double cycles_per_update) {
+  return workers * clock_hz / cycles_per_update * 1e-9;
+}
+
+unsigned chosen_bucket_size(const Machine& machine, const ModelOptions& options, Prediction& p) {
+  const auto reference = machine.reference_bucket_sizes.find(p.nodes);
+  if (reference != machine.reference_bucket_sizes.end()) p.reference_bucket_size = reference->second;
+  if (options.buckets == BucketRule::reference && p.reference_bucket_size) return *p.reference_bucket_size;
+  return p.rule_bucket_size;
+}
+
+void size_from_plan(const Machine& machine, const ModelOptions& options, const RolePlan& plan,
+                    Prediction& p) {
+  const auto sizing = size_buckets(plan, p.shape, options.lookahead);
+  p.buckets = sizing.total();
+  p.rule_bucket_size = sizing.capacity;
+  if (p.rule_bucket_size == 0) {
+    throw std::invalid_argument(fmt::format(
+        "a look-ahead of {} cannot give each of the {} buckets of a {} node one update",
+        options.lookahead, p.buckets, p.shape.to_string()));
+  }
+  p.bucket_size = chosen_bucket_size(machine, options, p);
+  p.mean_fill = p.bucket_size;
+}
+
+void direct_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
+  const auto& c = machine.costs;
+  if (options.processes_per_node == 0) throw std::invalid_argument("processes per node must be at least 1");
+  p.processes = p.nodes * options.processes_per_node;
+  const auto fill = direct_fill(machine.packet, p.processes, options.lookahead);
+  p.mean_fill = fill.mean_updates_per_message;
+  p.bytes_per_update = fill.mean_wire_bytes_per_update;
+  const double remote = static_cast<double>(p.processes - 1) / static_cast<double>(p.processes);
+  if (p.processes > 1) {
+    const auto packets = message_packets(machine.packet, static_cast<unsigned>(std::ceil(p.mean_fill)));
+    p.send_cycles = c.send_call / p.mean_fill;
+    p.receive_cycles = c.receive_call * packets / p.mean_fill;
+  }
+  const double cycles = c.generate + c.update + c.loop_overhead +
+                        remote * (p.send_cycles + p.receive_cycles + c.message_overhead);
+  p.cores = {{"generate, send, receive, update (Eq. 1)", cycles, 1.0}};
+  p.cpu_cycles_per_update = cycles;
+  p.cpu_gups = gups_of(static_cast<double>(p.processes), machine.clock_hz, cycles);
+}
+
+void routed_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
+  const auto& c = machine.costs;
+  p.processes = p.nodes;
+  size_from_plan(machine, options, RolePlan(1, p.shape.dimensions()), p);
+  p.bytes_per_update = message_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
+  // The paper's first-order model: a fixed cost per software hop.
+  const double cycles = c.generate + c.update + c.loop_overhead + p.expected_hops * c.routing_hop;
+  p.cores = {{"generate, route, update (Eq. 1, per hop)", cycles, 1.0}};
+  p.cpu_cycles_per_update = cycles;
+  p.cpu_gups = gups_of(static_cast<double>(p.nodes), machine.clock_hz, cycles);
+}
+
+std::string role_text(const RolePlan& plan, unsigned core) {
+  const auto& role = plan.role(core);
+  std::string text = role.generates ? "generate" : "";
+  for (unsigned d = role.first_dimension; d < role.end_dimension; ++d) {
+    text += fmt::format("{}route {}", text.empty() ? "" : ", ", "XYZUVW"[d]);
+  }
+  if (role.updater >= 0) text += fmt::format("{}update", text.empty() ? "" : ", ");
+  return text;
+}
+
+// Eq. 6 for any role plan: each update passes every core once per role it
+// meets (a send per routed dimension, a receive per incoming dimension).
+void multicore_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
+  const auto& c = machine.costs;
+  const unsigned k = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+  if (c.core_overhead.size() != k) {
+    throw std::invalid_argument(fmt::format(
+        "machine '{}' gives per-core overheads for {} cores, not {} (costs_cycles.core_overhead)",
+        machine.name, c.core_overhead.size(), k));
+  }
+  const RolePlan plan(k, p.shape.dimensions());
+  p.processes = p.nodes * k;
+  size_from_plan(machine, options, plan, p);
+  p.bytes_per_update = message_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
+  p.send_cycles = c.send_call / p.bucket_size;
+  p.receive_cycles = c.receive_call_batched * message_packets(machine.packet, p.bucket_size) / p.bucket_size;
+  const double updaters = plan.updaters();
+  const unsigned dispatcher = updaters > 1 ? plan.network_receiver(p.shape.dimensions() - 1) : k;
+  double slowest = 0;
+  for (unsigned core = 0; core < k; ++core) {
+    const auto& role = plan.role(core);
+    double sends = role.end_dimension - role.first_dimension;
+    double receives = static_cast<double>(plan.incoming_dimensions(core).size());
+    double cycles = c.core_overhead[core];
+    if (role.generates) cycles += c.generate + c.loop_overhead;
+    if (core == dispatcher) sends += 1;
+    if (role.updater >= 0) {
+      cycles += c.update / updaters;
+      if (updaters > 1) receives += 1 / updaters;
+    }
+    cycles += sends * p.send_cycles + receives * p.receive_cycles;
+    p.cores.push_back({role_text(plan, core), cycles, 0});
+    slowest = std::max(slowest, cycles);
+  }
+  for (auto& core : p.cores) core.share = core.cycles / slowest;
+  p.cpu_cycles_per_update = slowest;
+  p.cpu_gups = gups_of(static_cast<double>(p.nodes), machine.clock_hz, slowest);
+}
+
+}  // namespace
+
+unsigned message_packets(const PacketFormat& packet, unsigned updates) {
+  const unsigned per_packet = (packet.max_bytes - packet.header_bytes) / packet.update_bytes;
+  return std::max(1u, (updates + per_packet - 1) / per_packet);
+}
+
+double message_wire_bytes(const PacketFormat& packet, double updates) {
+  const unsigned per_packet = (packet.max_bytes - packet.header_bytes) / packet.update_bytes;
+  double bytes = 0;
+  auto left = static_cast<unsigned>(std::ceil(updates));
+  do {
+    const unsigned in_packet = std::min(left, per_packet);
+    const unsigned raw = packet.header_bytes + in_packet * packet.update_bytes;
+    const unsigned g = packet.granularity_bytes;
+    bytes += (raw + g - 1) / g * g + packet.ack_bytes;
+    left -= in_packet;
+  } while (left > 0);
+  return bytes;
+}
+
+double bisection_bandwidth(const TorusShape& shape, double link_bandwidth) {
+  const auto longest = *std::max_element(shape.sizes().begin(), shape.sizes().end());
+  if (longest < 2) return 0;
+  const double lines = static_cast<double>(shape.nodes() / longest);
+  return (longest > 2 ? 2.0 : 1.0) * lines * link_bandwidth;
+}
+
+DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std::uint64_t lookahead) {
+  DirectFill fill{1.0, message_wire_bytes(packet, 1)};
+  if (processes < 2) return fill;
+  DestinationBuckets buckets(static_cast<std::uint32_t>(processes), static_cast<std::uint32_t>(lookahead));
+  std::vector<std::uint64_t> message;
+  std::uint64_t messages = 0, updates = 0;
+  double bytes = 0;
+  std::uint64_t value = starts(0);
+  // Warm up to a steady state, then count; the same stream every time, so
+  // the model is deterministic.
+  const std::uint64_t warm_up = 8 * lookahead, counted = std::max<std::uint64_t>(1u << 18, 4 * processes);
+  for (std::uint64_t i = 0; i < warm_up + counted; ++i) {
+    value = next_random(value);
+    buckets.insert(static_cast<std::uint32_t>(value % processes), value);
+    if (!buckets.full()) continue;
+    message.clear();
+    buckets.take_fullest(message);
+    if (i < warm_up) continue;
+    ++messages;
+    updates += message.size();
+    bytes += message_wire_bytes(packet, static_cast<double>(message.size()));
+  }
+  fill.mean_updates_per_message = static_cast<double>(updates) / static_cast<double>(messages);
+  fill.mean_wire_bytes_per_update = bytes / static_cast<double>(updates);
+  return fill;
+}
+
+Prediction predict(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  Prediction p;
+  p.algorithm = options.algorithm;
+  p.shape = shape;
+  p.nodes = shape.nodes();
+  p.expected_hops = shape.expected_hops();
+  if (options.lookahead == 0) throw std::invalid_argument("the look-ahead must be at least 1");
+  if (options.algorithm == "direct") {
+    direct_bound(machine, options, p);
+  } else if (options.algorithm == "routed") {
+    routed_bound(machine, options, p);
+  } else if (options.algorithm == "multicore") {
+    multicore_bound(machine, options, p);
+  } else {
+    throw std::invalid_argument(fmt::format(
+        "unknown algorithm '{}' (known: direct, routed, multicore)", options.algorithm));
+  }
+  p.bisection_bytes_per_s = bisection_bandwidth(shape, machine.link_bandwidth);
+  if (p.bisection_bytes_per_s > 0) p.network_gups = 4 * p.bisection_bytes_per_s / p.bytes_per_update * 1e-9;
+  p.network_binds = p.network_gups && *p.network_gups < p.cpu_gups;
+  p.gups = p.network_binds ? *p.network_gups : p.cpu_gups;
+  return p;
+}
+
+std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const ModelOptions& options,
+                                             std::uint64_t from) {
+  for (std::uint64_t nodes = std::max<std::uint64_t>(from, 1); nodes < (1ull << 40); nodes *= 2) {
+    TorusShape shape{std::vector<std::uint32_t>{1}};
+    try {
+      shape = machine.shape_for(nodes);
+    } catch (const std::invalid_argument&) {
+      return std::nullopt;
+    }
+    if (predict(machine, shape, options).network_binds) return nodes;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gups::model

@@ -1,0 +1,84 @@
+// The analytic bounds of the paper for one machine, algorithm and torus:
+// the CPU bound (Eq. 1 for direct and routed, Eq. 6/7 for multicore), the
+// network bound 4B/b, and which one binds.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "machine.hpp"
+#include "torus_shape.hpp"
+
+namespace gups::model {
+
+enum class BucketRule {
+  sizing,     // floor(look-ahead / buckets of the role plan), what `gups` uses
+  reference,  // the machine file's published sizes where it lists the node count
+};
+
+struct ModelOptions {
+  std::string algorithm = "multicore";  // direct, routed or multicore
+  std::uint64_t lookahead = 1024;
+  unsigned cores_per_node = 0;          // multicore: 0 = the machine's
+  unsigned processes_per_node = 1;      // direct: 4 on Blue Gene/P is virtual-node mode
+  BucketRule buckets = BucketRule::sizing;
+};
+
+struct CoreLoad {
+  std::string role;
+  double cycles = 0;  // per update of the node
+  double share = 0;   // cycles / the slowest core's cycles
+};
+
+struct Prediction {
+  std::string algorithm;
+  std::uint64_t nodes = 0;
+  std::uint64_t processes = 0;
+  TorusShape shape{std::vector<std::uint32_t>{1}};
+  unsigned buckets = 0;                 // per node (routed, multicore)
+  unsigned bucket_size = 0;             // used in the bound
+  unsigned rule_bucket_size = 0;        // floor(look-ahead / buckets)
+  std::optional<unsigned> reference_bucket_size;
+  double mean_fill = 0;                 // updates per message
+  double expected_hops = 0;
+  double send_cycles = 0;               // ts per update
+  double receive_cycles = 0;            // tr per update
+  std::vector<CoreLoad> cores;          // one entry for direct and routed
+  double cpu_cycles_per_update = 0;     // of the slowest core
+  double cpu_gups = 0;
+  double bytes_per_update = 0;          // b: on the wire, with headers, acks, partial packets
+  double bisection_bytes_per_s = 0;     // B: one way across the cut of the longest side
+  std::optional<double> network_gups;   // none when no update crosses a network
+  bool network_binds = false;
+  double gups = 0;
+};
+
+// Throws std::invalid_argument for an unknown algorithm or options the
+// machine cannot take.
+Prediction predict(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
+
+// The first node count, doubling from `from`, where the network bound is
+// below the CPU bound; none if the machine's shape rules stop first.
+std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const ModelOptions& options,
+                                             std::uint64_t from);
+
+// Bytes on the wire for one message of `updates` updates: whole packets of
+// at most max_bytes, each rounded up to the granularity, plus acks.
+double message_wire_bytes(const PacketFormat& packet, double updates);
+unsigned message_packets(const PacketFormat& packet, unsigned updates);
+
+// One-way bandwidth across the cut that halves the longest side; a ring of
+// more than two nodes is cut twice (the wrap-around link).
+double bisection_bandwidth(const TorusShape& shape, double link_bandwidth);
+
+struct DirectFill {
+  double mean_updates_per_message = 0;
+  double mean_wire_bytes_per_update = 0;
+};
+// The HPCC reference policy (send the fullest bucket when the budget is
+// used up) replayed on the HPCC stream for `processes` destinations.
+DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std::uint64_t lookahead);
+
+}  // namespace gups::model

@@ -1,0 +1,143 @@
+// gups-model: the analytic bounds for a machine file, algorithms and sizes.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "bounds.hpp"
+#include "machine.hpp"
+#include "model_report.hpp"
+
+namespace {
+
+using namespace gups::model;
+
+struct Request {
+  std::string machine = "bgp";
+  std::vector<std::string> algorithms{"multicore"};
+  std::vector<std::uint64_t> nodes;
+  std::vector<std::string> shapes;
+  std::string sweep;
+  std::string json_path;
+  std::string buckets = "sizing";
+  ModelOptions options;
+};
+
+std::vector<std::uint64_t> sweep_counts(const std::string& text) {
+  const auto colon = text.find(':');
+  std::uint64_t from = 0, to = 0;
+  try {
+    if (colon == std::string::npos) throw std::invalid_argument(text);
+    std::size_t used_from = 0, used_to = 0;
+    from = std::stoull(text.substr(0, colon), &used_from);
+    to = std::stoull(text.substr(colon + 1), &used_to);
+    if (used_from != colon || used_to != text.size() - colon - 1) throw std::invalid_argument(text);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(fmt::format("--sweep '{}' is not FROM:TO (such as 64:32768)", text));
+  }
+  if (from == 0 || to < from) throw std::invalid_argument(fmt::format("--sweep '{}' needs 1 <= FROM <= TO", text));
+  std::vector<std::uint64_t> counts;
+  for (auto n = from; n <= to; n *= 2) counts.push_back(n);
+  return counts;
+}
+
+std::vector<gups::TorusShape> shapes_of(const Machine& machine, const Request& request) {
+  std::vector<gups::TorusShape> shapes;
+  for (const auto& text : request.shapes) {
+    auto shape = gups::TorusShape::parse(text);
+    if (shape.dimensions() != machine.torus.dimensions) {
+      throw std::invalid_argument(fmt::format("--shape {} has {} dimensions; machine '{}' has a {}-D torus", text,
+                                              shape.dimensions(), machine.name, machine.torus.dimensions));
+    }
+    shapes.push_back(shape);
+  }
+  auto counts = request.nodes;
+  if (!request.sweep.empty()) {
+    const auto swept = sweep_counts(request.sweep);
+    counts.insert(counts.end(), swept.begin(), swept.end());
+  }
+  if (counts.empty() && shapes.empty()) counts = sweep_counts("64:32768");
+  for (const auto n : counts) shapes.push_back(machine.shape_for(n));
+  return shapes;
+}
+
+int run(const Request& request) {
+  const auto machine = load_machine(request.machine, default_machine_directories());
+  auto options = request.options;
+  options.buckets = request.buckets == "reference" ? BucketRule::reference : BucketRule::sizing;
+  const auto shapes = shapes_of(machine, request);
+  nlohmann::json results = nlohmann::json::array();
+  std::string text;
+  for (const auto& algorithm : request.algorithms) {
+    ModelSeries series;
+    series.options = options;
+    series.options.algorithm = algorithm;
+    for (const auto& shape : shapes) series.rows.push_back(predict(machine, shape, series.options));
+    series.crossover_searched_from = series.rows.front().nodes;
+    series.crossover = crossover_nodes(machine, series.options, series.crossover_searched_from);
+    text += format_series(machine, series) + "\n";
+    results.push_back(series_to_json(machine, series));
+  }
+  if (!request.json_path.empty()) {
+    std::ofstream out(request.json_path);
+    out << nlohmann::json{{"schema", kModelSchema}, {"machine", machine_summary(machine)}, {"results", results}}
+               .dump(2)
+        << "\n";
+    if (!out) throw std::invalid_argument(fmt::format("cannot write --json {}", request.json_path));
+  }
+  std::cout << text;
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Request request;
+  CLI::App app{
+      "gups-model: the CPU bounds (Eq. 1, Eq. 6/7) and the network bound 4B/b of RandomAccess on a "
+      "machine file's torus"};
+  app.add_option("--machine,-m", request.machine, "machine name (models/machines/NAME.json) or path")
+      ->capture_default_str();
+  app.add_option("--algorithm,--algo,-a", request.algorithms, "direct, routed, multicore (comma list)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"direct", "routed", "multicore"}))
+      ->capture_default_str();
+  app.add_option("--nodes,-n", request.nodes, "node counts (comma list), mapped to shapes by the machine's rule")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app.add_option("--shape", request.shapes, "torus shapes such as 8x8x8 (comma list)")->delimiter(',');
+  app.add_option("--sweep", request.sweep, "node counts FROM:TO, doubling (default 64:32768 if no sizes given)");
+  app.add_option("--lookahead", request.options.lookahead, "updates in flight per node")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--cores-per-node", request.options.cores_per_node, "multicore: cores per node (default: machine's)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--processes-per-node", request.options.processes_per_node,
+                 "direct: processes per node (4 on Blue Gene/P is virtual-node mode)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--buckets", request.buckets,
+                 "bucket sizes: sizing (floor(look-ahead / buckets), what gups uses) or reference (the "
+                 "machine file's published sizes where listed)")
+      ->check(CLI::IsMember({"sizing", "reference"}))
+      ->capture_default_str();
+  app.add_option("--json", request.json_path, "also write the figures as JSON to this file");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gups-model: error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    return run(request);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "gups-model: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "gups-model: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

@@ -1,0 +1,286 @@
+#include "machine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+namespace gups::model {
+namespace {
+
+using nlohmann::json;
+
+inline constexpr const char* kMachineSchema = "torus-gups/machine/1";
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// Reads the fields of one JSON object, naming each by its dotted path in
+// errors, and rejects fields it was never asked for (a mistyped name).
+class ObjectReader {
+ public:
+  ObjectReader(const json& object, std::string path) : object_(object), path_(std::move(path)) {
+    if (!object_.is_object()) fail(path_.empty() ? "the file" : path_, "must be a JSON object");
+  }
+
+  double number(const std::string& key, bool positive = false) {
+    const auto& value = field(key);
+    if (!value.is_number()) fail(name(key), "must be a number");
+    const double x = value.get<double>();
+    if (!std::isfinite(x) || x < 0) fail(name(key), fmt::format("must not be negative (is {})", x));
+    if (positive && x == 0) fail(name(key), "must be greater than zero");
+    return x;
+  }
+
+  unsigned count(const std::string& key, unsigned minimum = 1) {
+    const auto& value = field(key);
+    if (!value.is_number_integer() || value.get<long long>() < minimum ||
+        value.get<long long>() > UINT32_MAX) {
+      fail(name(key), fmt::format("must be a whole number >= {}", minimum));
+    }
+    return value.get<unsigned>();
+  }
+
+  std::string text(const std::string& key) {
+    const auto& value = field(key);
+    if (!value.is_string()) fail(name(key), "must be a string");
+    return value.get<std::string>();
+  }
+
+  const json& child(const std::string& key) { return field(key); }
+  bool has(const std::string& key) const { return object_.contains(key); }
+  void skip(const std::string& key) { known_.insert(key); }
+  std::string name(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  // Call after reading: every field present must have been read.
+  void reject_unknown() const {
+    for (const auto& [key, value] : object_.items()) {
+      if (known_.count(key)) continue;
+      std::string hint;
+      for (const auto& k : known_) {
+        if (edit_distance(k, key) <= 2) hint = fmt::format(" (did you mean '{}'?)", name(k));
+      }
+      fail(name(key), "is not a known field" + hint);
+    }
+  }
+
+  [[noreturn]] static void fail(const std::string& field, const std::string& problem) {
+    throw std::invalid_argument(fmt::format("field '{}' {}", field, problem));
+  }
+
+ private:
+  const json& field(const std::string& key) {
+    known_.insert(key);
+    if (!object_.contains(key)) fail(name(key), "is missing");
+    return object_.at(key);
+  }
+
+  const json& object_;
+  std::string path_;
+  std::set<std::string> known_;
+};
+
+void read_network(ObjectReader& top, Machine& machine) {
+  ObjectReader torus(top.child("torus"), "torus");
+  machine.torus.dimensions = torus.count("dimensions");
+  if (machine.torus.dimensions > kMaxDimensions) {
+    ObjectReader::fail("torus.dimensions", fmt::format("must be at most {}", kMaxDimensions));
+  }
+  machine.torus.max_side = torus.count("max_side");
+  machine.link_bandwidth = torus.number("link_bandwidth_bytes_per_s", true);
+  machine.link_latency = torus.number("link_latency_s");
+  torus.reject_unknown();
+
+  ObjectReader packet(top.child("packet"), "packet");
+  machine.packet.max_bytes = packet.count("max_bytes");
+  machine.packet.granularity_bytes = packet.count("granularity_bytes");
+  machine.packet.header_bytes = packet.count("header_bytes", 0);
+  machine.packet.ack_bytes = packet.count("ack_bytes", 0);
+  machine.packet.update_bytes = packet.count("update_bytes");
+  packet.reject_unknown();
+  const auto& p = machine.packet;
+  if (p.max_bytes < p.header_bytes + p.update_bytes) {
+    ObjectReader::fail("packet.max_bytes", "leaves no room for one update after the header");
+  }
+}
+
+void read_costs(ObjectReader& top, Machine& machine) {
+  ObjectReader costs(top.child("costs_cycles"), "costs_cycles");
+  auto& c = machine.costs;
+  c.generate = costs.number("generate");
+  c.update = costs.number("update");
+  c.loop_overhead = costs.number("loop_overhead");
+  c.send_call = costs.number("send_call");
+  c.receive_call = costs.number("receive_call");
+  c.receive_call_batched = costs.number("receive_call_batched");
+  c.receive_batch_packets = costs.count("receive_batch_packets");
+  c.routing_hop = costs.number("routing_hop");
+  c.message_overhead = costs.number("message_overhead");
+  const auto& overheads = costs.child("core_overhead");
+  if (!overheads.is_array() || overheads.size() != machine.cores_per_node) {
+    ObjectReader::fail("costs_cycles.core_overhead",
+                       fmt::format("must list one cost per core ({} numbers)", machine.cores_per_node));
+  }
+  for (std::size_t i = 0; i < overheads.size(); ++i) {
+    const auto& x = overheads[i];
+    if (!x.is_number() || x.get<double>() < 0) {
+      ObjectReader::fail(fmt::format("costs_cycles.core_overhead[{}]", i),
+                         "must be a number, not negative");
+    }
+    c.core_overhead.push_back(x.get<double>());
+  }
+  costs.reject_unknown();
+}
+
+std::uint64_t node_count_key(const std::string& field, const std::string& key) {
+  try {
+    std::size_t used = 0;
+    const auto nodes = std::stoull(key, &used);
+    if (used == key.size() && nodes > 0) return nodes;
+  } catch (const std::exception&) {
+  }
+  ObjectReader::fail(field, "must be keyed by a node count");
+}
+
+// {"64": value, ...} with each value checked by `valid`.
+template <typename Value, typename Check>
+std::map<std::uint64_t, Value> per_node_count(const json& object, const std::string& path, Check valid,
+                                              const char* expected) {
+  if (!object.is_object()) ObjectReader::fail(path, "must be an object keyed by node counts");
+  std::map<std::uint64_t, Value> values;
+  for (const auto& [key, value] : object.items()) {
+    const auto field = path + "." + key;
+    const auto nodes = node_count_key(field, key);
+    if (!valid(value)) ObjectReader::fail(field, expected);
+    values[nodes] = value.template get<Value>();
+  }
+  return values;
+}
+
+void read_references(ObjectReader& top, Machine& machine) {
+  if (top.has("reference_bucket_sizes")) {
+    machine.reference_bucket_sizes = per_node_count<unsigned>(
+        top.child("reference_bucket_sizes"), "reference_bucket_sizes",
+        [](const json& v) { return v.is_number_integer() && v.get<long long>() >= 1; },
+        "must be a whole number >= 1");
+  }
+  if (top.has("reference_gups")) {
+    const auto& series = top.child("reference_gups");
+    if (!series.is_object()) ObjectReader::fail("reference_gups", "must be an object");
+    for (const auto& [name, values] : series.items()) {
+      machine.reference_gups[name] = per_node_count<double>(
+          values, "reference_gups." + name,
+          [](const json& v) { return v.is_number() && v.get<double>() >= 0; },
+          "must be a number, not negative");
+    }
+  }
+  if (top.has("sources")) {
+    const auto& sources = top.child("sources");
+    if (!sources.is_object()) ObjectReader::fail("sources", "must be an object");
+    for (const auto& [key, value] : sources.items()) {
+      if (!value.is_string()) ObjectReader::fail("sources." + key, "must be a string");
+      machine.sources[key] = value.get<std::string>();
+    }
+  }
+}
+
+Machine parse_machine(const json& document) {
+  ObjectReader top(document, "");
+  const auto schema = top.text("schema");
+  if (schema != kMachineSchema) {
+    ObjectReader::fail("schema", fmt::format("is '{}', expected '{}'", schema, kMachineSchema));
+  }
+  Machine machine;
+  machine.name = top.text("name");
+  machine.description = top.text("description");
+  machine.clock_hz = top.number("clock_hz", true);
+  machine.cores_per_node = top.count("cores_per_node");
+  machine.memory_per_node_bytes = top.number("memory_per_node_bytes", true);
+  read_network(top, machine);
+  read_costs(top, machine);
+  read_references(top, machine);
+  top.skip("notes");
+  top.reject_unknown();
+  return machine;
+}
+
+std::string resolve(const std::string& name_or_path, const std::vector<std::string>& directories) {
+  namespace fs = std::filesystem;
+  const bool looks_like_path =
+      name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json");
+  if (looks_like_path) return name_or_path;
+  std::vector<std::string> known;
+  for (const auto& directory : directories) {
+    const auto candidate = fs::path(directory) / (name_or_path + ".json");
+    if (fs::is_regular_file(candidate)) return candidate.string();
+    std::error_code ignored;
+    for (const auto& entry : fs::directory_iterator(directory, ignored)) {
+      if (entry.path().extension() == ".json") known.push_back(entry.path().stem().string());
+    }
+  }
+  std::sort(known.begin(), known.end());
+  known.erase(std::unique(known.begin(), known.end()), known.end());
+  throw std::invalid_argument(fmt::format("unknown machine '{}' (known: {}; or give a path to a .json file)",
+                                          name_or_path, fmt::join(known, ", ")));
+}
+
+}  // namespace
+
+TorusShape Machine::shape_for(std::uint64_t nodes) const {
+  if (nodes == 0) throw std::invalid_argument("the node count must be at least 1");
+  const auto shape = TorusShape::balanced(nodes, torus.dimensions);
+  for (const auto side : shape.sizes()) {
+    if (side > torus.max_side) {
+      throw std::invalid_argument(fmt::format(
+          "{} nodes cannot be mapped onto a {}-D torus of '{}': the most balanced shape {} has a side "
+          "of {}, longer than its {} (torus.max_side)",
+          nodes, torus.dimensions, name, shape.to_string(), side, torus.max_side));
+    }
+  }
+  return shape;
+}
+
+Machine load_machine(const std::string& name_or_path, const std::vector<std::string>& directories) {
+  const auto path = resolve(name_or_path, directories);
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(fmt::format("cannot read machine file '{}'", path));
+  json document;
+  try {
+    document = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw std::invalid_argument(fmt::format("machine file '{}' is not valid JSON: {}", path, e.what()));
+  }
+  try {
+    auto machine = parse_machine(document);
+    machine.path = path;
+    return machine;
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("machine file '{}': {}", path, e.what()));
+  }
+}
+
+std::vector<std::string> default_machine_directories() {
+  std::vector<std::string> directories;
+  if (const char* env = std::getenv("TORUS_GUPS_MACHINES"); env && *env) directories.emplace_back(env);
+  directories.emplace_back(TORUS_GUPS_MACHINE_DIR);
+  return directories;
+}
+
+}  // namespace gups::model

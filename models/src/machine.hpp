@@ -1,0 +1,73 @@
+// A machine file: the single description of a machine that the analytic
+// model and the simulator both read, so they never disagree about inputs.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "torus_shape.hpp"
+
+namespace gups::model {
+
+struct PacketFormat {
+  unsigned max_bytes = 0;          // largest packet on the wire
+  unsigned granularity_bytes = 0;  // packets are whole multiples of this
+  unsigned header_bytes = 0;
+  unsigned ack_bytes = 0;          // acknowledgement traffic per packet
+  unsigned update_bytes = 8;       // one 64-bit update
+};
+
+// Per-operation costs in cycles of one core.
+struct CycleCosts {
+  double generate = 0;              // tg: one stream step and its owner
+  double update = 0;                // tu: one table update
+  double loop_overhead = 0;         // tos
+  double send_call = 0;             // one send call, any size
+  double receive_call = 0;          // one receive call, one packet
+  double receive_call_batched = 0;  // per packet when receive_batch_packets come in one call
+  unsigned receive_batch_packets = 1;
+  double routing_hop = 0;           // single core: ts + tr + top of one software hop, per update
+  double message_overhead = 0;      // direct: top, per update sent and received
+  std::vector<double> core_overhead;  // multicore: top0 .. top(k-1), per update
+};
+
+struct TorusLimits {
+  unsigned dimensions = 3;
+  std::uint32_t max_side = 0;  // longest torus side a partition may have
+};
+
+struct Machine {
+  std::string name;
+  std::string description;
+  double clock_hz = 0;
+  unsigned cores_per_node = 1;
+  double memory_per_node_bytes = 0;
+  double link_bandwidth = 0;  // bytes per second, each way
+  double link_latency = 0;    // seconds
+  TorusLimits torus;
+  PacketFormat packet;
+  CycleCosts costs;
+  std::map<std::uint64_t, unsigned> reference_bucket_sizes;  // node count -> size used by the paper
+  // Published figures to print beside the model: series name (such as
+  // "multicore_bound") -> node count -> GUPS.
+  std::map<std::string, std::map<std::uint64_t, double>> reference_gups;
+  std::map<std::string, std::string> sources;                 // field -> where its value comes from
+  std::string path;                                           // file it was read from
+
+  // The partition shape for a node count under this machine's rules;
+  // throws std::invalid_argument naming the count when it cannot be mapped.
+  TorusShape shape_for(std::uint64_t nodes) const;
+};
+
+// Reads and checks a machine file. `name_or_path` is a path, or a name looked
+// up as <directory>/<name>.json in each of `directories`. Throws
+// std::invalid_argument naming the file and the field at fault.
+Machine load_machine(const std::string& name_or_path, const std::vector<std::string>& directories);
+
+// The directories searched for machine names: $TORUS_GUPS_MACHINES, then the
+// source tree's models/machines.
+std::vector<std::string> default_machine_directories();
+
+}  // namespace gups::model

@@ -1,0 +1,146 @@
+#include "model_report.hpp"
+
+#include <fmt/format.h>
+
+namespace gups::model {
+namespace {
+
+std::optional<double> reference(const Machine& machine, const std::string& series, std::uint64_t nodes) {
+  const auto found = machine.reference_gups.find(series);
+  if (found == machine.reference_gups.end()) return std::nullopt;
+  const auto value = found->second.find(nodes);
+  if (value == found->second.end()) return std::nullopt;
+  return value->second;
+}
+
+std::string gups_text(double gups);
+
+std::string optional_gups(std::optional<double> value) { return value ? gups_text(*value) : std::string("-"); }
+
+std::string gups_text(double gups) {
+  const int decimals = gups < 1 ? 3 : gups < 10 ? 2 : 1;
+  return fmt::format("{:.{}f}", gups, decimals);
+}
+
+const char* rule_name(BucketRule rule) { return rule == BucketRule::sizing ? "sizing" : "reference"; }
+
+}  // namespace
+
+std::string format_series(const Machine& machine, const ModelSeries& series) {
+  const auto& o = series.options;
+  const bool multicore = o.algorithm == "multicore";
+  std::string out = fmt::format("# {} on {} ({}), look-ahead {}", o.algorithm, machine.name,
+                                machine.description, o.lookahead);
+  if (multicore) {
+    out += fmt::format(", {} cores per node, bucket sizes: {}",
+                       o.cores_per_node ? o.cores_per_node : machine.cores_per_node, rule_name(o.buckets));
+  } else if (o.algorithm == "direct") {
+    out += fmt::format(", {} process(es) per node", o.processes_per_node);
+  } else {
+    out += fmt::format(", bucket sizes: {}", rule_name(o.buckets));
+  }
+  out += "\n";
+  std::string header = fmt::format("{:>7} {:>9} {:>7} ", "N", "shape", "procs");
+  if (o.algorithm == "direct") {
+    header += fmt::format("{:>6} ", "fill");
+  } else {
+    header += fmt::format("{:>4} {:>4} {:>4} {:>5} ", "bkts", "bkt", "rule", "paper");
+  }
+  if (multicore) {
+    header += fmt::format("{:>6} ", "tr");
+    for (std::size_t c = 0; c < series.rows.front().cores.size(); ++c) {
+      header += fmt::format("{:>6} ", fmt::format("T{}", c));
+    }
+  } else {
+    header += fmt::format("{:>5} {:>7} ", "hops", "cycles");
+  }
+  header += fmt::format("{:>8} {:>8} {:>6} {:>6} {:>8} {:>7}  {}", "CPU", "paper", "diff", "b", "network",
+                        "binds", "measured");
+  out += header + "\n";
+  for (const auto& p : series.rows) {
+    std::string line = fmt::format("{:>7} {:>9} {:>7} ", p.nodes, p.shape.to_string(), p.processes);
+    if (o.algorithm == "direct") {
+      line += fmt::format("{:>6.2f} ", p.mean_fill);
+    } else {
+      line += fmt::format("{:>4} {:>4} {:>4} {:>5} ", p.buckets, p.bucket_size, p.rule_bucket_size,
+                          p.reference_bucket_size ? std::to_string(*p.reference_bucket_size) : "-");
+    }
+    if (multicore) {
+      line += fmt::format("{:>6.1f} ", p.receive_cycles);
+      for (const auto& core : p.cores) line += fmt::format("{:>6.1f} ", core.cycles);
+    } else {
+      line += fmt::format("{:>5.3f} {:>7.1f} ", p.expected_hops, p.cpu_cycles_per_update);
+    }
+    const auto paper = reference(machine, o.algorithm + "_bound", p.nodes);
+    const auto measured = reference(machine, o.algorithm + "_measured", p.nodes);
+    const std::optional<double> diff =
+        paper ? std::optional<double>(100.0 * (p.cpu_gups / *paper - 1)) : std::nullopt;
+    line += fmt::format("{:>8} {:>8} {:>6} {:>6.2f} {:>8} {:>7}  {}", gups_text(p.cpu_gups),
+                        optional_gups(paper), diff ? fmt::format("{:+.1f}%", *diff) : "-",
+                        p.bytes_per_update, p.network_gups ? gups_text(*p.network_gups) : "-",
+                        p.network_binds ? "network" : "CPU", optional_gups(measured));
+    out += line + "\n";
+  }
+  if (series.crossover) {
+    out += fmt::format("network bound below the CPU bound from {} nodes ({}; doubling from {})\n",
+                       *series.crossover, machine.shape_for(*series.crossover).to_string(),
+                       series.crossover_searched_from);
+  } else {
+    out += fmt::format("the CPU bound binds at every size the shape rules allow (doubling from {})\n",
+                       series.crossover_searched_from);
+  }
+  return out;
+}
+
+nlohmann::json machine_summary(const Machine& machine) {
+  return {{"name", machine.name},
+          {"description", machine.description},
+          {"path", machine.path},
+          {"clock_hz", machine.clock_hz},
+          {"cores_per_node", machine.cores_per_node},
+          {"link_bandwidth_bytes_per_s", machine.link_bandwidth}};
+}
+
+nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series) {
+  const auto& o = series.options;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& p : series.rows) {
+    nlohmann::json cores = nlohmann::json::array();
+    for (const auto& core : p.cores) {
+      cores.push_back({{"role", core.role}, {"cycles", core.cycles}, {"share", core.share}});
+    }
+    const auto paper = reference(machine, o.algorithm + "_bound", p.nodes);
+    const auto measured = reference(machine, o.algorithm + "_measured", p.nodes);
+    rows.push_back({{"nodes", p.nodes},
+                    {"shape", p.shape.to_string()},
+                    {"processes", p.processes},
+                    {"buckets", p.buckets},
+                    {"bucket_size", p.bucket_size},
+                    {"rule_bucket_size", p.rule_bucket_size},
+                    {"reference_bucket_size", p.reference_bucket_size ? nlohmann::json(*p.reference_bucket_size)
+                                                                      : nlohmann::json()},
+                    {"mean_fill", p.mean_fill},
+                    {"expected_hops", p.expected_hops},
+                    {"send_cycles_per_update", p.send_cycles},
+                    {"receive_cycles_per_update", p.receive_cycles},
+                    {"cores", cores},
+                    {"cpu_cycles_per_update", p.cpu_cycles_per_update},
+                    {"cpu_gups", p.cpu_gups},
+                    {"bytes_per_update", p.bytes_per_update},
+                    {"bisection_bytes_per_s", p.bisection_bytes_per_s},
+                    {"network_gups", p.network_gups ? nlohmann::json(*p.network_gups) : nlohmann::json()},
+                    {"binds", p.network_binds ? "network" : "cpu"},
+                    {"gups", p.gups},
+                    {"reference_bound_gups", paper ? nlohmann::json(*paper) : nlohmann::json()},
+                    {"reference_measured_gups", measured ? nlohmann::json(*measured) : nlohmann::json()}});
+  }
+  return {{"algorithm", o.algorithm},
+          {"lookahead", o.lookahead},
+          {"cores_per_node", o.cores_per_node ? o.cores_per_node : machine.cores_per_node},
+          {"processes_per_node", o.processes_per_node},
+          {"bucket_rule", rule_name(o.buckets)},
+          {"rows", rows},
+          {"crossover_nodes", series.crossover ? nlohmann::json(*series.crossover) : nlohmann::json()}};
+}
+
+}  // namespace gups::model

@@ -1,0 +1,28 @@
+// What gups-model prints: a table in the manner of the paper's Table 4 for
+// a person, and the same figures as JSON for a script.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bounds.hpp"
+#include "machine.hpp"
+
+namespace gups::model {
+
+struct ModelSeries {
+  ModelOptions options;
+  std::vector<Prediction> rows;
+  std::optional<std::uint64_t> crossover;  // first node count where the network binds
+  std::uint64_t crossover_searched_from = 0;
+};
+
+std::string format_series(const Machine& machine, const ModelSeries& series);
+nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series);
+nlohmann::json machine_summary(const Machine& machine);
+
+inline constexpr const char* kModelSchema = "torus-gups/model/1";
+
+}  // namespace gups::model

@@ -1,0 +1,115 @@
+// Machine files are checked on load: every error names the file's field.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "machine.hpp"
+
+namespace gups::model {
+namespace {
+
+nlohmann::json bgp_document() {
+  std::ifstream in(load_machine("bgp", default_machine_directories()).path);
+  return nlohmann::json::parse(in);
+}
+
+// Loads `document` from a file and returns the error, or "" if it loaded.
+std::string load_error(const nlohmann::json& document) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("torus-gups-machine-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                     ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json");
+  std::ofstream(path) << document.dump();
+  std::string error;
+  try {
+    load_machine(path.string(), {});
+  } catch (const std::invalid_argument& e) {
+    error = e.what();
+  }
+  std::filesystem::remove(path);
+  return error;
+}
+
+TEST(MachineFile, BgpLoadsWithThePapersFigures) {
+  const auto m = load_machine("bgp", default_machine_directories());
+  EXPECT_EQ(m.name, "bgp");
+  EXPECT_EQ(m.clock_hz, 850e6);
+  EXPECT_EQ(m.cores_per_node, 4u);
+  EXPECT_EQ(m.link_bandwidth, 425e6);
+  EXPECT_EQ(m.packet.max_bytes, 256u);
+  EXPECT_EQ(m.costs.receive_call_batched, 330);
+  EXPECT_EQ(m.costs.core_overhead.at(3), 41.5);
+  EXPECT_EQ(m.reference_bucket_sizes.at(64), 29u);
+  EXPECT_EQ(m.reference_gups.at("multicore_bound").at(32768), 164.6);
+  EXPECT_FALSE(m.sources.at("costs_cycles.update").empty());
+  const auto bgl = load_machine("bgl", default_machine_directories());
+  EXPECT_EQ(bgl.cores_per_node, 2u);
+}
+
+TEST(MachineFile, MissingFieldIsNamed) {
+  auto doc = bgp_document();
+  doc["costs_cycles"].erase("update");
+  EXPECT_NE(load_error(doc).find("field 'costs_cycles.update' is missing"), std::string::npos) << load_error(doc);
+}
+
+TEST(MachineFile, MistypedFieldIsNamedWithASuggestion) {
+  auto doc = bgp_document();
+  doc["costs_cycles"]["send_cal"] = doc["costs_cycles"]["send_call"];
+  doc["costs_cycles"].erase("send_call");
+  const auto error = load_error(doc);
+  EXPECT_NE(error.find("costs_cycles.send_call"), std::string::npos) << error;
+  doc["costs_cycles"]["send_call"] = 150;
+  const auto unknown = load_error(doc);
+  EXPECT_NE(unknown.find("'costs_cycles.send_cal' is not a known field (did you mean 'costs_cycles.send_call'?)"),
+            std::string::npos)
+      << unknown;
+}
+
+TEST(MachineFile, NegativeCostAndWrongTypesAreRejected) {
+  auto doc = bgp_document();
+  doc["costs_cycles"]["receive_call"] = -600;
+  EXPECT_NE(load_error(doc).find("'costs_cycles.receive_call' must not be negative"), std::string::npos);
+  doc = bgp_document();
+  doc["clock_hz"] = "850 MHz";
+  EXPECT_NE(load_error(doc).find("'clock_hz' must be a number"), std::string::npos);
+  doc = bgp_document();
+  doc["costs_cycles"]["core_overhead"] = {1, 2, 3};
+  EXPECT_NE(load_error(doc).find("core_overhead' must list one cost per core (4 numbers)"), std::string::npos);
+  doc = bgp_document();
+  doc["costs_cycles"]["core_overhead"][1] = -1;
+  EXPECT_NE(load_error(doc).find("core_overhead[1]"), std::string::npos);
+  doc = bgp_document();
+  doc["reference_bucket_sizes"]["sixty-four"] = 29;
+  EXPECT_NE(load_error(doc).find("reference_bucket_sizes.sixty-four' must be keyed by a node count"),
+            std::string::npos);
+  doc = bgp_document();
+  doc["schema"] = "torus-gups/machine/0";
+  EXPECT_NE(load_error(doc).find("'schema'"), std::string::npos);
+  EXPECT_EQ(load_error(bgp_document()), "");
+}
+
+TEST(MachineFile, UnknownMachineListsTheKnownOnes) {
+  try {
+    load_machine("bgq", default_machine_directories());
+    FAIL() << "bgq loaded";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown machine 'bgq' (known: bgl, bgp"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MachineFile, NodeCountsTheShapeRuleCannotMapAreRefused) {
+  const auto m = load_machine("bgp", default_machine_directories());
+  EXPECT_EQ(m.shape_for(512).to_string(), "8x8x8");
+  EXPECT_EQ(m.shape_for(96).to_string(), "4x4x6");
+  try {
+    m.shape_for(131);
+    FAIL() << "131 nodes mapped";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("131 nodes cannot be mapped"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(m.shape_for(0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gups::model

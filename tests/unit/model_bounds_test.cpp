@@ -1,0 +1,149 @@
+// The analytic model against the paper's Table 4 and its stated inputs.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "bounds.hpp"
+#include "machine.hpp"
+
+namespace gups::model {
+namespace {
+
+Machine bgp() { return load_machine("bgp", default_machine_directories()); }
+
+Prediction predict_at(const Machine& machine, std::uint64_t nodes, ModelOptions options) {
+  return predict(machine, machine.shape_for(nodes), options);
+}
+
+ModelOptions with_paper_buckets(const char* algorithm) {
+  ModelOptions options;
+  options.algorithm = algorithm;
+  options.buckets = BucketRule::reference;
+  return options;
+}
+
+TEST(ModelBounds, MulticoreReproducesTable4WhereItFollowsFromTheInputs) {
+  const auto machine = bgp();
+  const std::map<std::uint64_t, double> printed{{64, 0.38},    {128, 0.75},    {256, 1.49},  {512, 2.94},
+                                                {8192, 43.8},  {16384, 84.6}, {32768, 164.6}};
+  for (const auto& [nodes, gups] : printed) {
+    const auto p = predict_at(machine, nodes, with_paper_buckets("multicore"));
+    EXPECT_NEAR(p.cpu_gups / gups, 1.0, 0.015) << nodes << " nodes: " << p.cpu_gups;
+    EXPECT_EQ(p.cores.size(), 4u);
+    EXPECT_EQ(p.cores[3].share, 1.0) << "core 3 binds at " << nodes;
+  }
+}
+
+TEST(ModelBounds, MulticoreRows1024To4096AreWhatTheFormulaGivesNotThePrintedValues) {
+  const auto machine = bgp();
+  // formula value, printed value
+  const std::map<std::uint64_t, std::pair<double, double>> rows{
+      {1024, {5.847, 5.68}}, {2048, {11.54, 10.91}}, {4096, {22.68, 20.39}}};
+  for (const auto& [nodes, values] : rows) {
+    const auto p = predict_at(machine, nodes, with_paper_buckets("multicore"));
+    EXPECT_NEAR(p.cpu_gups / values.first, 1.0, 0.002) << nodes;
+    EXPECT_GT(p.cpu_gups / values.second, 1.025) << nodes;
+  }
+  const auto p64 = predict_at(machine, 64, with_paper_buckets("multicore"));
+  EXPECT_NEAR(p64.receive_cycles, 330.0 / 29, 1e-9);
+  EXPECT_NEAR(p64.cores[3].cycles, 330.0 / 29 + 90 + 41.5, 1e-9);
+}
+
+TEST(ModelBounds, SingleCoreIs92CyclesPlus162PerHop) {
+  const auto machine = bgp();
+  const std::map<std::uint64_t, double> printed{{64, 0.12}, {128, 0.23}, {256, 0.44}, {512, 0.83}};
+  for (const auto& [nodes, gups] : printed) {
+    const auto p = predict_at(machine, nodes, with_paper_buckets("routed"));
+    EXPECT_NEAR(p.cpu_gups / gups, 1.0, 0.02) << nodes;
+  }
+  EXPECT_NEAR(predict_at(machine, 64, with_paper_buckets("routed")).cpu_cycles_per_update, 92 + 2.25 * 162, 1e-9);
+  // How far the larger printed rows are from the same formula.
+  const std::map<std::uint64_t, std::pair<double, double>> far{
+      {1024, {1.60, 0.032}}, {2048, {3.47, -0.067}}, {4096, {6.70, -0.051}}};
+  for (const auto& [nodes, printed_and_gap] : far) {
+    const auto p = predict_at(machine, nodes, with_paper_buckets("routed"));
+    EXPECT_NEAR(p.cpu_gups / printed_and_gap.first - 1, printed_and_gap.second, 0.002) << nodes;
+  }
+}
+
+TEST(ModelBounds, SizingRuleAndPaperBucketSizesDifferWhereThePaperRaisedThem) {
+  const auto machine = bgp();
+  const std::map<std::uint64_t, unsigned> rule{{64, 31},   {128, 27},  {256, 24},   {512, 22},  {1024, 19},
+                                               {2048, 16}, {4096, 14}, {8192, 12}, {16384, 10}, {32768, 8}};
+  ModelOptions options;
+  for (const auto& [nodes, size] : rule) {
+    const auto p = predict_at(machine, nodes, options);
+    EXPECT_EQ(p.rule_bucket_size, size) << nodes;
+    EXPECT_EQ(p.bucket_size, size) << nodes;
+    ASSERT_TRUE(p.reference_bucket_size.has_value());
+    const bool paper_raised = nodes == 64 || nodes == 256 || nodes == 512 || nodes == 2048 ||
+                              nodes == 4096 || nodes == 32768;
+    EXPECT_EQ(*p.reference_bucket_size != size, paper_raised) << nodes;
+  }
+  EXPECT_EQ(predict_at(machine, 64, options).buckets, 4u + 4 + 4 + 21);
+}
+
+TEST(ModelBounds, NetworkCrossoverNear64KMulticoreAnd8KVirtualNodeDirect) {
+  const auto machine = bgp();
+  ModelOptions multicore;
+  EXPECT_EQ(crossover_nodes(machine, multicore, 64), 65536u);
+  ModelOptions virtual_node;
+  virtual_node.algorithm = "direct";
+  virtual_node.processes_per_node = 4;
+  EXPECT_EQ(crossover_nodes(machine, virtual_node, 64), 8192u);
+  ModelOptions routed;
+  routed.algorithm = "routed";
+  EXPECT_GT(crossover_nodes(machine, routed, 64).value_or(UINT64_MAX), 65536u);
+}
+
+TEST(ModelBounds, WireBytesCountHeadersGranularityAcksAndExtraPackets) {
+  const PacketFormat packet{256, 32, 16, 14, 8};
+  EXPECT_EQ(message_wire_bytes(packet, 1), 32 + 14);
+  EXPECT_EQ(message_wire_bytes(packet, 2), 32 + 14);
+  EXPECT_EQ(message_wire_bytes(packet, 3), 64 + 14);
+  EXPECT_EQ(message_wire_bytes(packet, 30), 256 + 14);
+  EXPECT_EQ(message_wire_bytes(packet, 31), 256 + 14 + 32 + 14);
+  EXPECT_EQ(message_packets(packet, 30), 1u);
+  EXPECT_EQ(message_packets(packet, 31), 2u);
+}
+
+TEST(ModelBounds, BisectionCutsTheLongestSideTwiceInARing) {
+  EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("4x4x4"), 1.0), 2 * 16);
+  EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("4x4x8"), 1.0), 2 * 16);
+  EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("2x2x1"), 1.0), 2);
+  EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("1x1x1"), 1.0), 0);
+  const auto machine = bgp();
+  const auto p = predict_at(machine, 1, ModelOptions{});
+  EXPECT_FALSE(p.network_gups.has_value());
+  EXPECT_FALSE(p.network_binds);
+}
+
+TEST(ModelBounds, DirectFillFallsTowardOneUpdatePerMessage) {
+  const PacketFormat packet{256, 32, 16, 14, 8};
+  const auto few = direct_fill(packet, 8, 1024);
+  const auto many = direct_fill(packet, 65536, 1024);
+  EXPECT_GT(few.mean_updates_per_message, 100);
+  EXPECT_LT(many.mean_updates_per_message, 1.2);
+  EXPECT_GE(many.mean_updates_per_message, 1.0);
+  EXPECT_GT(many.mean_wire_bytes_per_update, 35);
+  EXPECT_EQ(direct_fill(packet, 4096, 1024).mean_updates_per_message,
+            direct_fill(packet, 4096, 1024).mean_updates_per_message);
+}
+
+TEST(ModelBounds, UnknownAlgorithmAndCoreCountMismatchAreNamed) {
+  const auto machine = bgp();
+  ModelOptions options;
+  options.algorithm = "scatter";
+  EXPECT_THROW(predict_at(machine, 64, options), std::invalid_argument);
+  options.algorithm = "multicore";
+  options.cores_per_node = 8;
+  try {
+    predict_at(machine, 64, options);
+    FAIL() << "8 cores accepted with 4 overheads";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("core_overhead"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gups::model
