@@ -51,7 +51,7 @@ void direct_bound(const Machine& machine, const ModelOptions& options, Predictio
     p.send_cycles = c.send_call / p.mean_fill;
     p.receive_cycles = c.receive_call * packets / p.mean_fill;
   }
-  const double cycles = c.generate + c.update + c.loop_overhead +
+  const double cycles = c.generate + c.update_streamed + c.loop_overhead +
                         remote * (p.send_cycles + p.receive_cycles + c.message_overhead);
   p.cores = {{"generate, send, receive, update (Eq. 1)", cycles, 1.0}};
   p.cpu_cycles_per_update = cycles;
@@ -80,8 +80,19 @@ std::string role_text(const RolePlan& plan, unsigned core) {
   return text;
 }
 
-// Eq. 6 for any role plan: each update passes every core once per role it
-// meets (a send per routed dimension, a receive per incoming dimension).
+// Expected moves of an average update along a core's dimensions.
+double expected_moves(const CoreRole& role, const TorusShape& shape) {
+  double moves = 0;
+  for (unsigned d = role.first_dimension; d < role.end_dimension; ++d) moves += 1 - 1.0 / shape.size(d);
+  return moves;
+}
+
+// Eq. 6 for any role plan. Every send by a routing core (to a line
+// neighbour, or a hand-off to a later core) costs ts + top, every arrival tr.
+// A router sends once per dimension the update moves in, plus a hand-off
+// when it stays in the last one; a move lands on the same core of the next
+// node unless it was along the last dimension. On the paper's plan each core
+// thus sends or receives every update once, which is Eq. 6 as printed.
 void multicore_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const auto& c = machine.costs;
   const unsigned k = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
@@ -101,16 +112,28 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
   double slowest = 0;
   for (unsigned core = 0; core < k; ++core) {
     const auto& role = plan.role(core);
-    double sends = role.end_dimension - role.first_dimension;
-    double receives = static_cast<double>(plan.incoming_dimensions(core).size());
-    double cycles = c.core_overhead[core];
-    if (role.generates) cycles += c.generate + c.loop_overhead;
-    if (core == dispatcher) sends += 1;
-    if (role.updater >= 0) {
-      cycles += c.update / updaters;
-      if (updaters > 1) receives += 1 / updaters;
+    double cycles = 0;
+    if (role.routes()) {
+      const double moves = expected_moves(role, p.shape);
+      const double entering = role.generates ? 0 : 1;  // arrivals from an earlier core
+      double sends = 0, receives = 0;
+      if (role.updater >= 0) {  // one core does everything: no hand-offs
+        sends = receives = moves;
+      } else if (core == dispatcher) {  // the last dimension lands here too
+        sends = moves + 1;
+        receives = moves + entering;
+      } else {
+        sends = moves + 1.0 / p.shape.size(role.end_dimension - 1);
+        receives = sends - (1 - entering);
+      }
+      cycles += sends * (p.send_cycles + c.core_overhead[core]) + receives * p.receive_cycles;
     }
-    cycles += sends * p.send_cycles + receives * p.receive_cycles;
+    if (role.generates) cycles += c.generate + c.loop_overhead;
+    if (role.updater >= 0) {
+      const double share = 1 / updaters;
+      cycles += share * c.update;
+      if (!role.routes()) cycles += share * (p.receive_cycles + c.core_overhead[core]);
+    }
     p.cores.push_back({role_text(plan, core), cycles, 0});
     slowest = std::max(slowest, cycles);
   }

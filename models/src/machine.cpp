@@ -88,7 +88,13 @@ class ObjectReader {
  private:
   const json& field(const std::string& key) {
     known_.insert(key);
-    if (!object_.contains(key)) fail(name(key), "is missing");
+    if (!object_.contains(key)) {
+      std::string hint;
+      for (const auto& [present, value] : object_.items()) {
+        if (edit_distance(present, key) <= 2) hint = fmt::format(" (is '{}' a misspelling?)", name(present));
+      }
+      fail(name(key), "is missing" + hint);
+    }
     return object_.at(key);
   }
 
@@ -126,6 +132,7 @@ void read_costs(ObjectReader& top, Machine& machine) {
   auto& c = machine.costs;
   c.generate = costs.number("generate");
   c.update = costs.number("update");
+  c.update_streamed = costs.number("update_streamed");
   c.loop_overhead = costs.number("loop_overhead");
   c.send_call = costs.number("send_call");
   c.receive_call = costs.number("receive_call");

@@ -22,7 +22,8 @@ struct PacketFormat {
 // Per-operation costs in cycles of one core.
 struct CycleCosts {
   double generate = 0;              // tg: one stream step and its owner
-  double update = 0;                // tu: one table update
+  double update = 0;                // tu: one table update, as routing loops do it (one miss at a time)
+  double update_streamed = 0;       // tu in a tight loop of updates (direct), where misses overlap
   double loop_overhead = 0;         // tos
   double send_call = 0;             // one send call, any size
   double receive_call = 0;          // one receive call, one packet

@@ -1,0 +1,244 @@
+// gups-calibrate: measures this host's per-operation costs with the
+// kernel's own code and writes them as a machine file ("host"), so that
+// gups-model and gups-sim can predict this machine like any other.
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "compute_costs.hpp"
+#include "host_memory.hpp"
+#include "message_costs.hpp"
+#include "role_plan.hpp"
+
+namespace {
+
+using namespace gups::calibrate;
+using nlohmann::json;
+
+struct Options {
+  std::string output = "host.json";
+  std::string name = "host";
+  unsigned log2_table = 21;
+  unsigned repeats = 5;
+  std::string shape = "2x1x1";
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<unsigned> message_sizes{64, 128, 256, 480};  // the bucket sizes in use here
+};
+
+json timing_json(const Timing& t) { return {{"median_ns", t.median_ns}, {"min_ns", t.min_ns}, {"max_ns", t.max_ns}}; }
+
+struct Measured {
+  double clock_hz = 0;
+  std::string clock_source;
+  double measured_clock_hz = 0;
+  Timing generate, generate_update, generate_dependent_update, route, direct_bucketing, poll;
+  std::vector<CallCost> calls;
+  LinearFit send_fit, receive_fit;
+  LinkFigures link;
+};
+
+Measured measure(const Options& options, MPI_Comm comm, int rank) {
+  Measured m;
+  const auto shape = gups::TorusShape::parse(options.shape);
+  const auto routed = gups::size_buckets(gups::RolePlan(1, shape.dimensions()), shape, 1024);
+  if (rank == 0) {
+    std::cerr << "gups-calibrate: clock, stream, table updates, routing, bucketing ...\n";
+    m.clock_hz = clock_hz(m.clock_source);
+    m.measured_clock_hz = measured_clock_hz();
+    m.generate = time_generate(50'000'000, options.repeats);
+    m.generate_update = time_generate_and_update(options.log2_table, 50'000'000, options.repeats);
+    m.generate_dependent_update =
+        time_generate_and_dependent_update(options.log2_table, 5'000'000, options.repeats);
+    m.route = time_route(gups::TorusShape::parse("4x4x4"), routed.capacity, 20'000'000, options.repeats);
+    m.direct_bucketing = time_direct_bucketing(64, 1024, 20'000'000, options.repeats);
+    std::cerr << "gups-calibrate: MPI send and receive calls, link ...\n";
+  }
+  m.calls = time_calls(comm, options.message_sizes, 64, 3 * options.repeats);
+  m.link = time_link(comm, options.repeats);
+  m.poll = time_poll(comm, 100'000, options.repeats);
+  std::vector<double> sizes, sends, receives;
+  for (const auto& c : m.calls) {
+    sizes.push_back(c.updates);
+    sends.push_back(c.send.min_ns);
+    receives.push_back(c.receive.min_ns);
+  }
+  m.send_fit = fit_line(sizes, sends);
+  m.receive_fit = fit_line(sizes, receives);
+  return m;
+}
+
+json machine_file(const Options& options, const Measured& m, const std::string& command) {
+  const double cycles_per_ns = m.clock_hz * 1e-9;
+  const auto cycles = [&](double ns) { return ns * cycles_per_ns; };
+  const auto shape = gups::TorusShape::parse(options.shape);
+  const auto routed = gups::size_buckets(gups::RolePlan(1, shape.dimensions()), shape, 1024);
+  // The least of the repeats throughout: interference from other work only adds time.
+  const double tg = m.generate.min_ns;
+  const double tu = std::max(0.0, m.generate_dependent_update.min_ns - tg);
+  const double send_call = cycles(m.send_fit.intercept), receive_call = cycles(m.receive_fit.intercept);
+  const double per_update_copy = m.send_fit.slope + m.receive_fit.slope;
+  const double hop = m.route.min_ns + per_update_copy;  // ns per update per software hop
+  const gups::RolePlan plan(options.cores, 3);
+  json core_overhead = json::array();
+  for (unsigned c = 0; c < plan.cores(); ++c) {
+    core_overhead.push_back(cycles(plan.role(c).routes() ? hop : m.receive_fit.slope));
+  }
+  json calls = json::array();
+  for (const auto& c : m.calls) {
+    calls.push_back({{"updates", c.updates}, {"send", timing_json(c.send)}, {"receive", timing_json(c.receive)}});
+  }
+  const auto memory = gups::available_host_memory_bytes();
+  const auto now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return {
+      {"schema", "torus-gups/machine/1"},
+      {"name", options.name},
+      {"description", fmt::format("this host, calibrated by gups-calibrate on {}: {} cores, 2 MPI ranks over shared "
+                                  "memory", date, options.cores)},
+      {"clock_hz", m.clock_hz},
+      {"cores_per_node", options.cores},
+      {"memory_per_node_bytes", memory ? static_cast<double>(*memory) : 1e9},
+      {"torus",
+       {{"dimensions", 3},
+        {"max_side", 64},
+        {"link_bandwidth_bytes_per_s", m.link.bandwidth_bytes_per_s},
+        {"link_latency_s", m.link.latency_s}}},
+      {"packet", {{"max_bytes", 4096}, {"granularity_bytes", 8}, {"header_bytes", 32}, {"ack_bytes", 0},
+                  {"update_bytes", 8}}},
+      {"costs_cycles",
+       {{"generate", cycles(tg)},
+        {"update", cycles(tu)},
+        {"update_streamed", cycles(std::max(0.0, m.generate_update.min_ns - tg))},
+        {"loop_overhead", 0},
+        {"send_call", send_call},
+        {"receive_call", receive_call},
+        {"receive_call_batched", receive_call},
+        {"receive_batch_packets", 1},
+        {"routing_hop", (send_call + receive_call) / routed.capacity + cycles(hop)},
+        {"message_overhead", cycles(m.direct_bucketing.min_ns + per_update_copy + m.poll.min_ns / 8)},
+        {"core_overhead", core_overhead}}},
+      {"sources",
+       {{"clock_hz", m.clock_source},
+        {"costs_cycles.generate", "timed: HPCC stream steps; every timed figure is the least of the repeats"},
+        {"costs_cycles.update",
+         fmt::format("timed: stream step plus T[(a ^ c) & mask] ^= a on 2^{} words, c a bit of the word the "
+                     "previous update wrote (one memory latency each, as in a routing loop), less generate; "
+                     "a tight loop of independent updates is faster: update_streamed",
+                     options.log2_table)},
+        {"costs_cycles.update_streamed",
+         fmt::format("timed: stream step plus T[a & mask] ^= a on 2^{} words, less generate: the core overlaps "
+                     "the misses of independent updates (direct applies updates in such loops)",
+                     options.log2_table)},
+        {"costs_cycles.send_call", "timed: MPI_Send of messages of 64..480 updates (the bucket sizes in use) "
+                                   "to a rank that is not receiving, least of the repeats; the intercept of a "
+                                   "straight-line fit (the slope is a per-update copy)"},
+        {"costs_cycles.receive_call", "timed: MPI_Recv of messages that have all arrived; intercept of the fit"},
+        {"costs_cycles.receive_call_batched", "the kernel receives one message per call: same as receive_call"},
+        {"costs_cycles.routing_hop", fmt::format("the call costs over the routed bucket of a {} torus ({} updates), "
+                                                 "plus the timed next-hop and bucket append and the per-update "
+                                                 "copy slopes", options.shape, routed.capacity)},
+        {"costs_cycles.message_overhead", "timed: the HPCC bucket policy (insert, send the fullest) for 64 "
+                                          "destinations, the per-update copy slopes, and an MPI_Test of a "
+                                          "pending receive every 8 updates (how often direct polls)"},
+        {"costs_cycles.core_overhead", "routing cores: per send, as routing_hop without the call costs; "
+                                       "updating cores: the receive copy per update"},
+        {"torus", "timed: half an 8-byte MPI ping-pong (latency), 4 MiB ping-pongs (bandwidth, each way)"},
+        {"packet", "shared memory has no packets: a message up to Open MPI's 4 KiB eager limit counts as one, "
+                   "32 bytes of match header assumed"}}},
+      {"notes",
+       {{"command", command},
+        {"date", date},
+        {"repeats", options.repeats},
+        {"measured_clock_hz", m.measured_clock_hz},
+        {"generate", timing_json(m.generate)},
+        {"generate_and_update", timing_json(m.generate_update)},
+        {"generate_and_dependent_update", timing_json(m.generate_dependent_update)},
+        {"route", timing_json(m.route)},
+        {"direct_bucketing", timing_json(m.direct_bucketing)},
+        {"poll", timing_json(m.poll)},
+        {"calls", calls},
+        {"send_fit_ns", {{"intercept", m.send_fit.intercept}, {"per_update", m.send_fit.slope}}},
+        {"receive_fit_ns", {{"intercept", m.receive_fit.intercept}, {"per_update", m.receive_fit.slope}}}}}};
+}
+
+void print_summary(const json& machine) {
+  const auto& c = machine["costs_cycles"];
+  fmt::print("machine '{}' at {:.0f} MHz ({})\n", machine["name"].get<std::string>(),
+             machine["clock_hz"].get<double>() * 1e-6, machine["sources"]["clock_hz"].get<std::string>());
+  fmt::print("  {:<22} {:>9}\n", "cost", "cycles");
+  for (const char* key : {"generate", "update", "update_streamed", "send_call", "receive_call", "routing_hop", "message_overhead"}) {
+    fmt::print("  {:<22} {:>9.1f}\n", key, c[key].get<double>());
+  }
+  for (std::size_t i = 0; i < c["core_overhead"].size(); ++i) {
+    fmt::print("  {:<22} {:>9.1f}\n", fmt::format("core_overhead[{}]", i), c["core_overhead"][i].get<double>());
+  }
+  fmt::print("  link: {:.2f} GB/s each way, {:.2f} us latency\n",
+             machine["torus"]["link_bandwidth_bytes_per_s"].get<double>() * 1e-9,
+             machine["torus"]["link_latency_s"].get<double>() * 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  Options options;
+  CLI::App app{"gups-calibrate: measure this host's per-operation costs and write a machine file. "
+               "Run with 2 ranks: mpirun -np 2 gups-calibrate"};
+  app.add_option("--output,-o", options.output, "machine file to write")->capture_default_str();
+  app.add_option("--name", options.name, "machine name in the file")->capture_default_str();
+  app.add_option("--log2-table", options.log2_table, "timed update table: 2^N words")
+      ->check(CLI::Range(10u, 34u))
+      ->capture_default_str();
+  app.add_option("--repeats", options.repeats, "repeats of every measurement (the median is kept)")
+      ->check(CLI::Range(1u, 100u))
+      ->capture_default_str();
+  app.add_option("--shape", options.shape, "routed torus whose bucket size sets routing_hop")->capture_default_str();
+  app.add_option("--cores", options.cores, "cores per node (default: this host's)")->check(CLI::Range(1u, 1024u));
+  int status = 0;
+  try {
+    app.parse(argc, argv);
+    gups::TorusShape::parse(options.shape);
+    if (ranks != 2) throw std::invalid_argument(fmt::format("needs 2 ranks (mpirun -np 2), has {}", ranks));
+  } catch (const CLI::CallForHelp&) {
+    if (rank == 0) fmt::print("{}", app.help());
+    status = -1;
+  } catch (const std::exception& e) {
+    if (rank == 0) fmt::print(stderr, "gups-calibrate: error: {}\n", e.what());
+    status = 2;
+  }
+  if (status != 0) {
+    MPI_Finalize();
+    return status < 0 ? 0 : status;
+  }
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  const auto started = std::chrono::steady_clock::now();
+  const auto measured = measure(options, MPI_COMM_WORLD, rank);
+  if (rank == 0) {
+    const auto machine = machine_file(options, measured, command);
+    std::ofstream out(options.output);
+    out << machine.dump(2) << "\n";
+    if (!out) {
+      fmt::print(stderr, "gups-calibrate: error: cannot write {}\n", options.output);
+      status = 2;
+    } else {
+      print_summary(machine);
+      fmt::print("wrote {} in {:.1f} s\n", options.output,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    }
+  }
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,156 @@
+#include "compute_costs.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <vector>
+
+#include "destination_buckets.hpp"
+#include "hpcc_stream.hpp"
+
+namespace gups::calibrate {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ns_per(Clock::time_point start, std::uint64_t operations) {
+  return std::chrono::duration<double, std::nano>(Clock::now() - start).count() / static_cast<double>(operations);
+}
+
+// Keeps a result alive so the optimiser cannot drop the loop.
+void keep(std::uint64_t value) { asm volatile("" : : "r"(value) : "memory"); }
+
+}  // namespace
+
+template <typename Measure>
+Timing repeat_timing(unsigned repeats, Measure measure) {
+  std::vector<double> samples;
+  for (unsigned i = 0; i < std::max(1u, repeats); ++i) samples.push_back(measure());
+  std::sort(samples.begin(), samples.end());
+  return {samples[samples.size() / 2], samples.front(), samples.back()};
+}
+
+Timing time_generate(std::uint64_t operations, unsigned repeats) {
+  return repeat_timing(repeats, [&] {
+    std::uint64_t a = starts(12345), sum = 0;
+    const auto start = Clock::now();
+    for (std::uint64_t i = 0; i < operations; ++i) {
+      a = next_random(a);
+      sum += a & 0xffff;
+    }
+    keep(sum);
+    return ns_per(start, operations);
+  });
+}
+
+Timing time_generate_and_update(unsigned log2_words, std::uint64_t operations, unsigned repeats) {
+  std::vector<std::uint64_t> table(std::uint64_t{1} << log2_words);
+  for (std::uint64_t i = 0; i < table.size(); ++i) table[i] = i;
+  const std::uint64_t mask = table.size() - 1;
+  return repeat_timing(repeats, [&] {
+    std::uint64_t a = starts(777);
+    const auto start = Clock::now();
+    for (std::uint64_t i = 0; i < operations; ++i) {
+      a = next_random(a);
+      table[a & mask] ^= a;
+    }
+    keep(table[a & mask]);
+    return ns_per(start, operations);
+  });
+}
+
+Timing time_generate_and_dependent_update(unsigned log2_words, std::uint64_t operations, unsigned repeats) {
+  std::vector<std::uint64_t> table(std::uint64_t{1} << log2_words);
+  for (std::uint64_t i = 0; i < table.size(); ++i) table[i] = i;
+  const std::uint64_t mask = table.size() - 1;
+  return repeat_timing(repeats, [&] {
+    std::uint64_t a = starts(777), carry = 0;
+    const auto start = Clock::now();
+    for (std::uint64_t i = 0; i < operations; ++i) {
+      a = next_random(a);
+      auto& word = table[(a ^ carry) & mask];
+      word ^= a;
+      carry = word & 1;
+    }
+    keep(carry);
+    return ns_per(start, operations);
+  });
+}
+
+Timing time_route(const TorusShape& shape, unsigned bucket_size, std::uint64_t operations, unsigned repeats) {
+  const std::uint64_t nodes = shape.nodes();
+  std::vector<std::vector<std::uint64_t>> buckets(nodes);
+  for (auto& bucket : buckets) bucket.reserve(bucket_size);
+  return repeat_timing(repeats, [&] {
+    std::uint64_t a = starts(4242), sent = 0;
+    const std::uint64_t here = 0;
+    const auto start = Clock::now();
+    for (std::uint64_t i = 0; i < operations; ++i) {
+      a = next_random(a);
+      const auto target = a % nodes;
+      auto& bucket = buckets[shape.next_hop(here, target)];
+      bucket.push_back(a);
+      if (bucket.size() == bucket_size) {
+        sent += bucket.back();
+        bucket.clear();
+      }
+    }
+    keep(sent);
+    return ns_per(start, operations);
+  });
+}
+
+Timing time_direct_bucketing(std::uint32_t destinations, std::uint32_t lookahead, std::uint64_t operations,
+                             unsigned repeats) {
+  return repeat_timing(repeats, [&] {
+    DestinationBuckets buckets(destinations, lookahead);
+    std::vector<std::uint64_t> message;
+    std::uint64_t a = starts(99), sent = 0;
+    const auto start = Clock::now();
+    for (std::uint64_t i = 0; i < operations; ++i) {
+      a = next_random(a);
+      buckets.insert(static_cast<std::uint32_t>(a % destinations), a);
+      if (buckets.full()) {
+        message.clear();
+        sent += buckets.take_fullest(message);
+      }
+    }
+    keep(sent);
+    return ns_per(start, operations);
+  });
+}
+
+double measured_clock_hz() {
+  // A chain of dependent adds retires one per cycle on any current core.
+  constexpr std::uint64_t kAdds = 400'000'000;
+  std::uint64_t x = 1;
+  const auto start = Clock::now();
+  for (std::uint64_t i = 0; i < kAdds; ++i) {
+    x += 1;
+    asm volatile("" : "+r"(x));  // the compiler may not merge the adds
+  }
+  keep(x);
+  return 1e9 / ns_per(start, kAdds);
+}
+
+double clock_hz(std::string& source) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("cpu MHz", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    try {
+      const double mhz = std::stod(line.substr(colon + 1));
+      if (mhz > 0) {
+        source = "/proc/cpuinfo 'cpu MHz' of the first core";
+        return mhz * 1e6;
+      }
+    } catch (const std::exception&) {
+    }
+  }
+  source = "measured: a chain of dependent integer adds, one per cycle";
+  return measured_clock_hz();
+}
+
+}  // namespace gups::calibrate

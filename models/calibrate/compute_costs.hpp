@@ -1,0 +1,41 @@
+// Per-update compute costs of this host, timed on the kernel's own code:
+// the stream step, the table update, the routing decision with bucketing,
+// and the HPCC reference bucket policy.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "torus_shape.hpp"
+
+namespace gups::calibrate {
+
+struct Timing {
+  double median_ns = 0;  // per operation, median of the repeats
+  double min_ns = 0;
+  double max_ns = 0;
+};
+
+// Runs `measure` (which returns ns per operation) `repeats` times.
+template <typename Measure>
+Timing repeat_timing(unsigned repeats, Measure measure);
+
+Timing time_generate(std::uint64_t operations, unsigned repeats);
+// Stream step plus T[a & mask] ^= a on a table of 2^log2_words words.
+Timing time_generate_and_update(unsigned log2_words, std::uint64_t operations, unsigned repeats);
+// The same with each update's address depending on the word the previous
+// one loaded: one memory latency per update, as inside a routing loop whose
+// other work keeps the core from overlapping updates (the paper's tu = 104).
+Timing time_generate_and_dependent_update(unsigned log2_words, std::uint64_t operations, unsigned repeats);
+// Next hop in dimension order and the append to that neighbour's bucket.
+Timing time_route(const TorusShape& shape, unsigned bucket_size, std::uint64_t operations, unsigned repeats);
+// HPCC reference bucketing: insert, send the fullest bucket when full.
+Timing time_direct_bucketing(std::uint32_t destinations, std::uint32_t lookahead, std::uint64_t operations,
+                             unsigned repeats);
+
+// Core clock: /proc/cpuinfo's "cpu MHz" if present, else a dependent-add
+// loop (one add per cycle). `source` says which.
+double clock_hz(std::string& source);
+double measured_clock_hz();
+
+}  // namespace gups::calibrate

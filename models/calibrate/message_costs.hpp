@@ -1,0 +1,40 @@
+// Send and receive call costs between two MPI ranks, timed apart: rank 0
+// times its sends while rank 1 waits, then rank 1 times receives of
+// messages that have all arrived, so neither figure includes waiting.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "compute_costs.hpp"
+
+namespace gups::calibrate {
+
+struct CallCost {
+  unsigned updates = 0;  // per message
+  Timing send;           // ns per send call
+  Timing receive;        // ns per receive call
+};
+
+// Collective over the two ranks of `comm`; results are valid on rank 0.
+std::vector<CallCost> time_calls(MPI_Comm comm, const std::vector<unsigned>& sizes, unsigned messages,
+                                 unsigned repeats);
+
+// MPI_Test of a receive that has not arrived: the cost of one poll.
+Timing time_poll(MPI_Comm comm, unsigned polls, unsigned repeats);
+
+struct LinkFigures {
+  double bandwidth_bytes_per_s = 0;  // one way, from large ping-pongs
+  double latency_s = 0;              // half a small ping-pong
+};
+LinkFigures time_link(MPI_Comm comm, unsigned repeats);
+
+// A straight line through (x, y): the fixed cost of a call and its cost per update.
+struct LinearFit {
+  double intercept = 0;
+  double slope = 0;
+};
+LinearFit fit_line(const std::vector<double>& x, const std::vector<double>& y);
+
+}  // namespace gups::calibrate

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Benchmark: calibrate this host RUNS times (stability of every figure), then
+# compare gups-model's prediction from the median run with what gups
+# measures for direct (2 ranks), routed (2x1x1) and multicore (1 node x 2
+# cores), medians of RUNS runs each, interleaved.
+# Usage: host-model.sh [RUNS=3] [LOG2_TABLE=22]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs="${1:-3}"
+log2_table="${2:-22}"
+out="results/bench-host-model"
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+gups=(build/kernel/gups --log2-table "$log2_table")
+for ((i = 1; i <= runs; i++)); do
+  echo "bench: run $i of $runs" >&2
+  /usr/bin/time -f "%e" -o "$out/calibrate-$i.seconds" \
+    mpirun -np 2 build/models/gups-calibrate --log2-table $((log2_table - 1)) --output "$out/host-$i.json" >/dev/null
+  mpirun -np 2 "${gups[@]}" --algo direct --json "$out/direct-$i.json" >/dev/null
+  mpirun -np 2 "${gups[@]}" --algo routed --shape 2x1x1 --json "$out/routed-$i.json" >/dev/null
+  mpirun -np 2 "${gups[@]}" --algo multicore --cores-per-node 2 --shape 1x1x1 --json "$out/multicore-$i.json" >/dev/null
+done
+python3 - "$out" "$runs" <<'PY'
+import json, statistics, subprocess, sys
+out, runs = sys.argv[1], int(sys.argv[2])
+hosts = [json.load(open(f"{out}/host-{i}.json")) for i in range(1, runs + 1)]
+seconds = [float(open(f"{out}/calibrate-{i}.seconds").read()) for i in range(1, runs + 1)]
+print(f"gups-calibrate, {runs} runs, {min(seconds):.1f}..{max(seconds):.1f} s each")
+print(f"  {'cost (cycles)':24s} {'median':>9s} {'min':>9s} {'max':>9s} {'spread':>7s}")
+fields = [k for k, v in hosts[0]["costs_cycles"].items() if isinstance(v, (int, float))]
+for field in fields:
+    values = [h["costs_cycles"][field] for h in hosts]
+    spread = (max(values) / min(values) - 1) * 100 if min(values) > 0 else 0
+    print(f"  {field:24s} {statistics.median(values):9.1f} {min(values):9.1f} {max(values):9.1f} {spread:6.1f}%")
+for c in range(len(hosts[0]["costs_cycles"]["core_overhead"])):
+    values = [h["costs_cycles"]["core_overhead"][c] for h in hosts]
+    print(f"  {'core_overhead[%d]' % c:24s} {statistics.median(values):9.1f} {min(values):9.1f} {max(values):9.1f} "
+          f"{(max(values) / min(values) - 1) * 100:6.1f}%")
+# Predict from each calibration; compare the median prediction with the median measurement.
+cases = [("direct", ["--algorithm", "direct", "--shape", "2x1x1"]),
+         ("routed", ["--algorithm", "routed", "--shape", "2x1x1"]),
+         ("multicore", ["--algorithm", "multicore", "--shape", "1x1x1"])]
+print(f"\n  {'algorithm':10s} {'predicted GUP/s':>16s} {'spread':>7s} {'measured GUP/s':>15s} {'measured/predicted':>19s}")
+for name, args in cases:
+    predicted = []
+    for i in range(1, runs + 1):
+        subprocess.run(["build/models/gups-model", "--machine", f"{out}/host-{i}.json", *args,
+                        "--json", f"{out}/model-{name}-{i}.json"], check=True, stdout=subprocess.DEVNULL)
+        predicted.append(json.load(open(f"{out}/model-{name}-{i}.json"))["results"][0]["rows"][0]["gups"])
+    measured = [json.load(open(f"{out}/{name}-{i}.json"))["gups"] for i in range(1, runs + 1)]
+    p, m = statistics.median(predicted), statistics.median(measured)
+    print(f"  {name:10s} {p:16.4f} {(max(predicted) / min(predicted) - 1) * 100:6.1f}% {m:15.4f} {m / p:19.2f}")
+PY
+echo "repeat: bash tests/benchmarks/host-model.sh $runs $log2_table"
