@@ -1,5 +1,10 @@
 #include "run_config.hpp"
 
+// SimGrid's smpicxx defines exit(x) as a macro in every file; CLI11 has a
+// member function of that name, and this file calls no exit().
+#ifdef exit
+#undef exit
+#endif
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
@@ -36,7 +41,8 @@ std::string writable_path(const std::string& path) {
 }  // namespace
 
 ParsedCommandLine parse_command_line(int argc, const char* const* argv,
-                                     const std::vector<std::string>& algorithms) {
+                                     const std::vector<std::string>& algorithms,
+                                     bool simulated) {
   ParsedCommandLine parsed;
   RunConfig& config = parsed.config;
   CLI::App app{"HPCC RandomAccess (GUPS) with aggregation and software routing over a "
@@ -69,8 +75,23 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
   app.add_flag("--explain", config.explain, "print what each core does and the bucket sizes");
   app.add_option("--json", config.json_path, "also write the result as JSON to this file")
       ->check(writable_path);
+  app.add_option("--stream-offset", config.stream_offset,
+                 "skip this many steps of the stream first (0: HPCC, whose start is sparse and skews "
+                 "short runs toward node 0)")
+      ->capture_default_str();
   app.add_option("--inject-errors", config.inject_errors,
                  "testing aid: corrupt this many table words before verification");
+  if (simulated) {
+    app.add_option("--machine", config.machine,
+                   "machine file whose per-operation cycles are charged to the simulated cores; "
+                   "without it SMPI times the real code");
+    app.add_option("--verify", config.verify, "verify the table afterwards (costly at scale)")
+        ->capture_default_str();
+    app.add_option("--progress-seconds", config.progress_seconds,
+                   "rank 0 reports progress every this many wall seconds (0: never)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+  }
 
   try {
     app.parse(argc, argv);

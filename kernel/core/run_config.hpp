@@ -22,6 +22,17 @@ struct RunConfig {
   // Testing aid: flips this many table words after the update phase, so
   // the verification verdict and exit status can be checked end to end.
   std::uint64_t inject_errors = 0;
+  // Steps of the stream skipped before the first update (0: HPCC). The
+  // stream starts from 1 and stays sparse for its first ~10^5 steps, which
+  // skews short runs towards low indices (node 0); simulations of few
+  // updates per node skip it.
+  std::uint64_t stream_offset = 0;
+  // Simulation only (gups-smpi): the machine file whose costs are charged
+  // (empty: SMPI times the real code instead), whether to verify, and how
+  // often rank 0 reports progress (wall seconds).
+  std::string machine;
+  bool verify = true;
+  double progress_seconds = 5;
 
   std::uint64_t total_updates() const noexcept {
     return std::uint64_t{updates_per_word} << log2_table;
@@ -35,8 +46,10 @@ struct ParsedCommandLine {
   RunConfig config;
 };
 
-// Pure: no MPI, no printing. `algorithms` lists the names --algo accepts.
+// Pure: no MPI, no printing. `algorithms` lists the names --algo accepts;
+// `simulated` adds the options of the SMPI build.
 ParsedCommandLine parse_command_line(int argc, const char* const* argv,
-                                     const std::vector<std::string>& algorithms);
+                                     const std::vector<std::string>& algorithms,
+                                     bool simulated = false);
 
 }  // namespace gups

@@ -39,7 +39,9 @@ struct RunResult {
   TableChecksums checksums;
   std::uint64_t errors = 0;
   bool passed = false;
+  bool verified = true;  // false when verification was skipped (large simulations)
   double verification_seconds = 0.0;
+  double window_gups = 0.0;  // sum of the generators' steady-state rates
   UpdateStats stats;
   std::uint64_t nodes = 0;
   unsigned cores_per_node = 1;

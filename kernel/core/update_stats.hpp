@@ -21,6 +21,10 @@ struct UpdateStats {
   std::uint64_t max_pending = 0;  // most updates this rank held at once
   std::uint64_t bucket_capacity = 0;
   double busy_seconds = 0.0;  // time spent doing work rather than waiting
+  // Generators: the rate between 25% and 75% of this rank's generation,
+  // updates per second (0 if not measured): the steady state, without the
+  // filling and draining of the pipeline at either end.
+  double window_rate = 0.0;
 
   static constexpr std::size_t kCounters = 11;
   std::array<std::uint64_t, kCounters> counters() const noexcept {

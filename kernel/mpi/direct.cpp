@@ -52,11 +52,18 @@ class DirectUpdater {
     const OwnerFinder owner_of = context_.owner_of;
     const auto rank = static_cast<std::uint64_t>(context_.rank);
     std::uint64_t remaining = config.updates_per_word * layout.local_words(rank);
-    std::uint64_t random = starts(config.updates_per_word * layout.global_start(rank));
+    std::uint64_t random = starts(config.stream_offset + config.updates_per_word * layout.global_start(rank));
     std::uint64_t applied = 0;
     std::uint64_t max_pending = 0;
     stats_.generated += remaining;
+    ProgressReport progress(context_.rank == 0, config.progress_seconds, remaining);
+    const std::uint64_t total = remaining;
+    auto& costs = context_.costs;
+    GenerationWindow window(total);
     while (remaining > 0) {
+      costs.pay();
+      progress.note(total - remaining);
+      window.note(total - remaining);
       poll_receives();
       if (pending() >= budget_) {
         send_fullest_when_free();
@@ -65,6 +72,7 @@ class DirectUpdater {
       // Between polls, generate as many as the budget allows, up to a batch.
       std::uint64_t batch = std::min<std::uint64_t>({remaining, kUpdatesPerPoll, budget_ - pending()});
       remaining -= batch;
+      costs.generated(batch);
       for (; batch > 0; --batch) {
         random = next_random(random);
         const std::uint64_t index = layout.index_of(random);
@@ -72,18 +80,22 @@ class DirectUpdater {
         if (owner == rank) {
           table_.apply(index, random);
           ++applied;
+          costs.applied();
         } else {
           buckets_.insert(static_cast<std::uint32_t>(owner), random);
+          costs.routed();
         }
       }
       max_pending = std::max(max_pending, pending());
     }
+    stats_.window_rate = window.rate();
     stats_.applied += applied;
     stats_.max_pending = std::max(stats_.max_pending, max_pending);
   }
 
   void flush_buckets() {
     while (pending() > 0) {
+      context_.costs.pay();
       poll_receives();
       send_fullest_when_free();
     }
@@ -98,6 +110,8 @@ class DirectUpdater {
     }
     if (buckets_.pending() == 0) return;
     const auto destination = buckets_.take_fullest(send_buffer_);
+    context_.costs.message_sent();
+    context_.costs.pay();
     MPI_Isend(send_buffer_.data(), static_cast<int>(send_buffer_.size()), MPI_UINT64_T,
               static_cast<int>(destination), kUpdateTag, context_.comm, &send_request_);
     stats_.updates_sent += send_buffer_.size();
@@ -122,6 +136,8 @@ class DirectUpdater {
       }
       stats_.applied += static_cast<std::uint64_t>(count);
       stats_.updates_received += static_cast<std::uint64_t>(count);
+      context_.costs.message_received(static_cast<unsigned>(count));
+      context_.costs.applied(static_cast<std::uint64_t>(count));
       ++stats_.messages_received;
     } else {
       ++finished_peers_;
@@ -151,6 +167,7 @@ class DirectUpdater {
 
   void drain_until_all_finished() {
     while (finished_peers_ < context_.ranks - 1) {
+      context_.costs.pay();
       MPI_Status status;
       MPI_Wait(&receive_request_, &status);
       handle_message(status);

@@ -13,7 +13,7 @@ constexpr std::uint64_t kUpdatesPerRound = std::uint64_t{1} << 16;
 }  // namespace
 
 void reapply_stream(MPI_Comm comm, const TableDistribution& distribution,
-                    std::uint64_t total_updates, LocalTable& table) {
+                    std::uint64_t stream_offset, std::uint64_t total_updates, LocalTable& table) {
   int rank = 0;
   int ranks = 0;
   MPI_Comm_rank(comm, &rank);
@@ -26,7 +26,7 @@ void reapply_stream(MPI_Comm comm, const TableDistribution& distribution,
   const std::uint64_t extra = total_updates % peers;
   const std::uint64_t first_step = me * share + std::min<std::uint64_t>(me, extra);
   std::uint64_t remaining = share + (me < extra ? 1 : 0);
-  std::uint64_t random = starts(first_step);
+  std::uint64_t random = starts(stream_offset + first_step);
   const std::uint64_t most_updates = share + (extra > 0 ? 1 : 0);
   const std::uint64_t rounds = (most_updates + kUpdatesPerRound - 1) / kUpdatesPerRound;
 

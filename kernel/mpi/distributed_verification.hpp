@@ -14,6 +14,6 @@ namespace gups {
 
 // Re-applies the stream; afterwards a correct table holds T[i] == i.
 void reapply_stream(MPI_Comm comm, const TableDistribution& distribution,
-                    std::uint64_t total_updates, LocalTable& table);
+                    std::uint64_t stream_offset, std::uint64_t total_updates, LocalTable& table);
 
 }  // namespace gups

@@ -17,6 +17,14 @@
 #include "run_report.hpp"
 #include "update_algorithm.hpp"
 
+#ifdef GUPS_SIMULATED
+#include "machine.hpp"
+#include "simulation_charges.hpp"
+constexpr bool kSimulated = true;
+#else
+constexpr bool kSimulated = false;
+#endif
+
 namespace gups {
 namespace {
 
@@ -99,6 +107,8 @@ void gather_core_stats(const UpdateStats& mine, const AlgorithmSetup& setup, int
   MPI_Gather(counters.data(), static_cast<int>(counters.size()), MPI_UINT64_T, all_counters.data(),
              static_cast<int>(counters.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
   MPI_Gather(&mine.busy_seconds, 1, MPI_DOUBLE, all_busy.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&mine.window_rate, &result.window_gups, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  result.window_gups *= 1e-9;
   if (rank != 0) return;
 
   const unsigned cores = setup.cores_per_node;
@@ -128,8 +138,24 @@ void gather_core_stats(const UpdateStats& mine, const AlgorithmSetup& setup, int
   }
 }
 
+// This rank's operation costs: the machine file's cycles under SMPI when
+// one is given, nothing otherwise. Throws std::invalid_argument.
+OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
+                               [[maybe_unused]] const AlgorithmSetup& setup, [[maybe_unused]] int rank) {
+#ifdef GUPS_SIMULATED
+  if (config.machine.empty()) return OperationCosts{};
+  const auto machine = model::load_machine(config.machine, model::default_machine_directories());
+  const auto core = static_cast<unsigned>(rank) % setup.cores_per_node;
+  const auto& role = setup.plan.role(core);
+  const bool updates_only = setup.shape && role.updater >= 0 && !role.routes();
+  return OperationCosts(model::charges_for(machine, config.algorithm, setup.cores_per_node, core, updates_only));
+#else
+  return OperationCosts{};
+#endif
+}
+
 int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setup,
-        const TableLayout& layout) {
+        const TableLayout& layout, OperationCosts& costs) {
   const auto& algorithms = update_algorithms();
   const auto algorithm = std::find_if(algorithms.begin(), algorithms.end(),
                                       [&](const auto& entry) { return entry.name == config.algorithm; });
@@ -150,7 +176,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
 
   MPI_Comm update_comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &update_comm);
-  const UpdateContext context{update_comm, rank, ranks, layout, owner_of, config, setup, distribution};
+  const UpdateContext context{update_comm, rank, ranks, layout, owner_of, config, setup, distribution, costs};
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = MPI_Wtime();
   const UpdateStats mine = algorithm->run(context, table);
@@ -168,12 +194,14 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   gather_core_stats(mine, setup, rank, ranks, result);
 
   const double verify_start = MPI_Wtime();
-  reapply_stream(MPI_COMM_WORLD, distribution, config.total_updates(), table);
-  const std::uint64_t local_errors = table.count_errors();
   std::uint64_t errors = 0;
-  MPI_Allreduce(&local_errors, &errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (config.verify) {
+    reapply_stream(MPI_COMM_WORLD, distribution, config.stream_offset, config.total_updates(), table);
+    const std::uint64_t local_errors = table.count_errors();
+    MPI_Allreduce(&local_errors, &errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  }
   const double verification_seconds = MPI_Wtime() - verify_start;
-  const bool passed = verification_passed(errors, layout.total_words());
+  const bool passed = !config.verify || verification_passed(errors, layout.total_words());
 
   if (rank == 0) {
     result.config = config;
@@ -186,6 +214,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.checksums = sums;
     result.errors = errors;
     result.passed = passed;
+    result.verified = config.verify;
     result.verification_seconds = verification_seconds;
     result.nodes = setup.nodes;
     result.cores_per_node = setup.cores_per_node;
@@ -217,7 +246,7 @@ int main_with_mpi(int argc, char** argv) {
     return kExitBadInput;
   };
 
-  const auto parsed = parse_command_line(argc, argv, update_algorithm_names());
+  const auto parsed = parse_command_line(argc, argv, update_algorithm_names(), kSimulated);
   if (parsed.outcome == ParsedCommandLine::Outcome::help) {
     if (rank == 0) std::fputs(parsed.message.c_str(), stdout);
     return 0;
@@ -237,11 +266,20 @@ int main_with_mpi(int argc, char** argv) {
   } catch (const std::invalid_argument& error) {
     return say_error(std::string(error.what()) + " (use a larger --log2-table or fewer ranks)");
   }
-  if (const auto shortfall = check_host_memory(*layout, setup->cores_per_node, config, rank, ranks)) {
-    if (!shortfall->empty()) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
-    return kExitBadInput;
+  // Simulated ranks share one real process: the launcher checks its memory.
+  if (!kSimulated) {
+    if (const auto shortfall = check_host_memory(*layout, setup->cores_per_node, config, rank, ranks)) {
+      if (!shortfall->empty()) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
+      return kExitBadInput;
+    }
   }
-  return run(rank, ranks, config, *setup, *layout);
+  std::optional<OperationCosts> costs;
+  try {
+    costs.emplace(operation_costs(config, *setup, rank));
+  } catch (const std::invalid_argument& error) {
+    return say_error(error.what());
+  }
+  return run(rank, ranks, config, *setup, *layout, *costs);
 }
 
 }  // namespace

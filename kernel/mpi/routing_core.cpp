@@ -57,13 +57,15 @@ class RoutingCore {
         node_(static_cast<std::uint64_t>(context.rank) / cores_),
         core_(static_cast<unsigned>(context.rank) % cores_),
         role_(plan_.role(core_)),
-        capacity_(context.setup.node_buckets.capacity) {
+        capacity_(context.setup.node_buckets.capacity),
+        costs_(context.costs) {
     stats_.bucket_capacity = capacity_;
     build_buckets();
     build_receive_buffers();
     if (role_.generates) {
       remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
-      random_ = starts(context.config.updates_per_word * context.layout.global_start(node_));
+      random_ = starts(context.config.stream_offset +
+                     context.config.updates_per_word * context.layout.global_start(node_));
     }
     dimension_closed_.assign(shape_.dimensions(), false);
     dimension_flushing_.assign(shape_.dimensions(), false);
@@ -77,17 +79,29 @@ class RoutingCore {
 
   UpdateStats run() {
     for (auto& buffer : receive_buffers_) post(buffer);
+    ProgressReport progress(context_.rank == 0, context_.config.progress_seconds, remaining_);
+    const std::uint64_t total = remaining_;
+    GenerationWindow window(total);
     while (!finished()) {
+      costs_.pay();
+      progress.note(total - remaining_);
+      if (role_.generates) window.note(total - remaining_);
       const double start = MPI_Wtime();
       bool progressed = complete_sends();
       progressed |= complete_receives();
       progressed |= drain_receive_buffers();
       progressed |= generate();
       progressed |= close_what_can_close();
-      if (progressed) stats_.busy_seconds += MPI_Wtime() - start;
+      costs_.pay();
+      if (progressed) {
+        stats_.busy_seconds += MPI_Wtime() - start;
+      } else if (!finished()) {
+        wait_for_any();
+      }
     }
     MPI_Waitall(static_cast<int>(done_requests_.size()), done_requests_.data(), MPI_STATUSES_IGNORE);
     wake_leftover_receives();
+    stats_.window_rate = window.rate();
     return stats_;
   }
 
@@ -119,7 +133,7 @@ class RoutingCore {
     bucket.destination_rank = destination_rank;
     bucket.channel = channel;
     buckets_.push_back(std::move(bucket));
-    send_requests_.push_back(MPI_REQUEST_NULL);
+    requests_.push_back(MPI_REQUEST_NULL);
     return static_cast<int>(buckets_.size()) - 1;
   }
 
@@ -134,7 +148,7 @@ class RoutingCore {
     expected_done_[kLocalChannel] = static_cast<int>(plan_.local_senders(core_).size());
     buffers += static_cast<std::size_t>(expected_done_[kLocalChannel]);
     receive_buffers_.resize(buffers);
-    receive_requests_.assign(buffers, MPI_REQUEST_NULL);
+    requests_.resize(buckets_.size() + buffers, MPI_REQUEST_NULL);  // after the send requests
     for (auto& buffer : receive_buffers_) buffer.data.resize(capacity_);
   }
 
@@ -163,20 +177,24 @@ class RoutingCore {
       table_.apply(context_.layout.index_of(update), update);
       ++stats_.applied;
       --occupancy_;
+      costs_.applied();
       return true;
     }
     auto& bucket = buckets_[static_cast<std::size_t>(b)];
     if (bucket.in_flight) return false;
     bucket.items.push_back(update);
+    costs_.routed();
     if (bucket.items.size() == capacity_) send(b);
     return true;
   }
 
   void send(int b) {
     auto& bucket = buckets_[static_cast<std::size_t>(b)];
+    costs_.message_sent();
+    costs_.pay();
     MPI_Isend(bucket.items.data(), static_cast<int>(bucket.items.size()), MPI_UINT64_T,
               bucket.destination_rank, kDataTag + bucket.channel, context_.comm,
-              &send_requests_[static_cast<std::size_t>(b)]);
+              &send_request(static_cast<std::size_t>(b)));
     bucket.in_flight = true;
     if (bucket.channel == kLocalChannel) {
       stats_.updates_handed += bucket.items.size();
@@ -200,6 +218,7 @@ class RoutingCore {
       random_ = update;
       --remaining_;
       ++stats_.generated;
+      costs_.generated();
       progressed = true;
     }
     note_occupancy();
@@ -211,59 +230,89 @@ class RoutingCore {
   void post(ReceiveBuffer& buffer) {
     const auto i = static_cast<std::size_t>(&buffer - receive_buffers_.data());
     MPI_Irecv(buffer.data.data(), static_cast<int>(capacity_), MPI_UINT64_T, MPI_ANY_SOURCE,
-              MPI_ANY_TAG, context_.comm, &receive_requests_[i]);
+              MPI_ANY_TAG, context_.comm, &receive_request(i));
     buffer.posted = true;
   }
 
   bool complete_sends() {
-    if (send_requests_.empty()) return false;
+    return complete(0, buckets_.size(), [this](std::size_t i, const MPI_Status&) { on_send_complete(i); });
+  }
+
+  bool complete_receives() {
+    const bool progressed =
+        complete(buckets_.size(), receive_buffers_.size(),
+                 [this](std::size_t i, const MPI_Status& status) { on_receive_complete(i, status); });
+    if (progressed) note_occupancy();
+    return progressed;
+  }
+
+  // Tests requests [first, first + count) and hands each completed one, by
+  // its index in that range, to `on_complete`.
+  template <typename OnComplete>
+  bool complete(std::size_t first, std::size_t count, OnComplete on_complete) {
+    if (count == 0) return false;
     int completed = 0;
-    indices_.resize(send_requests_.size());
-    MPI_Testsome(static_cast<int>(send_requests_.size()), send_requests_.data(), &completed,
-                 indices_.data(), MPI_STATUSES_IGNORE);
+    indices_.resize(count);
+    statuses_.resize(count);
+    MPI_Testsome(static_cast<int>(count), requests_.data() + first, &completed, indices_.data(),
+                 statuses_.data());
     if (completed == MPI_UNDEFINED || completed == 0) return false;
     for (int i = 0; i < completed; ++i) {
-      auto& bucket = buckets_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)])];
-      occupancy_ -= bucket.items.size();
-      bucket.items.clear();
-      bucket.in_flight = false;
+      on_complete(static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)]),
+                  statuses_[static_cast<std::size_t>(i)]);
     }
     return true;
   }
 
-  bool complete_receives() {
-    if (receive_requests_.empty()) return false;
+  // Nothing could move: block until a send or a receive completes rather
+  // than poll (a simulated core then spends no polls, and no simulated time).
+  void wait_for_any() {
     int completed = 0;
-    indices_.resize(receive_requests_.size());
-    statuses_.resize(receive_requests_.size());
-    MPI_Testsome(static_cast<int>(receive_requests_.size()), receive_requests_.data(), &completed,
-                 indices_.data(), statuses_.data());
-    if (completed == MPI_UNDEFINED || completed == 0) return false;
+    indices_.resize(requests_.size());
+    statuses_.resize(requests_.size());
+    MPI_Waitsome(static_cast<int>(requests_.size()), requests_.data(), &completed, indices_.data(),
+                 statuses_.data());
+    if (completed == MPI_UNDEFINED) return;
     for (int i = 0; i < completed; ++i) {
-      auto& buffer = receive_buffers_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)])];
-      const auto& status = statuses_[static_cast<std::size_t>(i)];
-      buffer.posted = false;
-      if (status.MPI_TAG >= kDoneTag) {
-        ++done_received_[status.MPI_TAG - kDoneTag];
-        if (!all_inputs_closed()) post(buffer);
-        continue;
-      }
-      int count = 0;
-      MPI_Get_count(&status, MPI_UINT64_T, &count);
-      buffer.channel = status.MPI_TAG - kDataTag;
-      buffer.count = static_cast<std::size_t>(count);
-      buffer.cursor = 0;
-      buffer.holding = true;
-      occupancy_ += buffer.count;
-      if (buffer.channel == kLocalChannel) {
-        ++stats_.local_messages_received;
+      const auto index = static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)]);
+      if (index < buckets_.size()) {
+        on_send_complete(index);
       } else {
-        stats_.updates_received += buffer.count;
-        ++stats_.messages_received;
+        on_receive_complete(index - buckets_.size(), statuses_[static_cast<std::size_t>(i)]);
       }
     }
     note_occupancy();
-    return true;
+  }
+
+  void on_send_complete(std::size_t b) {
+    auto& bucket = buckets_[b];
+    occupancy_ -= bucket.items.size();
+    bucket.items.clear();
+    bucket.in_flight = false;
+  }
+
+  void on_receive_complete(std::size_t i, const MPI_Status& status) {
+    auto& buffer = receive_buffers_[i];
+    buffer.posted = false;
+    if (status.MPI_TAG >= kDoneTag) {
+      ++done_received_[status.MPI_TAG - kDoneTag];
+      if (!all_inputs_closed()) post(buffer);
+      return;
+    }
+    int count = 0;
+    MPI_Get_count(&status, MPI_UINT64_T, &count);
+    buffer.channel = status.MPI_TAG - kDataTag;
+    buffer.count = static_cast<std::size_t>(count);
+    buffer.cursor = 0;
+    buffer.holding = true;
+    occupancy_ += buffer.count;
+    costs_.message_received(static_cast<unsigned>(buffer.count));
+    if (buffer.channel == kLocalChannel) {
+      ++stats_.local_messages_received;
+    } else {
+      stats_.updates_received += buffer.count;
+      ++stats_.messages_received;
+    }
   }
 
   bool drain_receive_buffers() {
@@ -377,7 +426,7 @@ class RoutingCore {
       buffer.posted = false;
     }
     MPI_Waitall(static_cast<int>(wakes.size()), wakes.data(), MPI_STATUSES_IGNORE);
-    MPI_Waitall(static_cast<int>(receive_requests_.size()), receive_requests_.data(),
+    MPI_Waitall(static_cast<int>(receive_buffers_.size()), requests_.data() + buckets_.size(),
                 MPI_STATUSES_IGNORE);
   }
 
@@ -392,13 +441,17 @@ class RoutingCore {
   const unsigned core_;
   const CoreRole& role_;
   const std::size_t capacity_;
+  OperationCosts& costs_;
 
   std::vector<Bucket> buckets_;
-  std::vector<MPI_Request> send_requests_;
+  // One array, so that an idle core can wait on all at once: the bucket
+  // sends first, then the posted receives.
+  std::vector<MPI_Request> requests_;
+  MPI_Request& send_request(std::size_t bucket) { return requests_[bucket]; }
+  MPI_Request& receive_request(std::size_t buffer) { return requests_[buckets_.size() + buffer]; }
   std::vector<std::vector<int>> network_bucket_;  // [dimension][coordinate]
   std::vector<int> local_bucket_of_core_;
   std::vector<ReceiveBuffer> receive_buffers_;
-  std::vector<MPI_Request> receive_requests_;
   std::vector<MPI_Request> done_requests_;
   std::vector<int> indices_;
   std::vector<MPI_Status> statuses_;

@@ -9,6 +9,7 @@
 
 #include "algorithm_setup.hpp"
 #include "local_table.hpp"
+#include "operation_costs.hpp"
 #include "run_config.hpp"
 #include "table_distribution.hpp"
 #include "table_layout.hpp"
@@ -25,6 +26,7 @@ struct UpdateContext {
   const RunConfig& config;
   const AlgorithmSetup& setup;
   const TableDistribution& distribution;
+  OperationCosts& costs;  // this rank's marks of what the models count
 };
 
 // Applies this rank's share of the stream to the table slice it holds;

@@ -1,0 +1,113 @@
+// The operations the models count, marked where the algorithms do them:
+// generate, route (into a bucket), send call, receive call, update. Real
+// runs compile the marks to nothing. Under SMPI (GUPS_SIMULATED) each mark
+// adds the machine file's cycles and pay() charges them to the simulated
+// core (1 flop = 1 cycle) before the next MPI call, so messages leave at
+// the simulated time the work before them took.
+#pragma once
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+
+#include "operation_charges.hpp"
+
+namespace gups {
+
+#ifdef GUPS_SIMULATED
+
+class OperationCosts {
+ public:
+  OperationCosts() = default;
+  explicit OperationCosts(std::optional<OperationCharges> charges) : charges_(charges) {}
+
+  void generated(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->generate : 0)); }
+  void routed(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->route : 0)); }
+  void applied(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->apply : 0)); }
+  void message_sent() noexcept { add(charges_ ? charges_->send_call : 0); }
+  void message_received(unsigned updates) noexcept {
+    add(charges_ ? charges_->packets(updates) * charges_->receive_call : 0);
+  }
+
+  void pay() noexcept {
+    if (cycles_ <= 0) return;
+    smpi_execute_flops(cycles_);
+    cycles_ = 0;
+  }
+
+ private:
+  void add(double cycles) noexcept { cycles_ += cycles; }
+
+  std::optional<OperationCharges> charges_;
+  double cycles_ = 0;
+};
+
+#else
+
+class OperationCosts {
+ public:
+  void generated(std::uint64_t = 1) noexcept {}
+  void routed(std::uint64_t = 1) noexcept {}
+  void applied(std::uint64_t = 1) noexcept {}
+  void message_sent() noexcept {}
+  void message_received(unsigned) noexcept {}
+  void pay() noexcept {}
+};
+
+#endif
+
+// The time a generator passes 25% and 75% of its updates, for the steady
+// state rate.
+class GenerationWindow {
+ public:
+  explicit GenerationWindow(std::uint64_t total) : total_(total) {}
+  void note(std::uint64_t done) {
+    if (start_ < 0 && 4 * done >= total_) start_ = MPI_Wtime();
+    if (end_ < 0 && 4 * done >= 3 * total_) end_ = MPI_Wtime();
+  }
+  // Updates per second between the marks, 0 when too short to say.
+  double rate() const noexcept {
+    const double span = end_ - start_;
+    return total_ >= 4 && start_ >= 0 && end_ >= 0 && span > 0 ? 0.5 * static_cast<double>(total_) / span : 0.0;
+  }
+
+ private:
+  std::uint64_t total_;
+  double start_ = -1, end_ = -1;
+};
+
+// Rank 0's note of how far a long run is, every `seconds` of wall time.
+class ProgressReport {
+ public:
+  ProgressReport(bool active, double seconds, std::uint64_t total)
+      : active_(active && seconds > 0), seconds_(seconds), total_(total), last_(Clock::now()),
+        start_(last_) {}
+
+  void note(std::uint64_t done) {
+    if (!active_ || ++calls_ % 1024 != 0) return;
+    const auto now = Clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < seconds_) return;
+    last_ = now;
+#ifdef GUPS_SIMULATED
+    constexpr const char* kClock = "simulated";
+#else
+    constexpr const char* kClock = "MPI time";
+#endif
+    std::fprintf(stderr, "gups: progress: %s %.6f s, rank 0 generated %.1f%%, wall %.0f s\n", kClock,
+                 MPI_Wtime(), total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0,
+                 std::chrono::duration<double>(now - start_).count());
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool active_;
+  double seconds_;
+  std::uint64_t total_;
+  Clock::time_point last_, start_;
+  std::uint64_t calls_ = 0;
+};
+
+}  // namespace gups

@@ -1,0 +1,18 @@
+// The cycles a simulated core is charged per operation, from a machine
+// file: the same figures the bounds use, so a simulation and a bound that
+// disagree do so about dynamics, never about inputs.
+#pragma once
+
+#include <string>
+
+#include "machine.hpp"
+#include "operation_charges.hpp"
+
+namespace gups::model {
+
+// Throws std::invalid_argument when the machine has no figures for the plan
+// (multicore needs one overhead per core of the node).
+OperationCharges charges_for(const Machine& machine, const std::string& algorithm, unsigned cores_per_node,
+                             unsigned core, bool core_updates_only);
+
+}  // namespace gups::model

@@ -1,0 +1,50 @@
+// gups-topology: writes the SimGrid platform and hostfile of a machine's
+// torus for a shape or a node count.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "torus_platform.hpp"
+
+int main(int argc, char** argv) {
+  std::string machine_name = "bgp", shape_text, platform_path = "platform.xml", hostfile_path = "hostfile.txt";
+  std::uint64_t nodes = 0;
+  gups::topology::PlatformOptions options;
+  CLI::App app{"gups-topology: a SimGrid 3D-torus platform and hostfile for a machine file"};
+  app.add_option("--machine,-m", machine_name, "machine name or path")->capture_default_str();
+  app.add_option("--shape", shape_text, "torus shape such as 8x8x8");
+  app.add_option("--nodes,-n", nodes, "node count, mapped by the machine's shape rule")->check(CLI::PositiveNumber);
+  app.add_option("--ranks-per-node", options.ranks_per_node, "ranks (cores) per node")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  app.add_option("--bandwidth-scale", options.bandwidth_scale, "multiply the link bandwidth (a faster network)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--zero-latency", options.zero_latency, "links without latency");
+  app.add_option("--platform", platform_path, "platform XML to write")->capture_default_str();
+  app.add_option("--hostfile", hostfile_path, "hostfile to write")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gups-topology: error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    const auto machine = gups::model::load_machine(machine_name, gups::model::default_machine_directories());
+    if (shape_text.empty() == (nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
+    const auto shape = shape_text.empty() ? machine.shape_for(nodes) : gups::TorusShape::parse(shape_text);
+    std::ofstream platform(platform_path);
+    platform << gups::topology::platform_xml(machine, shape, options);
+    std::ofstream hosts(hostfile_path);
+    hosts << gups::topology::hostfile(shape, options.ranks_per_node);
+    if (!platform || !hosts) throw std::invalid_argument("cannot write " + platform_path + " or " + hostfile_path);
+    fmt::print("{}\n", shape.to_string());
+    return 0;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "gups-topology: error: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,25 @@
+// A SimGrid platform of a machine's torus: a TORUS cluster with the
+// machine's link bandwidth and latency, hosts with its cores and clock
+// (1 flop = 1 cycle), and the hostfile placing core c of node n at rank
+// n * k + c (SimGrid numbers torus hosts with dimension 0 fastest, as the
+// kernel does).
+#pragma once
+
+#include <string>
+
+#include "machine.hpp"
+#include "torus_shape.hpp"
+
+namespace gups::topology {
+
+struct PlatformOptions {
+  unsigned ranks_per_node = 1;
+  double bandwidth_scale = 1;  // > 1 makes the network that much faster (model agreement runs)
+  bool zero_latency = false;
+};
+
+std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options);
+std::string hostfile(const TorusShape& shape, unsigned ranks_per_node);
+std::string host_name(std::uint64_t node);
+
+}  // namespace gups::topology
