@@ -101,11 +101,17 @@ class DirectUpdater {
     }
   }
 
+  // Nothing else can move while the budget is used up and the last send is
+  // in flight: block until it completes or a message arrives, rather than
+  // poll (a simulated rank then spends no polls and no simulated time).
   void send_fullest_when_free() {
     if (send_request_ != MPI_REQUEST_NULL) {
       int done = 0;
       MPI_Test(&send_request_, &done, MPI_STATUS_IGNORE);
-      if (!done) return;
+      if (!done) {
+        wait_for_send_or_message();
+        return;
+      }
       send_buffer_.clear();
     }
     if (buckets_.pending() == 0) return;
@@ -116,6 +122,18 @@ class DirectUpdater {
               static_cast<int>(destination), kUpdateTag, context_.comm, &send_request_);
     stats_.updates_sent += send_buffer_.size();
     ++stats_.messages_sent;
+  }
+
+  void wait_for_send_or_message() {
+    const bool receiving = finished_peers_ < context_.ranks - 1;
+    MPI_Request requests[2] = {send_request_, receiving ? receive_request_ : MPI_REQUEST_NULL};
+    int index = MPI_UNDEFINED;
+    MPI_Status status;
+    MPI_Waitany(2, requests, &index, &status);
+    send_request_ = requests[0];
+    if (receiving) receive_request_ = requests[1];
+    if (index == 0) send_buffer_.clear();
+    if (index == 1) handle_message(status);
   }
 
   void post_receive() {

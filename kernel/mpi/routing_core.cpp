@@ -25,9 +25,12 @@ namespace {
 
 constexpr int kLocalChannel = kMaxDimensions;  // channels 0..5 are dimensions
 constexpr int kChannels = kMaxDimensions + 1;
-constexpr int kDataTag = 1;    // + channel
-constexpr int kDoneTag = 100;  // + channel
-constexpr int kWakeTag = 200;
+// Each channel has its own tag and its own posted receives, so a message of
+// one dimension never waits for a buffer held by another: with sends that
+// complete only when received (SMPI's rendezvous, or a full eager buffer),
+// buffers shared across dimensions could all fill with messages waiting on
+// later dimensions and deadlock. "Done" is an empty message on the channel.
+constexpr int kDataTag = 1;  // + channel
 constexpr std::uint64_t kGenerateBatch = 64;
 
 struct Bucket {
@@ -41,7 +44,7 @@ struct ReceiveBuffer {
   std::vector<std::uint64_t> data;
   std::size_t count = 0;
   std::size_t cursor = 0;
-  int channel = 0;
+  int channel = 0;  // fixed: the channel this buffer is posted for
   bool holding = false;  // received items not yet all routed
   bool posted = false;
 };
@@ -138,18 +141,23 @@ class RoutingCore {
   }
 
   void build_receive_buffers() {
-    std::size_t buffers = 0;
+    auto add_buffers = [this](int channel, std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i) {
+        ReceiveBuffer buffer;
+        buffer.data.resize(capacity_);
+        buffer.channel = channel;
+        receive_buffers_.push_back(std::move(buffer));
+      }
+    };
     for (const auto d : plan_.incoming_dimensions(core_)) {
       if (shape_.size(d) > 1) {
         expected_done_[d] = static_cast<int>(shape_.size(d)) - 1;
-        buffers += BucketSizing::kReceivesPerDimension;
+        add_buffers(static_cast<int>(d), BucketSizing::kReceivesPerDimension);
       }
     }
     expected_done_[kLocalChannel] = static_cast<int>(plan_.local_senders(core_).size());
-    buffers += static_cast<std::size_t>(expected_done_[kLocalChannel]);
-    receive_buffers_.resize(buffers);
-    requests_.resize(buckets_.size() + buffers, MPI_REQUEST_NULL);  // after the send requests
-    for (auto& buffer : receive_buffers_) buffer.data.resize(capacity_);
+    add_buffers(kLocalChannel, static_cast<std::size_t>(expected_done_[kLocalChannel]));
+    requests_.resize(buckets_.size() + receive_buffers_.size(), MPI_REQUEST_NULL);  // after the sends
   }
 
   // ---- routing ------------------------------------------------------------
@@ -230,7 +238,7 @@ class RoutingCore {
   void post(ReceiveBuffer& buffer) {
     const auto i = static_cast<std::size_t>(&buffer - receive_buffers_.data());
     MPI_Irecv(buffer.data.data(), static_cast<int>(capacity_), MPI_UINT64_T, MPI_ANY_SOURCE,
-              MPI_ANY_TAG, context_.comm, &receive_request(i));
+              kDataTag + buffer.channel, context_.comm, &receive_request(i));
     buffer.posted = true;
   }
 
@@ -294,14 +302,13 @@ class RoutingCore {
   void on_receive_complete(std::size_t i, const MPI_Status& status) {
     auto& buffer = receive_buffers_[i];
     buffer.posted = false;
-    if (status.MPI_TAG >= kDoneTag) {
-      ++done_received_[status.MPI_TAG - kDoneTag];
-      if (!all_inputs_closed()) post(buffer);
-      return;
-    }
     int count = 0;
     MPI_Get_count(&status, MPI_UINT64_T, &count);
-    buffer.channel = status.MPI_TAG - kDataTag;
+    if (count == 0) {  // the sender is done with this channel
+      ++done_received_[buffer.channel];
+      if (!channel_closed(buffer.channel)) post(buffer);
+      return;
+    }
     buffer.count = static_cast<std::size_t>(count);
     buffer.cursor = 0;
     buffer.holding = true;
@@ -324,7 +331,7 @@ class RoutingCore {
       progressed |= buffer.cursor != before;
       if (buffer.cursor == buffer.count) {
         buffer.holding = false;
-        if (!all_inputs_closed()) post(buffer);
+        if (!channel_closed(buffer.channel)) post(buffer);
       }
     }
     return progressed;
@@ -370,7 +377,7 @@ class RoutingCore {
 
   void send_done(int destination_rank, int channel) {
     done_requests_.push_back(MPI_REQUEST_NULL);
-    MPI_Isend(nullptr, 0, MPI_UINT64_T, destination_rank, kDoneTag + channel, context_.comm,
+    MPI_Isend(nullptr, 0, MPI_UINT64_T, destination_rank, kDataTag + channel, context_.comm,
               &done_requests_.back());
   }
 
@@ -422,7 +429,8 @@ class RoutingCore {
     for (auto& buffer : receive_buffers_) {
       if (!buffer.posted) continue;
       wakes.push_back(MPI_REQUEST_NULL);
-      MPI_Isend(nullptr, 0, MPI_UINT64_T, context_.rank, kWakeTag, context_.comm, &wakes.back());
+      MPI_Isend(nullptr, 0, MPI_UINT64_T, context_.rank, kDataTag + buffer.channel, context_.comm,
+                &wakes.back());
       buffer.posted = false;
     }
     MPI_Waitall(static_cast<int>(wakes.size()), wakes.data(), MPI_STATUSES_IGNORE);

@@ -16,8 +16,9 @@ int main(int argc, char** argv) {
   app.add_option("--machine,-m", machine_name, "machine name or path")->capture_default_str();
   app.add_option("--shape", shape_text, "torus shape such as 8x8x8");
   app.add_option("--nodes,-n", nodes, "node count, mapped by the machine's shape rule")->check(CLI::PositiveNumber);
-  app.add_option("--ranks-per-node", options.ranks_per_node, "ranks (cores) per node")
-      ->check(CLI::Range(1u, 1024u))
+  options.ranks_per_node = 0;
+  app.add_option("--ranks-per-node", options.ranks_per_node, "ranks (cores) per node; 0: the machine's cores")
+      ->check(CLI::Range(0u, 1024u))
       ->capture_default_str();
   app.add_option("--bandwidth-scale", options.bandwidth_scale, "multiply the link bandwidth (a faster network)")
       ->check(CLI::PositiveNumber);
@@ -36,12 +37,14 @@ int main(int argc, char** argv) {
     const auto machine = gups::model::load_machine(machine_name, gups::model::default_machine_directories());
     if (shape_text.empty() == (nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
     const auto shape = shape_text.empty() ? machine.shape_for(nodes) : gups::TorusShape::parse(shape_text);
+    if (options.ranks_per_node == 0) options.ranks_per_node = machine.cores_per_node;
     std::ofstream platform(platform_path);
     platform << gups::topology::platform_xml(machine, shape, options);
     std::ofstream hosts(hostfile_path);
     hosts << gups::topology::hostfile(shape, options.ranks_per_node);
     if (!platform || !hosts) throw std::invalid_argument("cannot write " + platform_path + " or " + hostfile_path);
-    fmt::print("{}\n", shape.to_string());
+    // For launchers: the shape, the ranks per node and the clock.
+    fmt::print("{} {} {:.17g}\n", shape.to_string(), options.ranks_per_node, machine.clock_hz);
     return 0;
   } catch (const std::invalid_argument& e) {
     std::cerr << "gups-topology: error: " << e.what() << "\n";

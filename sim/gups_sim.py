@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""gups-sim: the gups kernel inside a SimGrid model of a machine's torus.
+
+Writes the platform and hostfile (gups-topology), runs the SMPI build of the
+kernel (gups-smpi) under smpirun with the machine file's per-operation costs,
+and reports the result with the schema of `gups --json` plus a `simulation`
+section: simulated and wall seconds, peak memory, SimGrid version, options.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import resource
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+# Filled in by CMake when the build configures this file.
+GUPS_SMPI = "@GUPS_SMPI@"
+GUPS_TOPOLOGY = "@GUPS_TOPOLOGY@"
+SMPIRUN = "@SMPIRUN@"
+SIMGRID_VERSION = "@SIMGRID_VERSION@"
+
+# Why each option is there: see sim/README.md.
+SMPI_OPTIONS = [
+    "smpi/privatization:no",            # the kernel keeps per-rank state in objects, not globals
+    "smpi/send-is-detached-thresh:0",   # detached sends cost O(ranks) each in SimGrid 3.32
+    "network/crosstraffic:0",
+    "network/optim:Full",
+    "smpi/bw-factor:0:1",               # flat: the machine file's bandwidth as is
+    "smpi/lat-factor:0:1",
+    "smpi/alltoallv:ring",              # verification's all-to-all, far cheaper to simulate
+    "smpi/barrier:ompi_recursivedoubling",
+    "contexts/stack-size:64",
+    "contexts/guard-size:0",
+    "smpi/test:0",                      # idle cores block (MPI_Waitsome), so polls need no injected time
+    "smpi/iprobe:0",
+    "smpi/grow-injected-times:no",
+    "smpi/wtime:0",
+    "smpi/display-timing:no",
+]
+DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
+
+
+class BadInput(Exception):
+    pass
+
+
+def parse_arguments(argv):
+    p = argparse.ArgumentParser(prog="gups-sim", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--machine", "-m", default="bgp", help="machine name or path (default bgp)")
+    p.add_argument("--algo", default="multicore", choices=["direct", "routed", "multicore"])
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--shape", help="torus of nodes, such as 4x4x4")
+    size.add_argument("--nodes", type=int, help="node count, mapped by the machine's shape rule")
+    p.add_argument("--cores-per-node", type=int,
+                   help="multicore: ranks per node (default: the machine's); direct: processes per node (default 1)")
+    updates = p.add_mutually_exclusive_group()
+    updates.add_argument("--updates-per-node", type=int, default=65536,
+                         help="updates each node generates (default 65536)")
+    updates.add_argument("--updates-per-word", type=int, help="updates per table word instead (HPCC: 4)")
+    p.add_argument("--words-per-node", type=int, default=1024,
+                   help="table words per node, at least (default 1024: the table need not be Blue Gene size)")
+    p.add_argument("--log2-table", type=int, help="table size 2^N (overrides --words-per-node)")
+    p.add_argument("--lookahead", type=int, default=1024)
+    p.add_argument("--owner", default="division", choices=["division", "predict"])
+    p.add_argument("--costs", default="machine", choices=["machine", "zero", "measured"],
+                   help="machine: charge the machine file's cycles; zero: no CPU cost at all (network only); "
+                        "measured: SMPI times the real code on this host")
+    p.add_argument("--network-scale", type=float, default=1.0,
+                   help="multiply link bandwidth (a very fast network: 1000)")
+    p.add_argument("--zero-latency", action="store_true", help="links without latency")
+    p.add_argument("--stream-offset", type=int, default=DEFAULT_STREAM_OFFSET,
+                   help=f"stream steps skipped first (default {DEFAULT_STREAM_OFFSET}; 0 = HPCC, checksums as gups)")
+    p.add_argument("--verify", default="auto", choices=["auto", "yes", "no"],
+                   help="auto: verify up to 1024 ranks")
+    p.add_argument("--max-wall", type=float, default=0, help="stop after this many wall seconds (0: no limit)")
+    p.add_argument("--json", help="write the result as JSON here")
+    p.add_argument("--workdir", help="where platform, hostfile and raw result go (default: a temporary folder)")
+    p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    return p.parse_args(argv)
+
+
+def check_installation():
+    for path, what in ((GUPS_SMPI, "gups-smpi (the sim/smpi build, made by 'cmake --build build')"),
+                       (GUPS_TOPOLOGY, "gups-topology (made by 'cmake --build build')"),
+                       (SMPIRUN, "smpirun (Debian: apt install libsimgrid-dev)")):
+        if not os.path.exists(path):
+            raise BadInput(f"{what} is missing: {path}")
+
+
+def table_plan(args, nodes):
+    """log2 table size and updates per word giving about the asked updates per node."""
+    if args.log2_table is not None:
+        log2 = args.log2_table
+    else:
+        if args.words_per_node < 1:
+            raise BadInput("--words-per-node must be at least 1")
+        log2 = max(1, math.ceil(math.log2(nodes * args.words_per_node)))
+    if not 1 <= log2 <= 62:
+        raise BadInput(f"table size 2^{log2} is out of range")
+    words_per_node = 2 ** log2 / nodes
+    if words_per_node < 1:
+        raise BadInput(f"a table of 2^{log2} words has fewer words than the {nodes} nodes")
+    if args.updates_per_word is not None:
+        per_word = args.updates_per_word
+        if not 1 <= per_word <= 1024:
+            raise BadInput("--updates-per-word must be between 1 and 1024")
+        return log2, per_word
+    if args.updates_per_node < 1:
+        raise BadInput("--updates-per-node must be at least 1")
+    per_word = max(1, round(args.updates_per_node / words_per_node))
+    if per_word > 1024:
+        raise BadInput(f"{args.updates_per_node} updates per node on {words_per_node:.0f} words per node needs "
+                       f"{per_word} updates per word (at most 1024): raise --words-per-node")
+    return log2, per_word
+
+
+def run_topology(args, workdir, ranks_per_node):
+    command = [GUPS_TOPOLOGY, "--machine", args.machine, "--ranks-per-node", str(ranks_per_node),
+               "--platform", os.path.join(workdir, "platform.xml"),
+               "--hostfile", os.path.join(workdir, "hostfile.txt"),
+               "--bandwidth-scale", repr(args.network_scale)]
+    command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64)]
+    if args.zero_latency:
+        command.append("--zero-latency")
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BadInput(done.stderr.strip().replace("gups-topology: error: ", ""))
+    shape, ranks, clock = done.stdout.split()
+    return shape, int(ranks), float(clock)
+
+
+def progress_seconds(max_wall):
+    """Often enough that a run stopped by --max-wall still has partial figures."""
+    return f"{max(0.5, min(5.0, max_wall / 4)) if max_wall else 5.0:g}"
+
+
+def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, clock_hz):
+    ranks = nodes * ranks_per_node
+    verify = args.verify == "yes" or (args.verify == "auto" and ranks <= 1024)
+    options = list(SMPI_OPTIONS)
+    if args.costs == "measured":
+        options.append(f"smpi/host-speed:{clock_hz:.0f}f")
+    else:
+        options.append("smpi/simulate-computation:no")
+    options += args.extra_cfg
+    command = [SMPIRUN, "-np", str(ranks), "-platform", os.path.join(workdir, "platform.xml"),
+               "-hostfile", os.path.join(workdir, "hostfile.txt")]
+    command += [f"--cfg={o}" for o in options] + ["--log=root.thres:warning"]
+    command += [GUPS_SMPI, "--algo", args.algo, "--log2-table", str(log2), "--updates-per-word", str(per_word),
+                "--lookahead", str(args.lookahead), "--owner", args.owner,
+                "--stream-offset", str(args.stream_offset), "--verify", "true" if verify else "false",
+                "--progress-seconds", "0" if args.quiet else progress_seconds(args.max_wall),
+                "--json", os.path.join(workdir, "raw.json")]
+    if args.algo != "direct":
+        command += ["--shape", shape]
+    if args.algo == "multicore":
+        command += ["--cores-per-node", str(ranks_per_node)]
+    if args.costs == "machine":
+        command += ["--machine", args.machine]
+    return command, options, verify
+
+
+def run_simulation(command, max_wall, quiet):
+    """Runs smpirun; returns (status, output lines, wall seconds, peak KiB, stopped)."""
+    start = time.monotonic()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               start_new_session=True)
+    lines = []
+
+    def read_output():
+        for line in process.stdout:
+            line = line.rstrip("\n")
+            lines.append(line)
+            if line.startswith("gups: progress:") and not quiet:
+                print("gups-sim: " + line[len("gups: "):], file=sys.stderr, flush=True)
+
+    reader = threading.Thread(target=read_output, daemon=True)
+    reader.start()
+    stopped = False
+    while process.poll() is None:
+        if max_wall and time.monotonic() - start > max_wall:
+            os.killpg(process.pid, signal.SIGKILL)
+            stopped = True
+            break
+        time.sleep(0.05)
+    process.wait()
+    reader.join(timeout=5)
+    wall = time.monotonic() - start
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return process.returncode, lines, wall, peak_kib, stopped
+
+
+def last_progress(lines):
+    pattern = re.compile(r"gups: progress: simulated ([0-9.]+) s, rank 0 generated ([0-9.]+)%")
+    found = None
+    for line in lines:
+        m = pattern.match(line)
+        if m:
+            found = {"simulated_seconds": float(m.group(1)), "rank0_generated_percent": float(m.group(2))}
+    return found
+
+
+def main(argv):
+    args = parse_arguments(argv)
+    try:
+        check_installation()
+        if args.cores_per_node is not None and args.cores_per_node < 1:
+            raise BadInput("--cores-per-node must be at least 1")
+        if args.nodes is not None and args.nodes < 1:
+            raise BadInput("--nodes must be at least 1")
+        if args.network_scale <= 0:
+            raise BadInput("--network-scale must be positive")
+        if args.algo == "routed":
+            ranks_per_node = 1
+        elif args.algo == "direct":
+            ranks_per_node = args.cores_per_node or 1
+        else:
+            ranks_per_node = args.cores_per_node or 0  # 0: the machine's cores
+        workdir = args.workdir or tempfile.mkdtemp(prefix="gups-sim-")
+        os.makedirs(workdir, exist_ok=True)
+        shape, ranks_per_node, clock_hz = run_topology(args, workdir, ranks_per_node)
+        nodes = math.prod(int(s) for s in shape.split("x"))
+        log2, per_word = table_plan(args, nodes)
+        command, options, verify = build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word,
+                                                 clock_hz)
+    except BadInput as error:
+        print(f"gups-sim: error: {error}", file=sys.stderr)
+        return 2
+    if not args.quiet:
+        print(f"gups-sim: {args.algo} on {args.machine}, {shape} torus ({nodes} nodes x {ranks_per_node} ranks), "
+              f"2^{log2} words, {per_word} updates per word, costs: {args.costs}", file=sys.stderr, flush=True)
+    status, lines, wall, peak_kib, stopped = run_simulation(command, args.max_wall, args.quiet)
+    raw_path = os.path.join(workdir, "raw.json")
+    simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
+                  "smpi_options": options, "machine": args.machine, "costs": args.costs,
+                  "network_scale": args.network_scale, "zero_latency": args.zero_latency,
+                  "updates_per_node": per_word * 2 ** log2 // nodes, "stream_offset": args.stream_offset,
+                  "verified": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}
+    if stopped or status != 0 or not os.path.exists(raw_path):
+        for line in lines[-20:]:
+            if not line.startswith("gups: progress:"):
+                print(line, file=sys.stderr)
+        result = {"schema": "torus-gups/result/1", "algorithm": args.algo, "partial": True,
+                  "progress": last_progress(lines), "simulation": simulation}
+        why = (f"stopped after {args.max_wall:g} s of wall time (--max-wall)" if stopped
+               else f"the simulation failed (status {status})")
+        print(f"gups-sim: {why}; partial figures: {json.dumps(result['progress'])}", file=sys.stderr)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(result, f, indent=2)
+        return 4 if stopped else (status if 0 < status < 4 else 3)
+    with open(raw_path, encoding="utf-8") as f:
+        result = json.load(f)
+    result["partial"] = False
+    simulation["simulated_seconds"] = result["seconds"]
+    result["simulation"] = simulation
+    for line in lines:
+        if not line.startswith("gups: progress:"):
+            print(line)
+    print(f"Simulation: {wall:.1f} s wall, {peak_kib / 1024:.0f} MiB peak, SimGrid {SIMGRID_VERSION}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=2)
+            f.write("\n")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
