@@ -15,6 +15,10 @@
 
 #include "operation_charges.hpp"
 
+#ifdef GUPS_SIMULATED
+#include <simgrid/s4u/Actor.hpp>
+#endif
+
 namespace gups {
 
 #ifdef GUPS_SIMULATED
@@ -34,7 +38,7 @@ class OperationCosts {
 
   void pay() noexcept {
     if (cycles_ <= 0) return;
-    smpi_execute_flops(cycles_);
+    simgrid::s4u::this_actor::sleep_for(cycles_ / charges_->clock_hz);
     cycles_ = 0;
   }
 

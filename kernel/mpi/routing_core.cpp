@@ -86,7 +86,6 @@ class RoutingCore {
     const std::uint64_t total = remaining_;
     GenerationWindow window(total);
     while (!finished()) {
-      costs_.pay();
       progress.note(total - remaining_);
       if (role_.generates) window.note(total - remaining_);
       const double start = MPI_Wtime();
