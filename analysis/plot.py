@@ -1,0 +1,91 @@
+"""GUPS against node count (bounds as lines, simulated and measured points) and
+per-core busy shares (model against simulation and measurement)."""
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from . import stats  # noqa: E402
+
+COLOURS = {"direct": "tab:blue", "routed": "tab:orange", "multicore": "tab:green"}
+
+
+def gups_plot(records, out, title):
+    summary = stats.by_point(records)
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    algorithms = sorted({r["algorithm"] for r in records if r["algorithm"]})
+    network_drawn = False
+    for algorithm in algorithms:
+        colour = COLOURS.get(algorithm, "black")
+        model = sorted((r for r in records if r["source"] == "model" and r["algorithm"] == algorithm),
+                       key=lambda r: r["nodes"])
+        if model:
+            xs = [r["nodes"] for r in model]
+            ax.plot(xs, [r["cpu_gups"] for r in model], "-", color=colour, label=f"{algorithm}: CPU bound (model)")
+            network = [(r["nodes"], r["network_gups"]) for r in model if r.get("network_gups")]
+            if network and not network_drawn:
+                ax.plot(*zip(*network), "--", color="grey", label="network bound 4B/b")
+                network_drawn = True
+            crossover = next((r["nodes"] for r in model if r.get("binds") == "network"), None)
+            if crossover:
+                ax.axvline(crossover, color=colour, linestyle=":", label=f"{algorithm}: network binds from here")
+        for source, marker in (("sim", "o"), ("measured", "s")):
+            points = sorted((key[2], value) for key, value in summary.items()
+                            if key[0] == source and key[1] == algorithm)
+            if points:
+                xs = [p[0] for p in points]
+                means = [p[1]["mean"] for p in points]
+                errors = [[p[1]["mean"] - p[1]["min"] for p in points], [p[1]["max"] - p[1]["mean"] for p in points]]
+                ax.errorbar(xs, means, yerr=errors, fmt=marker, color=colour, mfc="white" if source == "sim" else colour,
+                            capsize=3, label=f"{algorithm}: {'simulated' if source == 'sim' else 'measured'}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("nodes")
+    ax.set_ylabel("GUPS (10^9 updates per second)")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    return save(fig, out, "gups")
+
+
+def shares_plot(records, raw_documents, out):
+    """Busy share per core for multicore: model (cycles / slowest) beside simulated and measured."""
+    rows = []
+    for (source, algorithm, nodes), document in raw_documents.items():
+        if algorithm != "multicore":
+            continue
+        if source == "model":
+            shares = [c["share"] for c in document["row"]["cores"]]
+        else:
+            shares = [c.get("busy_share", 0) for c in document.get("cores", [])]
+        if shares:
+            rows.append((source, nodes, shares))
+    if not rows:
+        return []
+    largest = max(n for _, n, _ in rows)
+    chosen = [(s, sh) for s, n, sh in rows if n == largest]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    width = 0.8 / len(chosen)
+    for i, (source, shares) in enumerate(sorted(chosen)):
+        xs = [c + i * width for c in range(len(shares))]
+        ax.bar(xs, shares, width, label={"model": "model: T_c / max T", "sim": "simulated: busy share",
+                                          "measured": "measured: busy share"}[source])
+    ax.set_xticks([c + 0.4 - width / 2 for c in range(len(chosen[0][1]))])
+    ax.set_xticklabels([f"core {c}" for c in range(len(chosen[0][1]))])
+    ax.set_ylabel("share of the run (model: of the slowest core)")
+    ax.set_ylim(0, 1.1)
+    ax.set_title(f"multicore per-core load, {largest} nodes")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return save(fig, out, "core-shares")
+
+
+def save(fig, out, name):
+    paths = [os.path.join(out, f"{name}.png"), os.path.join(out, f"{name}.svg")]
+    for path in paths:
+        fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return paths

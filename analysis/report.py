@@ -1,0 +1,123 @@
+"""The validation report: system table, per-size rates (benchmarked, projected by
+model and simulation, ratios, run-to-run variation), plots, and the commands."""
+import datetime
+import html
+import json
+import os
+
+from . import plot, results, stats
+
+
+def raw_documents(out):
+    documents = {}
+    folder = results.raw_folder(out)
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                document = json.load(f)
+            meta = document["sweep"]
+            documents[(meta["source"], meta["algorithm"], meta["nodes"])] = document
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return documents
+
+
+def fmt(value, digits=4):
+    return "-" if value is None else f"{value:.{digits}g}"
+
+
+def build_tables(records):
+    summary = stats.by_point(records)
+    points = sorted({(r["algorithm"], r["nodes"]) for r in records if r["algorithm"]})
+    rows = []
+    for algorithm, nodes in points:
+        model = next((r for r in records if r["source"] == "model" and (r["algorithm"], r["nodes"]) == (algorithm, nodes)), None)
+        sim, measured = summary.get(("sim", algorithm, nodes)), summary.get(("measured", algorithm, nodes))
+        shape = next((r["shape"] for r in records if (r["algorithm"], r["nodes"]) == (algorithm, nodes) and r.get("shape")), "")
+        bound = model["gups"] if model else None
+        rows.append({
+            "algorithm": algorithm, "nodes": nodes, "shape": shape,
+            "measured": measured["mean"] if measured else None,
+            "measured_cv": measured["cv"] if measured else None,
+            "model": bound, "binds": model["binds"] if model else None,
+            "sim": sim["mean"] if sim else None, "sim_cv": sim["cv"] if sim else None,
+            "sim_over_model": sim["mean"] / bound if sim and bound else None,
+            "measured_over_model": measured["mean"] / bound if measured and bound else None,
+            "measured_over_sim": measured["mean"] / sim["mean"] if measured and sim else None,
+        })
+    return rows
+
+
+def markdown(machine, rows, plots, commands, out):
+    lines = [f"# torus-gups validation: {machine.get('name')}", "",
+             f"Written {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC} from `{out}`.", "",
+             "## System", "", "| item | value |", "| --- | --- |",
+             f"| machine | {machine.get('description')} |",
+             f"| clock | {machine.get('clock_hz', 0) / 1e6:.0f} MHz |",
+             f"| cores per node | {machine.get('cores_per_node')} |",
+             f"| interconnect | {machine.get('torus', {}).get('dimensions')}-D torus, "
+             f"{machine.get('torus', {}).get('link_bandwidth_bytes_per_s', 0) / 1e6:.0f} MB/s per link each way |", "",
+             "## Rates (GUP/s)", "",
+             "Benchmarked: `gups` on this machine (mean of the repeats); projected: `gups-model` (the bound that "
+             "binds) and `gups-sim` (mean); CV: run-to-run coefficient of variation.", "",
+             "| algorithm | nodes | shape | benchmarked | CV | model | binds | simulated | CV | sim/model | bench/model | bench/sim |",
+             "| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        cv = lambda v: "-" if v is None else f"{100 * v:.1f}%"
+        lines.append(f"| {r['algorithm']} | {r['nodes']} | {r['shape']} | {fmt(r['measured'])} | {cv(r['measured_cv'])} | "
+                     f"{fmt(r['model'])} | {r['binds'] or '-'} | {fmt(r['sim'])} | {cv(r['sim_cv'])} | "
+                     f"{fmt(r['sim_over_model'], 3)} | {fmt(r['measured_over_model'], 3)} | {fmt(r['measured_over_sim'], 3)} |")
+    lines += ["", "## Plots", ""] + [f"![{os.path.basename(p)}]({os.path.basename(p)})" for p in plots if p.endswith(".png")]
+    lines += ["", "## Audit trail", "", "Every number above comes from a raw JSON file in `raw/`, made by:", ""]
+    lines += [f"    {c}" for c in commands]
+    return "\n".join(lines) + "\n"
+
+
+def to_html(text):
+    """A small Markdown subset (headings, tables, images, code lines, paragraphs) as HTML."""
+    body, table = [], []
+    def flush_table():
+        if table:
+            head, *rest = [[html.escape(c.strip()) for c in row.strip("|").split("|")] for row in table if not set(row) <= set("|-: ")]
+            body.append("<table><tr>" + "".join(f"<th>{c}</th>" for c in head) + "</tr>" +
+                        "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rest) + "</table>")
+            table.clear()
+    for line in text.splitlines():
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        flush_table()
+        if line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            body.append(f"<h{level}>{html.escape(line.lstrip('# '))}</h{level}>")
+        elif line.startswith("!["):
+            src = line[line.index("(") + 1:-1]
+            body.append(f'<p><img src="{html.escape(src)}" alt="{html.escape(src)}"></p>')
+        elif line.startswith("    "):
+            body.append(f"<pre>{html.escape(line[4:])}</pre>")
+        elif line.strip():
+            body.append(f"<p>{html.escape(line)}</p>")
+    flush_table()
+    style = "body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;text-align:right}"
+    return f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>torus-gups report</title><style>{style}</style></head><body>{''.join(body)}</body></html>\n"
+
+
+def report(args):
+    records = results.load_records(args.out)
+    if not records:
+        print(f"report: no results in {args.out}/raw", flush=True)
+        return 2
+    results.write_csv(records, os.path.join(args.out, "results.csv"))
+    from .sweep import load_machine
+    machine = load_machine(args.machine, args.source)
+    title = f"{machine.get('name')}: GUPS against nodes"
+    plots = plot.gups_plot(records, args.out, title) + plot.shares_plot(records, raw_documents(args.out), args.out)
+    rows = build_tables(records)
+    commands = sorted({r["command"] for r in records if r.get("command")})
+    text = markdown(machine, rows, plots, commands, args.out)
+    with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    with open(os.path.join(args.out, "report.html"), "w", encoding="utf-8") as f:
+        f.write(to_html(text))
+    print(f"report: {args.out}/report.md, report.html, {len(plots)} plot files")
+    return 0

@@ -1,0 +1,78 @@
+"""Raw results on disk: one JSON file per run, read back into flat records."""
+import csv
+import json
+import os
+import sys
+
+FIELDS = ["source", "machine", "algorithm", "nodes", "shape", "ranks", "repeat", "gups", "window_gups",
+          "cpu_gups", "network_gups", "binds", "seconds", "wall_seconds", "peak_memory_bytes", "errors",
+          "file", "command"]
+
+
+def raw_folder(out):
+    return os.path.join(out, "raw")
+
+
+def write_raw(out, name, document):
+    os.makedirs(raw_folder(out), exist_ok=True)
+    path = os.path.join(raw_folder(out), name + ".json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(document, f, indent=2)
+        f.write("\n")
+    return path
+
+
+def record_of(document, path):
+    """A flat record from one raw file, or None if it is not ours."""
+    meta = document.get("sweep")
+    if not isinstance(meta, dict) or "source" not in meta:
+        return None
+    source = meta["source"]
+    base = {"source": source, "machine": meta.get("machine"), "algorithm": meta.get("algorithm"),
+            "nodes": meta.get("nodes"), "repeat": meta.get("repeat", 1), "file": os.path.basename(path),
+            "command": meta.get("command", "")}
+    if source == "model":
+        row = document["row"]
+        base.update(shape=row["shape"], ranks=row["processes"], gups=row["gups"], cpu_gups=row["cpu_gups"],
+                    network_gups=row["network_gups"], binds=row["binds"])
+    else:
+        base.update(shape=document.get("shape") or "", ranks=document.get("ranks"), gups=document.get("gups"),
+                    window_gups=document.get("window_gups"), seconds=document.get("seconds"),
+                    errors=document.get("errors"))
+        simulation = document.get("simulation") or {}
+        base.update(wall_seconds=simulation.get("wall_seconds", meta.get("wall_seconds")),
+                    peak_memory_bytes=simulation.get("peak_memory_bytes"))
+    return base
+
+
+def load_records(out, warn=sys.stderr):
+    """Every raw result of a results folder; broken or foreign files are named and skipped."""
+    records = []
+    folder = raw_folder(out)
+    if not os.path.isdir(folder):
+        return records
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".json"):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            with open(path, encoding="utf-8") as f:
+                document = json.load(f)
+            record = record_of(document, path) if isinstance(document, dict) else None
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            print(f"analysis: skipping {path}: not a readable result ({error})", file=warn)
+            continue
+        if record is None:
+            print(f"analysis: skipping {path}: not a torus-gups sweep result", file=warn)
+            continue
+        records.append(record)
+    return records
+
+
+def write_csv(records, path):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
+        writer.writeheader()
+        for record in sorted(records, key=lambda r: (r["source"], r["algorithm"] or "", r["nodes"] or 0,
+                                                     r["repeat"] or 0)):
+            writer.writerow({k: record.get(k, "") for k in FIELDS})

@@ -1,0 +1,19 @@
+"""Run-to-run statistics of the records: mean, min, max, coefficient of variation."""
+import statistics
+
+
+def summarise(values):
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    mean = statistics.fmean(values)
+    cv = statistics.pstdev(values) / mean if len(values) > 1 and mean else 0.0
+    return {"n": len(values), "mean": mean, "min": min(values), "max": max(values), "cv": cv}
+
+
+def by_point(records, field="gups"):
+    """{(source, algorithm, nodes): summary of `field`}"""
+    groups = {}
+    for r in records:
+        groups.setdefault((r["source"], r["algorithm"], r["nodes"]), []).append(r.get(field))
+    return {key: summarise(values) for key, values in groups.items() if summarise(values)}

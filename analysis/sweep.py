@@ -1,0 +1,168 @@
+"""Runs gups-model, gups-sim and gups (real, under mpirun, this machine only) over
+algorithms and node counts, keeping every raw JSON result."""
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+from . import results
+
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
+
+
+class MissingBinary(Exception):
+    pass
+
+
+def binary(build, relative, made_by="cmake --build build"):
+    path = os.path.join(build, relative)
+    if not os.path.exists(path):
+        raise MissingBinary(f"{path} is missing: it is made by '{made_by}'")
+    return path
+
+
+def run(command, env=None):
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    return done.returncode, done.stdout, done.stderr
+
+
+def load_machine(machine, source_root):
+    path = machine if ("/" in machine or machine.endswith(".json")) else \
+        os.path.join(source_root, "models", "machines", machine + ".json")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def torus_shape(nodes):
+    """The shape gups-model and gups-sim use (balanced, ascending)."""
+    sizes = [1, 1, 1]
+    remaining = nodes
+    factors = []
+    p = 2
+    while p * p <= remaining:
+        while remaining % p == 0:
+            factors.append(p)
+            remaining //= p
+        p += 1
+    if remaining > 1:
+        factors.append(remaining)
+    for f in sorted(factors, reverse=True):
+        sizes[sizes.index(min(sizes))] *= f
+    return "x".join(str(s) for s in sorted(sizes))
+
+
+class Progress:
+    def __init__(self, total):
+        self.total, self.done, self.start = total, 0, time.monotonic()
+
+    def step(self, what):
+        self.done += 1
+        elapsed = time.monotonic() - self.start
+        left = elapsed / self.done * (self.total - self.done)
+        print(f"sweep: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
+              file=sys.stderr, flush=True)
+
+
+def sweep(args):
+    machine = load_machine(args.machine, args.source)
+    algorithms = args.algorithms.split(",")
+    nodes = [int(n) for n in args.nodes.split(",")]
+    sources = args.sources.split(",")
+    if "measured" in sources and machine.get("name") != "host":
+        raise MissingBinary("measured runs need a 'host' machine file (gups-calibrate): this machine is "
+                            f"'{machine.get('name')}'")
+    model = binary(args.build, "models/gups-model")
+    sim = binary(args.build, "sim/gups-sim", "cmake --build build (needs SimGrid: libsimgrid-dev)") \
+        if "sim" in sources else None
+    gups = binary(args.build, "kernel/gups") if "measured" in sources else None
+    runs = len(algorithms) * (("model" in sources) + len(nodes) * args.repeat *
+                              (("sim" in sources) + ("measured" in sources)))
+    progress = Progress(runs)
+    os.makedirs(args.out, exist_ok=True)
+    for algorithm in algorithms:
+        if "model" in sources:
+            model_series(args, model, algorithm, nodes, progress)
+        for n in nodes:
+            for repeat in range(1, args.repeat + 1):
+                if "sim" in sources:
+                    simulate(args, sim, machine, algorithm, n, repeat, progress)
+                if "measured" in sources:
+                    measure(args, gups, machine, algorithm, n, repeat, progress)
+    records = results.load_records(args.out)
+    results.write_csv(records, os.path.join(args.out, "results.csv"))
+    print(f"sweep: {len(records)} results in {args.out}/raw, joined in {args.out}/results.csv", file=sys.stderr)
+    return 0
+
+
+def model_series(args, model, algorithm, nodes, progress):
+    path = os.path.join(args.out, f"model-{algorithm}.json")
+    command = [model, "--machine", args.machine, "--algorithm", algorithm, "--shape",
+               ",".join(torus_shape(n) for n in nodes), "--json", path]
+    status, _, err = run(command)
+    if status != 0:
+        raise MissingBinary(f"gups-model failed: {err.strip()}")
+    with open(path, encoding="utf-8") as f:
+        document = json.load(f)
+    series = document["results"][0]
+    for row in series["rows"]:
+        results.write_raw(args.out, f"model-{algorithm}-{row['nodes']}", {
+            "sweep": {"source": "model", "machine": args.machine, "algorithm": algorithm, "nodes": row["nodes"],
+                      "command": " ".join(shlex.quote(c) for c in command),
+                      "crossover_nodes": series["crossover_nodes"]},
+            "row": row})
+    progress.step(f"model {algorithm}")
+
+
+def simulate(args, sim, machine, algorithm, nodes, repeat, progress):
+    command = [sim, "--quiet", "--machine", args.machine, "--algo", algorithm, "--shape", torus_shape(nodes),
+               "--updates-per-node", str(args.updates_per_node), "--costs", args.costs,
+               "--json", os.path.join(args.out, "sim.tmp.json")]
+    if args.max_wall:
+        command += ["--max-wall", str(args.max_wall)]
+    status, _, err = run(command)
+    name = f"sim-{algorithm}-{nodes}-{repeat}"
+    document = read_json(os.path.join(args.out, "sim.tmp.json"))
+    if status != 0 or document is None:
+        print(f"sweep: {name} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
+        document = document or {}
+    document["sweep"] = {"source": "sim", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
+                         "repeat": repeat, "command": " ".join(shlex.quote(c) for c in command)}
+    results.write_raw(args.out, name, document)
+    progress.step(f"sim {algorithm} {nodes} nodes #{repeat}")
+
+
+def measure(args, gups, machine, algorithm, nodes, repeat, progress):
+    cores = machine["cores_per_node"] if algorithm == "multicore" else 1
+    ranks = nodes * cores
+    path = os.path.join(args.out, "measured.tmp.json")
+    command = ["mpirun", "--oversubscribe", "-np", str(ranks), gups, "--algo", algorithm,
+               "--log2-table", str(args.log2_table), "--json", path]
+    if algorithm != "direct":
+        command += ["--shape", torus_shape(nodes)]
+    if algorithm == "multicore":
+        command += ["--cores-per-node", str(cores)]
+    start = time.monotonic()
+    status, _, err = run(command, MPI_ENV)
+    name = f"measured-{algorithm}-{nodes}-{repeat}"
+    document = read_json(path)
+    if status != 0 or document is None:
+        print(f"sweep: {name} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
+        document = document or {}
+    document["sweep"] = {"source": "measured", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
+                         "repeat": repeat, "wall_seconds": time.monotonic() - start,
+                         "command": " ".join(shlex.quote(c) for c in command)}
+    results.write_raw(args.out, name, document)
+    progress.step(f"measured {algorithm} {nodes} nodes #{repeat}")
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+        os.remove(path)
+        return document
+    except (OSError, ValueError):
+        return None

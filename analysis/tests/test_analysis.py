@@ -1,0 +1,105 @@
+"""Tests of the analysis package on small results written here."""
+import csv
+import io
+import json
+import os
+import struct
+
+import pytest
+
+from analysis import plot, report, results, stats, sweep
+
+
+def write(folder, name, document):
+    os.makedirs(folder / "raw", exist_ok=True)
+    (folder / "raw" / f"{name}.json").write_text(json.dumps(document))
+
+
+def model_doc(nodes, cpu, network, algorithm="multicore"):
+    return {"sweep": {"source": "model", "machine": "bgp", "algorithm": algorithm, "nodes": nodes,
+                      "command": f"gups-model --nodes {nodes}"},
+            "row": {"shape": "2x2x2", "processes": nodes * 4, "gups": min(cpu, network), "cpu_gups": cpu,
+                    "network_gups": network, "binds": "cpu" if cpu <= network else "network",
+                    "cores": [{"share": s} for s in (0.6, 0.8, 0.8, 1.0)]}}
+
+
+def run_doc(source, nodes, gups, repeat, algorithm="multicore"):
+    return {"sweep": {"source": source, "machine": "bgp", "algorithm": algorithm, "nodes": nodes, "repeat": repeat,
+                      "command": f"gups-sim --nodes {nodes} # {repeat}"},
+            "schema": "torus-gups/result/1", "shape": "2x2x2", "ranks": nodes * 4, "gups": gups,
+            "window_gups": gups * 1.1, "seconds": 0.01, "errors": 0,
+            "cores": [{"busy_share": s} for s in (0.5, 0.6, 0.6, 0.9)],
+            "simulation": {"wall_seconds": 1.5, "peak_memory_bytes": 1 << 20}}
+
+
+@pytest.fixture
+def folder(tmp_path):
+    write(tmp_path, "model-8", model_doc(8, 0.05, 0.6))
+    write(tmp_path, "model-16", model_doc(16, 0.10, 1.2))
+    for repeat, gups in ((1, 0.040), (2, 0.044)):
+        write(tmp_path, f"sim-8-{repeat}", run_doc("sim", 8, gups, repeat))
+    write(tmp_path, "sim-16-1", run_doc("sim", 16, 0.09, 1))
+    return tmp_path
+
+
+def test_csv_joins_every_result(folder):
+    records = results.load_records(folder)
+    assert len(records) == 5
+    results.write_csv(records, folder / "results.csv")
+    rows = list(csv.DictReader(open(folder / "results.csv")))
+    assert [r["source"] for r in rows] == ["model", "model", "sim", "sim", "sim"]
+    assert rows[0]["cpu_gups"] == "0.05" and rows[0]["binds"] == "cpu"
+    assert {r["file"] for r in rows if r["source"] == "sim"} == {"sim-8-1.json", "sim-8-2.json", "sim-16-1.json"}
+
+
+def test_statistics_of_repeats(folder):
+    summary = stats.by_point(results.load_records(folder))
+    s = summary[("sim", "multicore", 8)]
+    assert s["n"] == 2 and s["min"] == 0.040 and s["max"] == 0.044
+    assert s["mean"] == pytest.approx(0.042)
+    assert s["cv"] == pytest.approx(0.002 / 0.042)
+    assert summary[("sim", "multicore", 16)]["cv"] == 0.0
+
+
+def test_broken_and_foreign_files_are_named_and_skipped(folder):
+    (folder / "raw" / "broken.json").write_text("{\"sweep\": ")
+    (folder / "raw" / "foreign.json").write_text(json.dumps({"hello": 1}))
+    warnings = io.StringIO()
+    records = results.load_records(folder, warn=warnings)
+    assert len(records) == 5
+    assert "broken.json: not a readable result" in warnings.getvalue()
+    assert "foreign.json: not a torus-gups sweep result" in warnings.getvalue()
+
+
+def png_size(path):
+    data = open(path, "rb").read(24)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_report_has_rates_ratios_plots_and_commands(folder, tmp_path):
+    class Args:
+        out = str(folder)
+        machine = "bgp"
+        source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert report.report(Args) == 0
+    text = (folder / "report.md").read_text()
+    assert "| multicore | 8 | 2x2x2 | - | - | 0.05 | cpu | 0.042 | 4.8% | 0.84 |" in text
+    assert "| multicore | 16 | 2x2x2 | - | - | 0.1 | cpu | 0.09 | 0.0% | 0.9 |" in text
+    assert "    gups-sim --nodes 8 # 2" in text and "    gups-model --nodes 16" in text
+    assert "IBM Blue Gene/P" in text and "850 MHz" in text
+    assert png_size(folder / "gups.png") == (880, 605)
+    assert png_size(folder / "core-shares.png") == (770, 495)
+    assert (folder / "gups.svg").stat().st_size > 1000
+    html = (folder / "report.html").read_text()
+    assert "<table>" in html and '<img src="gups.png"' in html
+
+
+def test_missing_binary_says_which_build_step(tmp_path):
+    with pytest.raises(sweep.MissingBinary, match="cmake --build build"):
+        sweep.binary(str(tmp_path), "models/gups-model")
+
+
+def test_shapes_match_the_balanced_rule():
+    assert [sweep.torus_shape(n) for n in (1, 2, 8, 12, 64, 128, 96)] == \
+        ["1x1x1", "1x1x2", "2x2x2", "2x2x3", "4x4x4", "4x4x8", "4x4x6"]
