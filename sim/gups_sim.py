@@ -159,7 +159,7 @@ def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, c
     command += [GUPS_SMPI, "--algo", args.algo, "--log2-table", str(log2), "--updates-per-word", str(per_word),
                 "--lookahead", str(args.lookahead), "--owner", args.owner,
                 "--stream-offset", str(args.stream_offset), "--verify", "true" if verify else "false",
-                "--progress-seconds", "0" if args.quiet else progress_seconds(args.max_wall),
+                "--progress-seconds", progress_seconds(args.max_wall),
                 "--json", os.path.join(workdir, "raw.json")]
     if args.algo != "direct":
         command += ["--shape", shape]

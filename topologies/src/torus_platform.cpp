@@ -1,12 +1,23 @@
 #include "torus_platform.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
 
 namespace gups::topology {
 
 std::string host_name(std::uint64_t node) { return fmt::format("node-{}", node); }
 
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options) {
+  // SimGrid names a torus link by its ends, so two sides of size 1 would
+  // both declare the link from a node to itself: leave them out. Host
+  // numbering (dimension 0 fastest) is unchanged by it.
+  std::vector<std::uint32_t> sides;
+  for (const auto side : shape.sizes()) {
+    if (side > 1) sides.push_back(side);
+  }
+  if (sides.empty()) sides.push_back(1);
   const double bandwidth = machine.link_bandwidth * options.bandwidth_scale;
   const double latency = options.zero_latency ? 0.0 : machine.link_latency;
   // Ranks of one node talk through a loopback link far faster than the
@@ -21,7 +32,7 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
       "           topology=\"TORUS\" topo_parameters=\"{}\"/>\n"
       "</platform>\n",
       machine.name, machine.description, shape.to_string(), options.ranks_per_node, shape.nodes() - 1,
-      machine.clock_hz, options.ranks_per_node, bandwidth, latency, fmt::join(shape.sizes(), ","));
+      machine.clock_hz, options.ranks_per_node, bandwidth, latency, fmt::join(sides, ","));
 }
 
 std::string hostfile(const TorusShape& shape, unsigned ranks_per_node) {
