@@ -184,6 +184,17 @@ def run_simulation(command, max_wall, quiet):
             if line.startswith("gups: progress:") and not quiet:
                 print("gups-sim: " + line[len("gups: "):], file=sys.stderr, flush=True)
 
+    # smpirun runs in a session of its own (so that --max-wall can stop all
+    # of it); if gups-sim itself is stopped, stop the simulation with it.
+    def stop_simulation(signum, _frame):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        sys.exit(128 + signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, stop_simulation)
     reader = threading.Thread(target=read_output, daemon=True)
     reader.start()
     stopped = False
