@@ -37,7 +37,8 @@ def gups_plot(records, out, title):
             if points:
                 xs = [p[0] for p in points]
                 means = [p[1]["mean"] for p in points]
-                errors = [[p[1]["mean"] - p[1]["min"] for p in points], [p[1]["max"] - p[1]["mean"] for p in points]]
+                errors = [[max(0.0, p[1]["mean"] - p[1]["min"]) for p in points],
+                          [max(0.0, p[1]["max"] - p[1]["mean"]) for p in points]]
                 ax.errorbar(xs, means, yerr=errors, fmt=marker, color=colour, mfc="white" if source == "sim" else colour,
                             capsize=3, label=f"{algorithm}: {'simulated' if source == 'sim' else 'measured'}")
     ax.set_xscale("log", base=2)
