@@ -14,6 +14,6 @@ echo "main job: calibrating this host" >&2
 mpirun -np 2 build/models/gups-calibrate --output "$out/host.json"
 echo "main job: model, simulation and measurement" >&2
 /usr/bin/python3 -m analysis sweep --machine "$out/host.json" --algorithms direct,routed,multicore \
-  --nodes 1,2 --sources model,sim,measured --repeat 3 --updates-per-node 32768 --log2-table 20 --out "$out"
+  --nodes 1,2 --sources model,sim,measured --repeat 3 --updates-per-node 65536 --log2-table 22 --out "$out"
 /usr/bin/python3 -m analysis report --machine "$out/host.json" --out "$out"
 echo "main job: report in $out/report.md and $out/report.html"
