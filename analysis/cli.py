@@ -24,6 +24,8 @@ def parser():
             s.add_argument("--updates-per-node", type=int, default=16384)
             s.add_argument("--costs", default="machine", choices=["machine", "zero", "measured"])
             s.add_argument("--log2-table", type=int, default=20, help="measured runs: table 2^N words")
+            s.add_argument("--owners", default="division",
+                           help="measured runs: division, predict or both (the paper's Table 3 experiment)")
             s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
             s.add_argument("--build", default=os.path.join(ROOT, "build"))
     return p

@@ -84,6 +84,26 @@ def shares_plot(records, raw_documents, out):
     return save(fig, out, "core-shares")
 
 
+def owner_plot(records, out):
+    """Division against prediction (Theorem 4.1) where both were measured: Table 3 of the paper."""
+    division = stats.by_point(records, owner="division")
+    predict = stats.by_point(records, owner="predict")
+    keys = sorted(k for k in predict if k in division)
+    if not keys:
+        return []
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    xs = range(len(keys))
+    ax.bar([x - 0.2 for x in xs], [division[k]["mean"] for k in keys], 0.4, label="owner by division")
+    ax.bar([x + 0.2 for x in xs], [predict[k]["mean"] for k in keys], 0.4, label="owner by prediction")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([f"{k[1]}\n{k[2]} nodes ({k[0]})" for k in keys], fontsize=8)
+    ax.set_ylabel("GUPS (10^9 updates per second)")
+    ax.set_title("finding the owner: division against prediction")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return save(fig, out, "owner")
+
+
 def save(fig, out, name):
     paths = [os.path.join(out, f"{name}.png"), os.path.join(out, f"{name}.svg")]
     for path in paths:

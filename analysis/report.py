@@ -16,7 +16,8 @@ def raw_documents(out):
             with open(os.path.join(folder, name), encoding="utf-8") as f:
                 document = json.load(f)
             meta = document["sweep"]
-            documents[(meta["source"], meta["algorithm"], meta["nodes"])] = document
+            if meta.get("owner", "division") == "division":
+                documents[(meta["source"], meta["algorithm"], meta["nodes"])] = document
         except (OSError, ValueError, KeyError, TypeError):
             continue
     return documents
@@ -103,17 +104,19 @@ def to_html(text):
 
 
 def report(args):
-    records = results.load_records(args.out)
+    all_records = results.load_records(args.out)
+    records = [r for r in all_records if r.get("owner", "division") == "division"]
     if not records:
         print(f"report: no results in {args.out}/raw", flush=True)
         return 2
-    results.write_csv(records, os.path.join(args.out, "results.csv"))
+    results.write_csv(all_records, os.path.join(args.out, "results.csv"))
     from .sweep import load_machine
     machine = load_machine(args.machine, args.source)
     title = f"{machine.get('name')}: GUPS against nodes"
-    plots = plot.gups_plot(records, args.out, title) + plot.shares_plot(records, raw_documents(args.out), args.out)
+    plots = plot.gups_plot(records, args.out, title) + plot.shares_plot(records, raw_documents(args.out), args.out) + \
+        plot.owner_plot(all_records, args.out)
     rows = build_tables(records)
-    commands = sorted({r["command"] for r in records if r.get("command")})
+    commands = sorted({r["command"] for r in all_records if r.get("command")})
     text = markdown(machine, rows, plots, commands, args.out)
     with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
         f.write(text)

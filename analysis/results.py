@@ -4,7 +4,7 @@ import json
 import os
 import sys
 
-FIELDS = ["source", "machine", "algorithm", "nodes", "shape", "ranks", "repeat", "gups", "window_gups",
+FIELDS = ["source", "machine", "algorithm", "owner", "nodes", "shape", "ranks", "repeat", "gups", "window_gups",
           "cpu_gups", "network_gups", "binds", "seconds", "wall_seconds", "peak_memory_bytes", "errors",
           "file", "command"]
 
@@ -29,7 +29,7 @@ def record_of(document, path):
         return None
     source = meta["source"]
     base = {"source": source, "machine": meta.get("machine"), "algorithm": meta.get("algorithm"),
-            "nodes": meta.get("nodes"), "repeat": meta.get("repeat", 1), "file": os.path.basename(path),
+            "nodes": meta.get("nodes"), "repeat": meta.get("repeat", 1), "owner": meta.get("owner", "division"), "file": os.path.basename(path),
             "command": meta.get("command", "")}
     if source == "model":
         row = document["row"]

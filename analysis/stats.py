@@ -11,9 +11,11 @@ def summarise(values):
     return {"n": len(values), "mean": mean, "min": min(values), "max": max(values), "cv": cv}
 
 
-def by_point(records, field="gups"):
-    """{(source, algorithm, nodes): summary of `field`}"""
+def by_point(records, field="gups", owner="division"):
+    """{(source, algorithm, nodes): summary of `field`} for one way of finding owners."""
     groups = {}
     for r in records:
+        if r.get("owner", "division") != owner:
+            continue
         groups.setdefault((r["source"], r["algorithm"], r["nodes"]), []).append(r.get(field))
     return {key: summarise(values) for key, values in groups.items() if summarise(values)}

@@ -79,7 +79,7 @@ def sweep(args):
         if "sim" in sources else None
     gups = binary(args.build, "kernel/gups") if "measured" in sources else None
     runs = len(algorithms) * (("model" in sources) + len(nodes) * args.repeat *
-                              (("sim" in sources) + ("measured" in sources)))
+                              (("sim" in sources) + ("measured" in sources) * len(args.owners.split(","))))
     progress = Progress(runs)
     os.makedirs(args.out, exist_ok=True)
     for algorithm in algorithms:
@@ -90,7 +90,8 @@ def sweep(args):
                 if "sim" in sources:
                     simulate(args, sim, machine, algorithm, n, repeat, progress)
                 if "measured" in sources:
-                    measure(args, gups, machine, algorithm, n, repeat, progress)
+                    for owner in args.owners.split(","):
+                        measure(args, gups, machine, algorithm, n, repeat, progress, owner)
     records = results.load_records(args.out)
     results.write_csv(records, os.path.join(args.out, "results.csv"))
     print(f"sweep: {len(records)} results in {args.out}/raw, joined in {args.out}/results.csv", file=sys.stderr)
@@ -134,28 +135,28 @@ def simulate(args, sim, machine, algorithm, nodes, repeat, progress):
     progress.step(f"sim {algorithm} {nodes} nodes #{repeat}")
 
 
-def measure(args, gups, machine, algorithm, nodes, repeat, progress):
+def measure(args, gups, machine, algorithm, nodes, repeat, progress, owner="division"):
     cores = machine["cores_per_node"] if algorithm == "multicore" else 1
     ranks = nodes * cores
     path = os.path.join(args.out, "measured.tmp.json")
     command = ["mpirun", "--oversubscribe", "-np", str(ranks), gups, "--algo", algorithm,
-               "--log2-table", str(args.log2_table), "--json", path]
+               "--log2-table", str(args.log2_table), "--owner", owner, "--json", path]
     if algorithm != "direct":
         command += ["--shape", torus_shape(nodes)]
     if algorithm == "multicore":
         command += ["--cores-per-node", str(cores)]
     start = time.monotonic()
     status, _, err = run(command, MPI_ENV)
-    name = f"measured-{algorithm}-{nodes}-{repeat}"
+    name = f"measured-{algorithm}-{nodes}-{repeat}" + ("" if owner == "division" else f"-{owner}")
     document = read_json(path)
     if status != 0 or document is None:
         print(f"sweep: {name} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
         document = document or {}
     document["sweep"] = {"source": "measured", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
-                         "repeat": repeat, "wall_seconds": time.monotonic() - start,
+                         "repeat": repeat, "owner": owner, "wall_seconds": time.monotonic() - start,
                          "command": " ".join(shlex.quote(c) for c in command)}
     results.write_raw(args.out, name, document)
-    progress.step(f"measured {algorithm} {nodes} nodes #{repeat}")
+    progress.step(f"measured {algorithm} {nodes} nodes #{repeat} ({owner})")
 
 
 def read_json(path):

@@ -103,3 +103,22 @@ def test_missing_binary_says_which_build_step(tmp_path):
 def test_shapes_match_the_balanced_rule():
     assert [sweep.torus_shape(n) for n in (1, 2, 8, 12, 64, 128, 96)] == \
         ["1x1x1", "1x1x2", "2x2x2", "2x2x3", "4x4x4", "4x4x8", "4x4x6"]
+
+
+def test_division_against_prediction_plot(folder):
+    for owner, gups in (("division", 0.030), ("predict", 0.045)):
+        document = run_doc("measured", 12, gups, 1, algorithm="direct")
+        document["sweep"]["owner"] = owner
+        write(folder, f"measured-direct-12-{owner}", document)
+
+    class Args:
+        out = str(folder)
+        machine = "bgp"
+        source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert report.report(Args) == 0
+    assert png_size(folder / "owner.png") == (770, 495)
+    text = (folder / "report.md").read_text()
+    assert "![owner.png](owner.png)" in text
+    assert "| direct | 12 | 2x2x2 | 0.03 |" in text  # the table shows the division runs, as HPCC does
+    rows = list(csv.DictReader(open(folder / "results.csv")))
+    assert sorted(r["owner"] for r in rows if r["source"] == "measured") == ["division", "predict"]
