@@ -170,10 +170,10 @@ def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, c
     return command, options, verify
 
 
-def run_simulation(command, max_wall, quiet):
+def run_simulation(command, max_wall, quiet, workdir):
     """Runs smpirun; returns (status, output lines, wall seconds, peak KiB, stopped)."""
     start = time.monotonic()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=workdir,
                                start_new_session=True)
     lines = []
 
@@ -237,7 +237,11 @@ def main(argv):
             ranks_per_node = args.cores_per_node or 1
         else:
             ranks_per_node = args.cores_per_node or 0  # 0: the machine's cores
-        workdir = args.workdir or tempfile.mkdtemp(prefix="gups-sim-")
+        # smpirun runs in the work folder (it leaves its unrolled hostfile in
+        # the current folder when a run fails), so every path is absolute.
+        workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="gups-sim-"))
+        if "/" in args.machine or args.machine.endswith(".json"):
+            args.machine = os.path.abspath(args.machine)
         os.makedirs(workdir, exist_ok=True)
         shape, ranks_per_node, clock_hz = run_topology(args, workdir, ranks_per_node)
         nodes = math.prod(int(s) for s in shape.split("x"))
@@ -250,7 +254,7 @@ def main(argv):
     if not args.quiet:
         print(f"gups-sim: {args.algo} on {args.machine}, {shape} torus ({nodes} nodes x {ranks_per_node} ranks), "
               f"2^{log2} words, {per_word} updates per word, costs: {args.costs}", file=sys.stderr, flush=True)
-    status, lines, wall, peak_kib, stopped = run_simulation(command, args.max_wall, args.quiet)
+    status, lines, wall, peak_kib, stopped = run_simulation(command, args.max_wall, args.quiet, workdir)
     raw_path = os.path.join(workdir, "raw.json")
     simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
                   "smpi_options": options, "machine": args.machine, "costs": args.costs,
