@@ -70,16 +70,6 @@ void routed_bound(const Machine& machine, const ModelOptions& options, Predictio
   p.cpu_gups = gups_of(static_cast<double>(p.nodes), machine.clock_hz, cycles);
 }
 
-std::string role_text(const RolePlan& plan, unsigned core) {
-  const auto& role = plan.role(core);
-  std::string text = role.generates ? "generate" : "";
-  for (unsigned d = role.first_dimension; d < role.end_dimension; ++d) {
-    text += fmt::format("{}route {}", text.empty() ? "" : ", ", "XYZUVW"[d]);
-  }
-  if (role.updater >= 0) text += fmt::format("{}update", text.empty() ? "" : ", ");
-  return text;
-}
-
 // Expected moves of an average update along a core's dimensions.
 double expected_moves(const CoreRole& role, const TorusShape& shape) {
   double moves = 0;
@@ -134,7 +124,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
       cycles += share * c.update;
       if (!role.routes()) cycles += share * (p.receive_cycles + c.core_overhead[core]);
     }
-    p.cores.push_back({role_text(plan, core), cycles, 0});
+    p.cores.push_back({plan.describe(core), cycles, 0});
     slowest = std::max(slowest, cycles);
   }
   for (auto& core : p.cores) core.share = core.cycles / slowest;
