@@ -15,6 +15,7 @@
 // sends "done" to its line neighbours) once nothing can feed f any more: its
 // generator is exhausted and its inputs from earlier dimensions and earlier
 // cores are closed and drained. Then it closes its hand-offs to later cores.
+#include <stdexcept>
 #include <vector>
 
 #include "hpcc_stream.hpp"
@@ -47,6 +48,7 @@ struct ReceiveBuffer {
   int channel = 0;  // fixed: the channel this buffer is posted for
   bool holding = false;  // received items not yet all routed
   bool posted = false;
+  std::uint64_t posted_sequence = 0;  // order of posting, over all buffers of the core
 };
 
 class RoutingCore {
@@ -80,27 +82,29 @@ class RoutingCore {
                                 [](int b) { return b < 0; });
   }
 
+  // One turn does all the work that can be done without news from MPI:
+  // drain what was received, generate, close what can close. Only a turn
+  // that moved nothing asks MPI, and then blocks in one MPI_Waitany for one
+  // completion. Completions are never polled: under SMPI each test of each
+  // request is a simcall (and SimGrid 3.32 never forgets an activity that a
+  // test completed), while a core with work to do needs no news.
   UpdateStats run() {
     for (auto& buffer : receive_buffers_) post(buffer);
     ProgressReport progress(context_.rank == 0, context_.config.progress_seconds, remaining_);
     const std::uint64_t total = remaining_;
     GenerationWindow window(total);
+    const double start = run_clock();
+    double idle = 0;
     while (!finished()) {
       progress.note(total - remaining_);
       if (role_.generates) window.note(total - remaining_);
-      const double start = MPI_Wtime();
-      bool progressed = complete_sends();
-      progressed |= complete_receives();
-      progressed |= drain_receive_buffers();
+      bool progressed = drain_receive_buffers();
       progressed |= generate();
       progressed |= close_what_can_close();
       costs_.pay();
-      if (progressed) {
-        stats_.busy_seconds += MPI_Wtime() - start;
-      } else if (!finished()) {
-        wait_for_any();
-      }
+      if (!progressed && !finished()) idle += wait_for_one();
     }
+    stats_.busy_seconds = run_clock() - start - idle;
     MPI_Waitall(static_cast<int>(done_requests_.size()), done_requests_.data(), MPI_STATUSES_IGNORE);
     wake_leftover_receives();
     stats_.window_rate = window.rate();
@@ -239,56 +243,27 @@ class RoutingCore {
     MPI_Irecv(buffer.data.data(), static_cast<int>(capacity_), MPI_UINT64_T, MPI_ANY_SOURCE,
               kDataTag + buffer.channel, context_.comm, &receive_request(i));
     buffer.posted = true;
+    buffer.posted_sequence = ++posts_;
   }
 
-  bool complete_sends() {
-    return complete(0, buckets_.size(), [this](std::size_t i, const MPI_Status&) { on_send_complete(i); });
-  }
-
-  bool complete_receives() {
-    const bool progressed =
-        complete(buckets_.size(), receive_buffers_.size(),
-                 [this](std::size_t i, const MPI_Status& status) { on_receive_complete(i, status); });
-    if (progressed) note_occupancy();
-    return progressed;
-  }
-
-  // Tests requests [first, first + count) and hands each completed one, by
-  // its index in that range, to `on_complete`.
-  template <typename OnComplete>
-  bool complete(std::size_t first, std::size_t count, OnComplete on_complete) {
-    if (count == 0) return false;
-    int completed = 0;
-    indices_.resize(count);
-    statuses_.resize(count);
-    MPI_Testsome(static_cast<int>(count), requests_.data() + first, &completed, indices_.data(),
-                 statuses_.data());
-    if (completed == MPI_UNDEFINED || completed == 0) return false;
-    for (int i = 0; i < completed; ++i) {
-      on_complete(static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)]),
-                  statuses_[static_cast<std::size_t>(i)]);
+  // Nothing could move: block until one send or receive completes. Returns
+  // the time spent waiting.
+  double wait_for_one() {
+    const double start = run_clock();
+    int index = MPI_UNDEFINED;
+    MPI_Status status;
+    MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, &status);
+    if (index == MPI_UNDEFINED) {
+      throw std::logic_error("routing core blocked with no request outstanding");
     }
-    return true;
-  }
-
-  // Nothing could move: block until a send or a receive completes rather
-  // than poll (a simulated core then spends no polls, and no simulated time).
-  void wait_for_any() {
-    int completed = 0;
-    indices_.resize(requests_.size());
-    statuses_.resize(requests_.size());
-    MPI_Waitsome(static_cast<int>(requests_.size()), requests_.data(), &completed, indices_.data(),
-                 statuses_.data());
-    if (completed == MPI_UNDEFINED) return;
-    for (int i = 0; i < completed; ++i) {
-      const auto index = static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)]);
-      if (index < buckets_.size()) {
-        on_send_complete(index);
-      } else {
-        on_receive_complete(index - buckets_.size(), statuses_[static_cast<std::size_t>(i)]);
-      }
+    const auto i = static_cast<std::size_t>(index);
+    if (i < buckets_.size()) {
+      on_send_complete(i);
+    } else {
+      on_receive_complete(i - buckets_.size(), status);
+      note_occupancy();
     }
-    note_occupancy();
+    return run_clock() - start;
   }
 
   void on_send_complete(std::size_t b) {
@@ -304,6 +279,7 @@ class RoutingCore {
     int count = 0;
     MPI_Get_count(&status, MPI_UINT64_T, &count);
     if (count == 0) {  // the sender is done with this channel
+      complete_receives_posted_before(buffer.channel, buffer.posted_sequence);
       ++done_received_[buffer.channel];
       if (!channel_closed(buffer.channel)) post(buffer);
       return;
@@ -321,6 +297,28 @@ class RoutingCore {
     }
   }
 
+  // A sender's "done" follows its data, and MPI matches a channel's messages
+  // to its receives in posting order: so every receive of the channel posted
+  // before the one the "done" met is matched already. MPI_Waitany reports
+  // completions in no particular order; these are completed now, oldest
+  // first, so that no update is left behind when the channel closes.
+  void complete_receives_posted_before(int channel, std::uint64_t sequence) {
+    for (;;) {
+      ReceiveBuffer* oldest = nullptr;
+      for (auto& candidate : receive_buffers_) {
+        if (candidate.posted && candidate.channel == channel && candidate.posted_sequence < sequence &&
+            (oldest == nullptr || candidate.posted_sequence < oldest->posted_sequence)) {
+          oldest = &candidate;
+        }
+      }
+      if (oldest == nullptr) return;
+      const auto i = static_cast<std::size_t>(oldest - receive_buffers_.data());
+      MPI_Status status;
+      MPI_Wait(&receive_request(i), &status);
+      on_receive_complete(i, status);
+    }
+  }
+
   bool drain_receive_buffers() {
     bool progressed = false;
     for (auto& buffer : receive_buffers_) {
@@ -330,6 +328,9 @@ class RoutingCore {
       progressed |= buffer.cursor != before;
       if (buffer.cursor == buffer.count) {
         buffer.holding = false;
+        // The buffer is free once its updates are handled: not before the
+        // time they cost has passed.
+        costs_.pay();
         if (!channel_closed(buffer.channel)) post(buffer);
       }
     }
@@ -460,8 +461,6 @@ class RoutingCore {
   std::vector<int> local_bucket_of_core_;
   std::vector<ReceiveBuffer> receive_buffers_;
   std::vector<MPI_Request> done_requests_;
-  std::vector<int> indices_;
-  std::vector<MPI_Status> statuses_;
 
   std::array<int, kChannels> expected_done_{};
   std::array<int, kChannels> done_received_{};
@@ -469,6 +468,7 @@ class RoutingCore {
   std::vector<bool> dimension_flushing_;
   bool local_closed_ = false;
 
+  std::uint64_t posts_ = 0;
   std::uint64_t remaining_ = 0;
   std::uint64_t random_ = 0;
   std::uint64_t occupancy_ = 0;

@@ -18,7 +18,7 @@
 namespace gups {
 
 struct UpdateContext {
-  MPI_Comm comm;  // private to the update phase
+  MPI_Comm comm;  // the update phase's messages; all received when it returns
   int rank;
   int ranks;
   const TableLayout& layout;  // over nodes (for direct, a node is a rank)
