@@ -30,6 +30,8 @@ namespace {
 
 constexpr int kExitBadInput = 2;
 constexpr int kExitVerificationFailed = 1;
+// After the update phase, whose tags are below it.
+constexpr int kNodePendingTag = 100;
 
 class MpiSession {
  public:
@@ -98,43 +100,64 @@ void inject_errors(LocalTable& table, std::uint64_t count) {
 }
 
 // Every rank's counters at rank 0, summed by core index (the role), and the
-// largest node-wide sum of per-core peaks.
-void gather_core_stats(const UpdateStats& mine, const AlgorithmSetup& setup, int rank, int ranks,
-                       RunResult& result) {
+// largest node-wide sum of per-core peaks. Reductions only: a gather to one
+// rank is O(ranks^2) to simulate (SMPI matches each arrival by a linear
+// search of rank 0's mailbox), and 48 of 105 s at 8,192 ranks went there.
+void gather_core_stats(const UpdateStats& mine, const AlgorithmSetup& setup, int rank, RunResult& result) {
+  const unsigned cores = setup.cores_per_node;
+  const unsigned core = static_cast<unsigned>(rank) % cores;
+  constexpr std::size_t kCounters = UpdateStats::kCounters;
+  // Sums per core index; the peak and the capacity are maxima.
+  std::vector<std::uint64_t> sums(cores * kCounters, 0), all_sums(sums.size(), 0);
+  std::vector<std::uint64_t> maxima(cores * 2, 0), all_maxima(maxima.size(), 0);
+  std::vector<double> busy(cores, 0.0), all_busy(cores, 0.0);
   const auto counters = mine.counters();
-  std::vector<std::uint64_t> all_counters(rank == 0 ? counters.size() * static_cast<std::size_t>(ranks) : 0);
-  std::vector<double> all_busy(rank == 0 ? static_cast<std::size_t>(ranks) : 0);
-  MPI_Gather(counters.data(), static_cast<int>(counters.size()), MPI_UINT64_T, all_counters.data(),
-             static_cast<int>(counters.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  MPI_Gather(&mine.busy_seconds, 1, MPI_DOUBLE, all_busy.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  std::copy(counters.begin(), counters.end(), sums.begin() + static_cast<std::ptrdiff_t>(core * kCounters));
+  maxima[2 * core] = mine.max_pending;
+  maxima[2 * core + 1] = mine.bucket_capacity;
+  busy[core] = mine.busy_seconds;
+  MPI_Reduce(sums.data(), all_sums.data(), static_cast<int>(sums.size()), MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(maxima.data(), all_maxima.data(), static_cast<int>(maxima.size()), MPI_UINT64_T, MPI_MAX, 0,
+             MPI_COMM_WORLD);
+  MPI_Reduce(busy.data(), all_busy.data(), static_cast<int>(cores), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&mine.window_rate, &result.window_gups, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   result.window_gups *= 1e-9;
+
+  // A node's peak is the sum of its cores' peaks, added up on its core 0.
+  std::uint64_t node_pending = mine.max_pending;
+  if (core != 0) {
+    MPI_Send(&node_pending, 1, MPI_UINT64_T, rank - static_cast<int>(core), kNodePendingTag, MPI_COMM_WORLD);
+    node_pending = 0;
+  } else {
+    for (unsigned c = 1; c < cores; ++c) {
+      std::uint64_t theirs = 0;
+      MPI_Recv(&theirs, 1, MPI_UINT64_T, rank + static_cast<int>(c), kNodePendingTag, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      node_pending += theirs;
+    }
+  }
+  MPI_Reduce(&node_pending, &result.node_pending_bound, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
 
-  const unsigned cores = setup.cores_per_node;
   result.cores.assign(cores, {});
-  std::vector<std::uint64_t> node_pending(setup.nodes, 0);
-  for (int r = 0; r < ranks; ++r) {
-    std::array<std::uint64_t, UpdateStats::kCounters> c{};
-    std::copy_n(all_counters.begin() + static_cast<std::ptrdiff_t>(c.size()) * r, c.size(), c.begin());
-    const auto stats = UpdateStats::from(c, all_busy[static_cast<std::size_t>(r)]);
-    result.cores[static_cast<unsigned>(r) % cores].totals.merge(stats);
+  for (unsigned c = 0; c < cores; ++c) {
+    std::array<std::uint64_t, kCounters> totals{};
+    std::copy_n(all_sums.begin() + static_cast<std::ptrdiff_t>(c * kCounters), kCounters, totals.begin());
+    auto stats = UpdateStats::from(totals, all_busy[c]);
+    stats.max_pending = all_maxima[2 * c];
+    stats.bucket_capacity = all_maxima[2 * c + 1];
     result.stats.merge(stats);
-    node_pending[static_cast<std::size_t>(r) / cores] += stats.max_pending;
-  }
-  result.node_pending_bound = *std::max_element(node_pending.begin(), node_pending.end());
-  for (unsigned core = 0; core < cores; ++core) {
-    auto& summary = result.cores[core];
-    const auto& t = summary.totals;
-    summary.core = core;
-    summary.role = setup.shape ? setup.plan.describe(core) : "generate, send to owners, update";
-    summary.mean_busy_seconds = t.busy_seconds / static_cast<double>(setup.nodes);
-    const auto messages = t.messages_sent + t.local_messages_sent;
+    auto& summary = result.cores[c];
+    summary.totals = stats;
+    summary.core = c;
+    summary.role = setup.shape ? setup.plan.describe(c) : "generate, send to owners, update";
+    summary.mean_busy_seconds = stats.busy_seconds / static_cast<double>(setup.nodes);
+    const auto messages = stats.messages_sent + stats.local_messages_sent;
     summary.mean_bucket_fill =
-        messages == 0 || t.bucket_capacity == 0
+        messages == 0 || stats.bucket_capacity == 0
             ? 0.0
-            : static_cast<double>(t.updates_sent + t.updates_handed) /
-                  static_cast<double>(messages) / static_cast<double>(t.bucket_capacity);
+            : static_cast<double>(stats.updates_sent + stats.updates_handed) /
+                  static_cast<double>(messages) / static_cast<double>(stats.bucket_capacity);
   }
 }
 
@@ -191,7 +214,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   MPI_Reduce(&local_sums.xor_all, &sums.xor_all, 1, MPI_UINT64_T, MPI_BXOR, 0, MPI_COMM_WORLD);
 
   RunResult result;
-  gather_core_stats(mine, setup, rank, ranks, result);
+  gather_core_stats(mine, setup, rank, result);
 
   const double verify_start = MPI_Wtime();
   std::uint64_t errors = 0;

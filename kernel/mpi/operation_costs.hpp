@@ -103,7 +103,7 @@ class ProgressReport {
         start_(last_) {}
 
   void note(std::uint64_t done) {
-    if (!active_ || ++calls_ % 1024 != 0) return;
+    if (!active_ || ++calls_ % 16 != 0) return;
     const auto now = Clock::now();
     if (std::chrono::duration<double>(now - last_).count() < seconds_) return;
     last_ = now;
