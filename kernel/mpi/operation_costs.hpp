@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +25,13 @@ namespace gups {
 
 #ifdef GUPS_SIMULATED
 
+// A core's work is a debt against the simulated clock: `busy_until` is the
+// time the work marked so far ends. pay() sleeps until then, and is called
+// before every MPI call that another rank can observe (a send, a posted
+// receive), so that it happens when the work before it is done. A blocking
+// wait pays nothing first: it returns at the later of the completion and the
+// end of the work, which the next pay() settles. One sleep per observable
+// call, none per turn of the loop.
 class OperationCosts {
  public:
   OperationCosts() = default;
@@ -38,16 +46,19 @@ class OperationCosts {
   }
 
   void pay() noexcept {
-    if (cycles_ <= 0) return;
-    simgrid::s4u::this_actor::sleep_for(cycles_ / charges_->clock_hz);
-    cycles_ = 0;
+    const double now = simgrid::s4u::Engine::get_clock();
+    if (busy_until_ > now) simgrid::s4u::this_actor::sleep_for(busy_until_ - now);
   }
+  double busy_until() const noexcept { return busy_until_; }
 
  private:
-  void add(double cycles) noexcept { cycles_ += cycles; }
+  void add(double cycles) noexcept {
+    if (cycles <= 0) return;
+    busy_until_ = std::max(busy_until_, simgrid::s4u::Engine::get_clock()) + cycles / charges_->clock_hz;
+  }
 
   std::optional<OperationCharges> charges_;
-  double cycles_ = 0;
+  double busy_until_ = 0;
 };
 
 #else
@@ -60,6 +71,7 @@ class OperationCosts {
   void message_sent() noexcept {}
   void message_received(unsigned) noexcept {}
   void pay() noexcept {}
+  double busy_until() const noexcept { return 0; }
 };
 
 #endif

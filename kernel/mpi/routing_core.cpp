@@ -101,9 +101,9 @@ class RoutingCore {
       bool progressed = drain_receive_buffers();
       progressed |= generate();
       progressed |= close_what_can_close();
-      costs_.pay();
       if (!progressed && !finished()) idle += wait_for_one();
     }
+    costs_.pay();  // the run lasts until the last work is done
     stats_.busy_seconds = run_clock() - start - idle;
     MPI_Waitall(static_cast<int>(done_requests_.size()), done_requests_.data(), MPI_STATUSES_IGNORE);
     wake_leftover_receives();
@@ -207,6 +207,7 @@ class RoutingCore {
               bucket.destination_rank, kDataTag + bucket.channel, context_.comm,
               &send_request(static_cast<std::size_t>(b)));
     bucket.in_flight = true;
+    ++in_flight_;
     if (bucket.channel == kLocalChannel) {
       stats_.updates_handed += bucket.items.size();
       ++stats_.local_messages_sent;
@@ -239,6 +240,7 @@ class RoutingCore {
   // ---- messages -----------------------------------------------------------
 
   void post(ReceiveBuffer& buffer) {
+    costs_.pay();  // a buffer is free once the updates it held are handled
     const auto i = static_cast<std::size_t>(&buffer - receive_buffers_.data());
     MPI_Irecv(buffer.data.data(), static_cast<int>(capacity_), MPI_UINT64_T, MPI_ANY_SOURCE,
               kDataTag + buffer.channel, context_.comm, &receive_request(i));
@@ -247,9 +249,9 @@ class RoutingCore {
   }
 
   // Nothing could move: block until one send or receive completes. Returns
-  // the time spent waiting.
+  // the time spent waiting, not counting work still being paid for.
   double wait_for_one() {
-    const double start = run_clock();
+    const double start = std::max(run_clock(), costs_.busy_until());
     int index = MPI_UNDEFINED;
     MPI_Status status;
     MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, &status);
@@ -263,11 +265,12 @@ class RoutingCore {
       on_receive_complete(i - buckets_.size(), status);
       note_occupancy();
     }
-    return run_clock() - start;
+    return std::max(0.0, run_clock() - start);
   }
 
   void on_send_complete(std::size_t b) {
     auto& bucket = buckets_[b];
+    --in_flight_;
     occupancy_ -= bucket.items.size();
     bucket.items.clear();
     bucket.in_flight = false;
@@ -287,6 +290,7 @@ class RoutingCore {
     buffer.count = static_cast<std::size_t>(count);
     buffer.cursor = 0;
     buffer.holding = true;
+    ++holding_[buffer.channel];
     occupancy_ += buffer.count;
     costs_.message_received(static_cast<unsigned>(buffer.count));
     if (buffer.channel == kLocalChannel) {
@@ -321,6 +325,7 @@ class RoutingCore {
 
   bool drain_receive_buffers() {
     bool progressed = false;
+    if (std::all_of(holding_.begin(), holding_.end(), [](int h) { return h == 0; })) return false;
     for (auto& buffer : receive_buffers_) {
       if (!buffer.holding) continue;
       const std::size_t before = buffer.cursor;
@@ -328,9 +333,7 @@ class RoutingCore {
       progressed |= buffer.cursor != before;
       if (buffer.cursor == buffer.count) {
         buffer.holding = false;
-        // The buffer is free once its updates are handled: not before the
-        // time they cost has passed.
-        costs_.pay();
+        --holding_[buffer.channel];
         if (!channel_closed(buffer.channel)) post(buffer);
       }
     }
@@ -342,25 +345,12 @@ class RoutingCore {
   bool channel_closed(int channel) const noexcept {
     return done_received_[channel] == expected_done_[channel];
   }
-  bool all_inputs_closed() const noexcept {
-    for (int c = 0; c < kChannels; ++c) {
-      if (!channel_closed(c)) return false;
-    }
-    return true;
-  }
   // Inputs from the given channels are closed and fully routed.
   bool drained(int below_dimension, bool with_local) const noexcept {
     for (int c = 0; c < below_dimension; ++c) {
-      if (!channel_closed(c)) return false;
+      if (!channel_closed(c) || holding_[c] > 0) return false;
     }
-    if (with_local && !channel_closed(kLocalChannel)) return false;
-    for (const auto& buffer : receive_buffers_) {
-      if (buffer.holding && (buffer.channel < below_dimension ||
-                             (with_local && buffer.channel == kLocalChannel))) {
-        return false;
-      }
-    }
-    return true;
+    return !with_local || (channel_closed(kLocalChannel) && holding_[kLocalChannel] == 0);
   }
 
   // Sends what is left in the buckets of a channel; true once all are empty.
@@ -376,6 +366,7 @@ class RoutingCore {
   }
 
   void send_done(int destination_rank, int channel) {
+    costs_.pay();
     done_requests_.push_back(MPI_REQUEST_NULL);
     MPI_Isend(nullptr, 0, MPI_UINT64_T, destination_rank, kDataTag + channel, context_.comm,
               &done_requests_.back());
@@ -413,11 +404,7 @@ class RoutingCore {
 
   bool finished() const noexcept {
     if (remaining_ > 0 || !local_closed_ || !all_dimensions_closed()) return false;
-    if (!drained(kChannels, true)) return false;
-    for (const auto& bucket : buckets_) {
-      if (bucket.in_flight) return false;
-    }
-    return true;
+    return drained(kChannels, true) && in_flight_ == 0;
   }
 
   // Once every sender is done no message can arrive: complete the receives
@@ -464,6 +451,8 @@ class RoutingCore {
 
   std::array<int, kChannels> expected_done_{};
   std::array<int, kChannels> done_received_{};
+  std::array<int, kChannels> holding_{};  // receive buffers of the channel holding updates
+  int in_flight_ = 0;                     // buckets whose send has not completed
   std::vector<bool> dimension_closed_;
   std::vector<bool> dimension_flushing_;
   bool local_closed_ = false;
