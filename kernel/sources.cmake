@@ -11,7 +11,8 @@ set(GUPS_CORE_SOURCES
   kernel/core/run_report.cpp
   kernel/core/table_distribution.cpp
   kernel/core/table_layout.cpp
-  kernel/core/torus_shape.cpp)
+  kernel/core/torus_shape.cpp
+  kernel/core/update_timeline.cpp)
 set(GUPS_MPI_SOURCES
   kernel/mpi/direct.cpp
   kernel/mpi/distributed_verification.cpp

@@ -31,6 +31,13 @@ std::string format_hpcc_lines(const RunResult& r) {
     out += fmt::format("Steady state (each generator from 25% to 75% of its updates) = {:.9f} GUP/s\n",
                        r.window_gups);
   }
+  if (r.steady.rate > 0) {
+    out += fmt::format(
+        "Steady state (updates applied from 25% to 75% of the time all nodes generate) = {:.9f} GUP/s "
+        "(quarters {:.6f} and {:.6f}: {:.2f}% apart)\n",
+        1e-9 * r.steady.rate, 1e-9 * r.steady.first_quarter, 1e-9 * r.steady.second_quarter,
+        100 * r.steady.spread());
+  }
   out += fmt::format("{:.9f} Billion(10^9) Updates/PE per second [GUP/s]\n",
                      r.gups() / r.ranks);
   out += fmt::format("Table checksums before verification: sum = {}, xor = {}\n",
@@ -91,6 +98,11 @@ nlohmann::json to_json(const RunResult& r) {
       {"seconds", r.seconds},
       {"gups", r.gups()},
       {"window_gups", r.window_gups},
+      {"steady_gups", 1e-9 * r.steady.rate},
+      {"steady_quarters_gups", {1e-9 * r.steady.first_quarter, 1e-9 * r.steady.second_quarter}},
+      {"steady_spread", r.steady.spread()},
+      {"first_generator_done_seconds", r.first_generator_done},
+      {"applied_timeline", {{"bin_seconds", r.applied_over_time.width()}, {"updates", r.applied_over_time.counts()}}},
       {"errors", r.verified ? nlohmann::json(r.errors) : nlohmann::json()},
       {"passed", r.verified ? nlohmann::json(r.passed) : nlohmann::json()},
       {"verified", r.verified},

@@ -8,6 +8,7 @@
 #include "local_table.hpp"
 #include "run_config.hpp"
 #include "update_stats.hpp"
+#include "update_timeline.hpp"
 
 namespace gups {
 
@@ -42,6 +43,9 @@ struct RunResult {
   bool verified = true;  // false when verification was skipped (large simulations)
   double verification_seconds = 0.0;
   double window_gups = 0.0;  // sum of the generators' steady-state rates
+  SteadyState steady;        // applied updates per second over the middle of the run (0: not measured)
+  UpdateTimeline applied_over_time;  // all ranks' applied updates, summed
+  double first_generator_done = 0;   // seconds from the start: every node generates until then
   UpdateStats stats;
   std::uint64_t nodes = 0;
   unsigned cores_per_node = 1;

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 
+#include "update_timeline.hpp"
+
 namespace gups {
 
 struct UpdateStats {
@@ -25,6 +27,8 @@ struct UpdateStats {
   // updates per second (0 if not measured): the steady state, without the
   // filling and draining of the pipeline at either end.
   double window_rate = 0.0;
+  UpdateTimeline applied_over_time;  // updaters: when their updates were applied
+  double generation_end = -1;        // generators: when the last update was generated (run clock, from the start)
 
   static constexpr std::size_t kCounters = 11;
   std::array<std::uint64_t, kCounters> counters() const noexcept {
@@ -33,7 +37,7 @@ struct UpdateStats {
             local_messages_received, max_pending, bucket_capacity};
   }
   static UpdateStats from(const std::array<std::uint64_t, kCounters>& c, double busy) noexcept {
-    return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], busy};
+    return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], busy, 0.0, {}, -1};
   }
 
   // Sums, except the peak, which is the larger one.

@@ -161,6 +161,19 @@ void gather_core_stats(const UpdateStats& mine, const AlgorithmSetup& setup, int
   }
 }
 
+// Every rank's timeline of applied updates, brought to the widest width and
+// summed at rank 0.
+UpdateTimeline sum_timelines(UpdateTimeline timeline, int rank) {
+  double width = timeline.width(), widest = 0;
+  MPI_Allreduce(&width, &widest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  timeline.widen_to(widest);
+  std::vector<double> counts(UpdateTimeline::kBins, 0.0);
+  MPI_Reduce(timeline.counts().data(), counts.data(), static_cast<int>(counts.size()), MPI_DOUBLE, MPI_SUM, 0,
+             MPI_COMM_WORLD);
+  if (rank != 0) return {};
+  return UpdateTimeline::from(widest, std::move(counts));
+}
+
 // This rank's operation costs: the machine file's cycles under SMPI when
 // one is given, nothing otherwise. Throws std::invalid_argument.
 OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
@@ -215,6 +228,11 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
 
   RunResult result;
   gather_core_stats(mine, setup, rank, result);
+  result.applied_over_time = sum_timelines(mine.applied_over_time, rank);
+  // The steady state: while every node still generates (no drain yet).
+  const double generation_end = mine.generation_end >= 0 ? mine.generation_end : seconds;
+  MPI_Reduce(&generation_end, &result.first_generator_done, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+  result.steady = steady_state(result.applied_over_time, result.first_generator_done);
 
   const double verify_start = MPI_Wtime();
   std::uint64_t errors = 0;

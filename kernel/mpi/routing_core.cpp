@@ -95,12 +95,21 @@ class RoutingCore {
     GenerationWindow window(total);
     const double start = run_clock();
     double idle = 0;
+    std::uint64_t noted_applied = 0;
     while (!finished()) {
       progress.note(total - remaining_);
       if (role_.generates) window.note(total - remaining_);
       bool progressed = drain_receive_buffers();
       progressed |= generate();
       progressed |= close_what_can_close();
+      if (role_.generates && remaining_ == 0 && stats_.generation_end < 0) {
+        stats_.generation_end = std::max(run_clock(), costs_.busy_until()) - start;
+      }
+      if (stats_.applied != noted_applied) {
+        stats_.applied_over_time.add(std::max(run_clock(), costs_.busy_until()) - start,
+                                     static_cast<double>(stats_.applied - noted_applied));
+        noted_applied = stats_.applied;
+      }
       if (!progressed && !finished()) idle += wait_for_one();
     }
     costs_.pay();  // the run lasts until the last work is done
