@@ -263,13 +263,16 @@ def main(argv):
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
                   "updates_per_node": per_word * 2 ** log2 // nodes, "stream_offset": args.stream_offset,
                   "verified": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}
-    if stopped or status != 0 or not os.path.exists(raw_path):
+    # SimGrid reports a deadlock, and smpirun still exits 0.
+    deadlock = any("Deadlock detected" in line for line in lines)
+    if stopped or deadlock or status != 0 or not os.path.exists(raw_path):
         for line in lines[-20:]:
             if not line.startswith("gups: progress:"):
                 print(line, file=sys.stderr)
         result = {"schema": "torus-gups/result/1", "algorithm": args.algo, "partial": True,
                   "progress": last_progress(lines), "simulation": simulation}
         why = (f"stopped after {args.max_wall:g} s of wall time (--max-wall)" if stopped
+               else "SimGrid reported a deadlock" if deadlock
                else f"the simulation failed (status {status})")
         print(f"gups-sim: {why}; partial figures: {json.dumps(result['progress'])}", file=sys.stderr)
         if args.json:
