@@ -87,6 +87,13 @@ def parse_arguments(argv):
     p.add_argument("--json", help="write the result as JSON here")
     p.add_argument("--workdir", help="where platform, hostfile and raw result go (default: a temporary folder)")
     p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
+    p.add_argument("--converge", action="store_true",
+                   help="run again with twice the updates per node until the steady state's two quarters agree "
+                        "within --converge-tolerance and so does the run before (exit status 5 if "
+                        "--converge-max-updates is reached first)")
+    p.add_argument("--converge-tolerance", type=float, default=0.01, help="default 0.01 (1%%)")
+    p.add_argument("--converge-max-updates", type=int, default=65536,
+                   help="most updates per node --converge tries (default 65536)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     return p.parse_args(argv)
 
@@ -223,41 +230,45 @@ def last_progress(lines):
     return found
 
 
-def main(argv):
-    args = parse_arguments(argv)
-    try:
-        check_installation()
-        if args.cores_per_node is not None and args.cores_per_node < 1:
-            raise BadInput("--cores-per-node must be at least 1")
-        if args.nodes is not None and args.nodes < 1:
-            raise BadInput("--nodes must be at least 1")
-        if args.network_scale <= 0:
-            raise BadInput("--network-scale must be positive")
-        if args.algo == "routed":
-            ranks_per_node = 1
-        elif args.algo == "direct":
-            ranks_per_node = args.cores_per_node or 1
-        else:
-            ranks_per_node = args.cores_per_node or 0  # 0: the machine's cores
-        # smpirun runs in the work folder (it leaves its unrolled hostfile in
-        # the current folder when a run fails), so every path is absolute.
-        workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="gups-sim-"))
-        if "/" in args.machine or args.machine.endswith(".json"):
-            args.machine = os.path.abspath(args.machine)
-        os.makedirs(workdir, exist_ok=True)
-        shape, ranks_per_node, clock_hz = run_topology(args, workdir, ranks_per_node)
-        nodes = math.prod(int(s) for s in shape.split("x"))
-        log2, per_word = table_plan(args, nodes)
-        command, options, verify = build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word,
-                                                 clock_hz)
-    except BadInput as error:
-        print(f"gups-sim: error: {error}", file=sys.stderr)
-        return 2
+def prepare(args):
+    """Checks the input, writes platform and hostfile; returns the run's fixed parts."""
+    check_installation()
+    if args.cores_per_node is not None and args.cores_per_node < 1:
+        raise BadInput("--cores-per-node must be at least 1")
+    if args.nodes is not None and args.nodes < 1:
+        raise BadInput("--nodes must be at least 1")
+    if args.network_scale <= 0:
+        raise BadInput("--network-scale must be positive")
+    if not 0 < args.converge_tolerance < 1:
+        raise BadInput("--converge-tolerance must be between 0 and 1")
+    if args.algo == "routed":
+        ranks_per_node = 1
+    elif args.algo == "direct":
+        ranks_per_node = args.cores_per_node or 1
+    else:
+        ranks_per_node = args.cores_per_node or 0  # 0: the machine's cores
+    # smpirun runs in the work folder (it leaves its unrolled hostfile in
+    # the current folder when a run fails), so every path is absolute.
+    workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="gups-sim-"))
+    if "/" in args.machine or args.machine.endswith(".json"):
+        args.machine = os.path.abspath(args.machine)
+    os.makedirs(workdir, exist_ok=True)
+    shape, ranks_per_node, clock_hz = run_topology(args, workdir, ranks_per_node)
+    nodes = math.prod(int(s) for s in shape.split("x"))
+    return workdir, shape, nodes, ranks_per_node, clock_hz
+
+
+def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
+    """One simulation; returns (exit status, result, output lines). Raises BadInput."""
+    log2, per_word = table_plan(args, nodes)
+    command, options, verify = build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, clock_hz)
     if not args.quiet:
         print(f"gups-sim: {args.algo} on {args.machine}, {shape} torus ({nodes} nodes x {ranks_per_node} ranks), "
               f"2^{log2} words, {per_word} updates per word, costs: {args.costs}", file=sys.stderr, flush=True)
-    status, lines, wall, peak_kib, stopped = run_simulation(command, args.max_wall, args.quiet, workdir)
     raw_path = os.path.join(workdir, "raw.json")
+    if os.path.exists(raw_path):
+        os.remove(raw_path)
+    status, lines, wall, peak_kib, stopped = run_simulation(command, max_wall, args.quiet, workdir)
     simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
                   "smpi_options": options, "machine": args.machine, "costs": args.costs,
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
@@ -275,23 +286,70 @@ def main(argv):
                else "SimGrid reported a deadlock" if deadlock
                else f"the simulation failed (status {status})")
         print(f"gups-sim: {why}; partial figures: {json.dumps(result['progress'])}", file=sys.stderr)
-        if args.json:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(result, f, indent=2)
-        return 4 if stopped else (status if 0 < status < 4 else 3)
+        return (4 if stopped else (status if 0 < status < 4 else 3)), result, lines
     with open(raw_path, encoding="utf-8") as f:
         result = json.load(f)
     result["partial"] = False
     simulation["simulated_seconds"] = result["seconds"]
     result["simulation"] = simulation
-    for line in lines:
-        if not line.startswith("gups: progress:"):
-            print(line)
-    print(f"Simulation: {wall:.1f} s wall, {peak_kib / 1024:.0f} MiB peak, SimGrid {SIMGRID_VERSION}")
+    return status, result, lines
+
+
+def converged(result, previous, tolerance):
+    """Steady: its two quarters agree, and so does the run of half the length before it (a short run's
+    buffers still absorb the imbalance of random traffic, so its quarters can agree on too high a rate)."""
+    if result["partial"] or result.get("steady_gups", 0) <= 0 or result["steady_spread"] > tolerance:
+        return False
+    return previous is not None and abs(result["steady_gups"] - previous) <= tolerance * result["steady_gups"]
+
+
+def main(argv):
+    args = parse_arguments(argv)
+    start = time.monotonic()
+    attempts = []
+    done = False
+    try:
+        fixed = prepare(args)
+        while True:
+            left = args.max_wall - (time.monotonic() - start) if args.max_wall else 0
+            if args.max_wall and left <= 0:
+                break
+            status, result, lines = simulate(args, *fixed, max_wall=left)
+            if not args.converge or status != 0:
+                break
+            previous = attempts[-1]["steady_gups"] if attempts else None
+            attempts.append({"updates_per_node": result["simulation"]["updates_per_node"],
+                             "steady_gups": result["steady_gups"], "steady_spread": result["steady_spread"],
+                             "wall_seconds": result["simulation"]["wall_seconds"]})
+            done = converged(result, previous, args.converge_tolerance)
+            print(f"gups-sim: converge: {attempts[-1]['updates_per_node']} updates per node: steady "
+                  f"{result['steady_gups']:.6g} GUP/s, quarters {100 * result['steady_spread']:.2f}% apart: "
+                  f"{'converged' if done else 'not converged'}", file=sys.stderr, flush=True)
+            ran = attempts[-1]["updates_per_node"]  # the table plan may round what was asked
+            if done or 2 * ran > args.converge_max_updates:
+                break
+            args.updates_per_node = 2 * ran
+    except BadInput as error:
+        print(f"gups-sim: error: {error}", file=sys.stderr)
+        return 2
+    if args.converge and attempts:
+        result["convergence"] = {"tolerance": args.converge_tolerance, "attempts": attempts,
+                                 "converged": done}
+    if not result["partial"]:
+        for line in lines:
+            if not line.startswith("gups: progress:"):
+                print(line)
+        simulation = result["simulation"]
+        print(f"Simulation: {simulation['wall_seconds']:.1f} s wall, {simulation['peak_memory_bytes'] / 2**20:.0f} "
+              f"MiB peak, SimGrid {SIMGRID_VERSION}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=2)
             f.write("\n")
+    if args.converge and status == 0 and not result["convergence"]["converged"]:
+        print(f"gups-sim: the steady state did not converge within {args.converge_tolerance:.0%} "
+              f"(--converge-max-updates {args.converge_max_updates})", file=sys.stderr)
+        return 5
     return status
 
 

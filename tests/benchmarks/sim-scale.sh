@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Benchmark: wall time and peak memory of gups-sim (multicore, bgp machine)
-# as the torus grows, on this machine. Each size runs under a wall budget;
-# a size that exceeds it is reported as stopped with its partial progress.
-# Usage: sim-scale.sh ["64 512 4096 32768"] [UPDATES_PER_NODE=4096] [MAX_WALL=900]
+# Benchmark: how gups-sim (multicore on the bgp machine) scales on this
+# machine. For each node count: wall seconds, peak memory (total and per
+# simulated rank), simulated messages per wall second, the whole-run and
+# steady-state GUPS with the spread of the steady state's two quarters, and
+# Eq. 7 beside them. Each size runs under a wall budget; a size that exceeds
+# it is reported as stopped with its partial progress. Run it alone.
+# Usage: sim-scale.sh ["64 512 4096 32768"] [UPDATES_PER_NODE=2048] [MAX_WALL=900]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 counts="${1:-64 512 4096 32768}"
-updates="${2:-4096}"
+updates="${2:-2048}"
 max_wall="${3:-900}"
 out="results/bench-sim-scale"
 mkdir -p "$out"
@@ -15,17 +18,27 @@ for n in $counts; do
   build/sim/gups-sim --quiet --nodes "$n" --updates-per-node "$updates" --verify no --max-wall "$max_wall" \
     --json "$out/multicore-$n.json" >/dev/null || true
 done
+build/models/gups-model --machine bgp --algorithm multicore --nodes "$(echo $counts | tr ' ' ',')" \
+  --json "$out/model.json" >/dev/null
 python3 - "$out" "$counts" "$updates" <<'PY'
 import json, sys
 out, counts, updates = sys.argv[1], [int(c) for c in sys.argv[2].split()], int(sys.argv[3])
+model = {row["nodes"]: row["gups"] for row in json.load(open(f"{out}/model.json"))["results"][0]["rows"]}
 print(f"gups-sim multicore on bgp, {updates} updates per node, this 2-core machine")
-print(f"  {'nodes':>6} {'ranks':>7} {'wall s':>8} {'peak MiB':>9} {'sim GUP/s':>10} {'steady':>8}  status")
+print(f"  {'nodes':>6} {'ranks':>7} {'wall s':>8} {'peak MiB':>9} {'KiB/rank':>8} {'msgs/s':>8} "
+      f"{'GUP/s':>8} {'steady':>8} {'spread':>7} {'Eq. 7':>8} {'st/Eq7':>7}  status")
 for n in counts:
     r = json.load(open(f"{out}/multicore-{n}.json"))
     s = r["simulation"]
+    ranks = 4 * n
+    peak = s["peak_memory_bytes"]
+    head = f"  {n:>6} {ranks:>7} {s['wall_seconds']:8.1f} {peak / 2**20:9.0f} {peak / 1024 / ranks:8.0f}"
     if r.get("partial"):
-        print(f"  {n:>6} {4 * n:>7} {s['wall_seconds']:8.1f} {s['peak_memory_bytes'] / 2**20:9.0f} {'-':>10} {'-':>8}  stopped: {r.get('progress')}")
-    else:
-        print(f"  {n:>6} {4 * n:>7} {s['wall_seconds']:8.1f} {s['peak_memory_bytes'] / 2**20:9.0f} {r['gups']:10.3f} {r['window_gups']:8.3f}  done")
+        print(f"{head} {'-':>8} {'-':>8} {'-':>8} {'-':>7} {model.get(n, 0):8.3f} {'-':>7}  stopped: {r.get('progress')}")
+        continue
+    messages = sum(c["messages_sent"] + c["local_messages_sent"] for c in r["cores"])
+    steady = r["steady_gups"]
+    print(f"{head} {messages / s['wall_seconds']:8.0f} {r['gups']:8.3f} {steady:8.3f} "
+          f"{100 * r['steady_spread']:6.2f}% {model[n]:8.3f} {steady / model[n]:7.3f}  done")
 PY
 echo "repeat: bash tests/benchmarks/sim-scale.sh \"$counts\" $updates $max_wall"
