@@ -5,7 +5,7 @@ import os
 import sys
 
 FIELDS = ["source", "machine", "algorithm", "owner", "nodes", "shape", "ranks", "repeat", "gups", "window_gups",
-          "cpu_gups", "network_gups", "binds", "seconds", "wall_seconds", "peak_memory_bytes", "errors",
+          "steady_gups", "steady_spread", "cpu_gups", "network_gups", "binds", "seconds", "wall_seconds", "peak_memory_bytes", "errors",
           "file", "command"]
 
 
@@ -37,7 +37,8 @@ def record_of(document, path):
                     network_gups=row["network_gups"], binds=row["binds"])
     else:
         base.update(shape=document.get("shape") or "", ranks=document.get("ranks"), gups=document.get("gups"),
-                    window_gups=document.get("window_gups"), seconds=document.get("seconds"),
+                    window_gups=document.get("window_gups"), steady_gups=document.get("steady_gups"),
+                    steady_spread=document.get("steady_spread"), seconds=document.get("seconds"),
                     errors=document.get("errors"))
         simulation = document.get("simulation") or {}
         base.update(wall_seconds=simulation.get("wall_seconds", meta.get("wall_seconds")),

@@ -34,20 +34,20 @@ for n in counts:
     m = load(f"model-{n}")["results"][0]["rows"][0]
     s = load(f"fast-network-{n}")
     print(f"  {n:>6} {m['cpu_gups']:8.3f} {s['gups']:8.3f} {s['gups'] / m['cpu_gups']:6.3f} "
-          f"{s['window_gups']:8.3f} {s['window_gups'] / m['cpu_gups']:6.3f} {s['simulation']['wall_seconds']:7.1f}")
+          f"{s['steady_gups']:8.3f} {s['steady_gups'] / m['cpu_gups']:6.3f} {s['simulation']['wall_seconds']:7.1f}")
 print("2. multicore, no CPU cost, against the network bound 4B/b")
 print(f"  {'N':>6} {'4B/b':>8} {'sim':>8} {'ratio':>6} {'steady':>8} {'ratio':>6}")
 for n in counts:
     m = load(f"model-{n}")["results"][0]["rows"][0]
     s = load(f"zero-cpu-{n}")
     print(f"  {n:>6} {m['network_gups']:8.3f} {s['gups']:8.3f} {s['gups'] / m['network_gups']:6.3f} "
-          f"{s['window_gups']:8.3f} {s['window_gups'] / m['network_gups']:6.3f}")
+          f"{s['steady_gups']:8.3f} {s['steady_gups'] / m['network_gups']:6.3f}")
 print("3. prediction on the full bgp machine (GUP/s)")
 print(f"  {'N':>6} {'Eq.7':>8} {'multicore':>10} {'steady':>8} {'Eq.1':>8} {'routed':>8} {'steady':>8} {'wall s':>7} {'peak MiB':>9}")
 for n in counts:
     mm, mr = (r["rows"][0] for r in load(f"model-{n}")["results"])
     sm, sr = load(f"bgp-multicore-{n}"), load(f"bgp-routed-{n}")
-    print(f"  {n:>6} {mm['gups']:8.3f} {sm['gups']:10.3f} {sm['window_gups']:8.3f} {mr['gups']:8.3f} {sr['gups']:8.3f} "
-          f"{sr['window_gups']:8.3f} {sm['simulation']['wall_seconds']:7.1f} {sm['simulation']['peak_memory_bytes'] / 2**20:9.0f}")
+    print(f"  {n:>6} {mm['gups']:8.3f} {sm['gups']:10.3f} {sm['steady_gups']:8.3f} {mr['gups']:8.3f} {sr['gups']:8.3f} "
+          f"{sr['steady_gups']:8.3f} {sm['simulation']['wall_seconds']:7.1f} {sm['simulation']['peak_memory_bytes'] / 2**20:9.0f}")
 PY
 echo "repeat: bash tests/benchmarks/sim-vs-model.sh \"$counts\" $updates"
