@@ -311,9 +311,7 @@ def main(argv):
     try:
         fixed = prepare(args)
         while True:
-            left = args.max_wall - (time.monotonic() - start) if args.max_wall else 0
-            if args.max_wall and left <= 0:
-                break
+            left = max(1e-3, args.max_wall - (time.monotonic() - start)) if args.max_wall else 0
             status, result, lines = simulate(args, *fixed, max_wall=left)
             if not args.converge or status != 0:
                 break
@@ -326,7 +324,7 @@ def main(argv):
                   f"{result['steady_gups']:.6g} GUP/s, quarters {100 * result['steady_spread']:.2f}% apart: "
                   f"{'converged' if done else 'not converged'}", file=sys.stderr, flush=True)
             ran = attempts[-1]["updates_per_node"]  # the table plan may round what was asked
-            if done or 2 * ran > args.converge_max_updates:
+            if done or 2 * ran > args.converge_max_updates or (args.max_wall and time.monotonic() - start >= args.max_wall):
                 break
             args.updates_per_node = 2 * ran
     except BadInput as error:
