@@ -182,8 +182,15 @@ def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, c
 def run_simulation(command, max_wall, quiet, workdir):
     """Runs smpirun; returns (status, output lines, wall seconds, peak KiB, stopped)."""
     start = time.monotonic()
+    # Transparent huge pages for malloc (glibc 2.35+; ignored elsewhere): the
+    # simulation touches ~90 KiB per rank all over its heap (the ranks' stacks
+    # are malloc'd), and fewer TLB misses made 1,024 nodes 14% faster.
+    environment = dict(os.environ)
+    tunables = [t for t in environment.get("GLIBC_TUNABLES", "").split(":") if t]
+    if not any(t.startswith("glibc.malloc.hugetlb=") for t in tunables):
+        environment["GLIBC_TUNABLES"] = ":".join(tunables + ["glibc.malloc.hugetlb=1"])
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=workdir,
-                               start_new_session=True)
+                               start_new_session=True, env=environment)
     lines = []
 
     def read_output():
