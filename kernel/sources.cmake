@@ -17,7 +17,9 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/direct.cpp
   kernel/mpi/distributed_verification.cpp
   kernel/mpi/gups_main.cpp
+  kernel/mpi/mpi_message_slots.cpp
   kernel/mpi/routing_core.cpp
+  kernel/mpi/s4u_message_slots.cpp
   kernel/mpi/update_algorithms.cpp)
 set(GUPS_MODEL_SOURCES
   models/src/bounds.cpp

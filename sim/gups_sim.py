@@ -86,6 +86,9 @@ def parse_arguments(argv):
     p.add_argument("--max-wall", type=float, default=0, help="stop after this many wall seconds (0: no limit)")
     p.add_argument("--json", help="write the result as JSON here")
     p.add_argument("--workdir", help="where platform, hostfile and raw result go (default: a temporary folder)")
+    p.add_argument("--message-layer", default="s4u", choices=["s4u", "mpi"],
+                   help="what carries routed and multicore messages: s4u (SimGrid mailboxes, default) or mpi "
+                        "(SMPI calls: the same messages with SMPI's per-call overhead)")
     p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
     p.add_argument("--converge", action="store_true",
                    help="run again with twice the updates per node until the steady state's two quarters agree "
@@ -171,7 +174,7 @@ def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, c
                 "--progress-seconds", progress_seconds(args.max_wall),
                 "--json", os.path.join(workdir, "raw.json")]
     if args.algo != "direct":
-        command += ["--shape", shape]
+        command += ["--shape", shape, "--message-layer", args.message_layer]
     if args.algo == "multicore":
         command += ["--cores-per-node", str(ranks_per_node)]
     if args.costs == "machine":
@@ -277,7 +280,7 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
         os.remove(raw_path)
     status, lines, wall, peak_kib, stopped = run_simulation(command, max_wall, args.quiet, workdir)
     simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
-                  "smpi_options": options, "machine": args.machine, "costs": args.costs,
+                  "smpi_options": options, "machine": args.machine, "costs": args.costs, "message_layer": args.message_layer,
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
                   "updates_per_node": per_word * 2 ** log2 // nodes, "stream_offset": args.stream_offset,
                   "verified": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}

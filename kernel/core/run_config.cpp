@@ -87,6 +87,12 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                    "without it SMPI times the real code");
     app.add_option("--verify", config.verify, "verify the table afterwards (costly at scale)")
         ->capture_default_str();
+    config.message_layer = "s4u";
+    app.add_option("--message-layer", config.message_layer,
+                   "what carries routed and multicore messages: s4u (SimGrid mailboxes) or mpi "
+                   "(SMPI calls); same sizes and semantics")
+        ->check(CLI::IsMember({"s4u", "mpi"}))
+        ->capture_default_str();
     app.add_option("--progress-seconds", config.progress_seconds,
                    "rank 0 reports progress every this many wall seconds (0: never)")
         ->check(CLI::NonNegativeNumber)

@@ -32,6 +32,10 @@ struct RunConfig {
   // often rank 0 reports progress (wall seconds).
   std::string machine;
   bool verify = true;
+  // What carries the routing engine's messages: "mpi", or under SimGrid
+  // "s4u" (the same messages through SimGrid's mailboxes, without SMPI's
+  // per-call overhead).
+  std::string message_layer = "mpi";
   double progress_seconds = 5;
 
   std::uint64_t total_updates() const noexcept {

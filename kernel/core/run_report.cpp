@@ -110,6 +110,7 @@ nlohmann::json to_json(const RunResult& r) {
       {"owner_requested", to_string(r.config.owner)},
       {"owner", to_string(r.owner_effective)},
       {"lookahead", r.config.lookahead},
+      {"message_layer", r.config.message_layer},
       {"injected_errors", r.config.inject_errors},
       {"checksums", {{"sum", hex64(r.checksums.sum)}, {"xor", hex64(r.checksums.xor_all)}}},
       {"counters",

@@ -15,10 +15,12 @@
 // sends "done" to its line neighbours) once nothing can feed f any more: its
 // generator is exhausted and its inputs from earlier dimensions and earlier
 // cores are closed and drained. Then it closes its hand-offs to later cores.
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "hpcc_stream.hpp"
+#include "message_slots.hpp"
 #include "update_algorithm.hpp"
 
 namespace gups {
@@ -31,7 +33,6 @@ constexpr int kChannels = kMaxDimensions + 1;
 // complete only when received (SMPI's rendezvous, or a full eager buffer),
 // buffers shared across dimensions could all fill with messages waiting on
 // later dimensions and deadlock. "Done" is an empty message on the channel.
-constexpr int kDataTag = 1;  // + channel
 constexpr std::uint64_t kGenerateBatch = 64;
 
 struct Bucket {
@@ -67,6 +68,8 @@ class RoutingCore {
     stats_.bucket_capacity = capacity_;
     build_buckets();
     build_receive_buffers();
+    messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
+                                   buckets_.size() + receive_buffers_.size());
     if (role_.generates) {
       remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
       random_ = starts(context.config.stream_offset +
@@ -114,8 +117,7 @@ class RoutingCore {
     }
     costs_.pay();  // the run lasts until the last work is done
     stats_.busy_seconds = run_clock() - start - idle;
-    MPI_Waitall(static_cast<int>(done_requests_.size()), done_requests_.data(), MPI_STATUSES_IGNORE);
-    wake_leftover_receives();
+    messages_->finish();
     stats_.window_rate = window.rate();
     return stats_;
   }
@@ -148,7 +150,6 @@ class RoutingCore {
     bucket.destination_rank = destination_rank;
     bucket.channel = channel;
     buckets_.push_back(std::move(bucket));
-    requests_.push_back(MPI_REQUEST_NULL);
     return static_cast<int>(buckets_.size()) - 1;
   }
 
@@ -169,7 +170,6 @@ class RoutingCore {
     }
     expected_done_[kLocalChannel] = static_cast<int>(plan_.local_senders(core_).size());
     add_buffers(kLocalChannel, static_cast<std::size_t>(expected_done_[kLocalChannel]));
-    requests_.resize(buckets_.size() + receive_buffers_.size(), MPI_REQUEST_NULL);  // after the sends
   }
 
   // ---- routing ------------------------------------------------------------
@@ -212,9 +212,8 @@ class RoutingCore {
     auto& bucket = buckets_[static_cast<std::size_t>(b)];
     costs_.message_sent();
     costs_.pay();
-    MPI_Isend(bucket.items.data(), static_cast<int>(bucket.items.size()), MPI_UINT64_T,
-              bucket.destination_rank, kDataTag + bucket.channel, context_.comm,
-              &send_request(static_cast<std::size_t>(b)));
+    messages_->send(static_cast<std::size_t>(b), bucket.items.data(), bucket.items.size(),
+                    bucket.destination_rank, bucket.channel);
     bucket.in_flight = true;
     ++in_flight_;
     if (bucket.channel == kLocalChannel) {
@@ -251,8 +250,7 @@ class RoutingCore {
   void post(ReceiveBuffer& buffer) {
     costs_.pay();  // a buffer is free once the updates it held are handled
     const auto i = static_cast<std::size_t>(&buffer - receive_buffers_.data());
-    MPI_Irecv(buffer.data.data(), static_cast<int>(capacity_), MPI_UINT64_T, MPI_ANY_SOURCE,
-              kDataTag + buffer.channel, context_.comm, &receive_request(i));
+    messages_->post(receive_slot(i), buffer.data.data(), capacity_, buffer.channel);
     buffer.posted = true;
     buffer.posted_sequence = ++posts_;
   }
@@ -261,17 +259,11 @@ class RoutingCore {
   // the time spent waiting, not counting work still being paid for.
   double wait_for_one() {
     const double start = std::max(run_clock(), costs_.busy_until());
-    int index = MPI_UNDEFINED;
-    MPI_Status status;
-    MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, &status);
-    if (index == MPI_UNDEFINED) {
-      throw std::logic_error("routing core blocked with no request outstanding");
-    }
-    const auto i = static_cast<std::size_t>(index);
-    if (i < buckets_.size()) {
-      on_send_complete(i);
+    const auto completion = messages_->wait_any();
+    if (completion.slot < buckets_.size()) {
+      on_send_complete(completion.slot);
     } else {
-      on_receive_complete(i - buckets_.size(), status);
+      on_receive_complete(completion.slot - buckets_.size(), completion.count);
       note_occupancy();
     }
     return std::max(0.0, run_clock() - start);
@@ -285,18 +277,16 @@ class RoutingCore {
     bucket.in_flight = false;
   }
 
-  void on_receive_complete(std::size_t i, const MPI_Status& status) {
+  void on_receive_complete(std::size_t i, std::size_t count) {
     auto& buffer = receive_buffers_[i];
     buffer.posted = false;
-    int count = 0;
-    MPI_Get_count(&status, MPI_UINT64_T, &count);
     if (count == 0) {  // the sender is done with this channel
       complete_receives_posted_before(buffer.channel, buffer.posted_sequence);
       ++done_received_[buffer.channel];
       if (!channel_closed(buffer.channel)) post(buffer);
       return;
     }
-    buffer.count = static_cast<std::size_t>(count);
+    buffer.count = count;
     buffer.cursor = 0;
     buffer.holding = true;
     ++holding_[buffer.channel];
@@ -312,7 +302,7 @@ class RoutingCore {
 
   // A sender's "done" follows its data, and MPI matches a channel's messages
   // to its receives in posting order: so every receive of the channel posted
-  // before the one the "done" met is matched already. MPI_Waitany reports
+  // before the one the "done" met is matched already. wait_any() reports
   // completions in no particular order; these are completed now, oldest
   // first, so that no update is left behind when the channel closes.
   void complete_receives_posted_before(int channel, std::uint64_t sequence) {
@@ -326,9 +316,7 @@ class RoutingCore {
       }
       if (oldest == nullptr) return;
       const auto i = static_cast<std::size_t>(oldest - receive_buffers_.data());
-      MPI_Status status;
-      MPI_Wait(&receive_request(i), &status);
-      on_receive_complete(i, status);
+      on_receive_complete(i, messages_->wait(receive_slot(i)));
     }
   }
 
@@ -376,9 +364,7 @@ class RoutingCore {
 
   void send_done(int destination_rank, int channel) {
     costs_.pay();
-    done_requests_.push_back(MPI_REQUEST_NULL);
-    MPI_Isend(nullptr, 0, MPI_UINT64_T, destination_rank, kDataTag + channel, context_.comm,
-              &done_requests_.back());
+    messages_->send_done(destination_rank, channel);
   }
 
   bool close_what_can_close() {
@@ -416,24 +402,6 @@ class RoutingCore {
     return drained(kChannels, true) && in_flight_ == 0;
   }
 
-  // Once every sender is done no message can arrive: complete the receives
-  // still posted with messages to self rather than cancelling them.
-  // (A message to self matches the oldest posted receive, whichever that
-  // is, so all are sent before any is waited for.)
-  void wake_leftover_receives() {
-    std::vector<MPI_Request> wakes;
-    for (auto& buffer : receive_buffers_) {
-      if (!buffer.posted) continue;
-      wakes.push_back(MPI_REQUEST_NULL);
-      MPI_Isend(nullptr, 0, MPI_UINT64_T, context_.rank, kDataTag + buffer.channel, context_.comm,
-                &wakes.back());
-      buffer.posted = false;
-    }
-    MPI_Waitall(static_cast<int>(wakes.size()), wakes.data(), MPI_STATUSES_IGNORE);
-    MPI_Waitall(static_cast<int>(receive_buffers_.size()), requests_.data() + buckets_.size(),
-                MPI_STATUSES_IGNORE);
-  }
-
   void note_occupancy() noexcept { stats_.max_pending = std::max(stats_.max_pending, occupancy_); }
 
   const UpdateContext& context_;
@@ -448,15 +416,12 @@ class RoutingCore {
   OperationCosts& costs_;
 
   std::vector<Bucket> buckets_;
-  // One array, so that an idle core can wait on all at once: the bucket
-  // sends first, then the posted receives.
-  std::vector<MPI_Request> requests_;
-  MPI_Request& send_request(std::size_t bucket) { return requests_[bucket]; }
-  MPI_Request& receive_request(std::size_t buffer) { return requests_[buckets_.size() + buffer]; }
+  // Slots of the bucket sends first, then those of the receive buffers.
+  std::unique_ptr<MessageSlots> messages_;
+  std::size_t receive_slot(std::size_t buffer) const noexcept { return buckets_.size() + buffer; }
   std::vector<std::vector<int>> network_bucket_;  // [dimension][coordinate]
   std::vector<int> local_bucket_of_core_;
   std::vector<ReceiveBuffer> receive_buffers_;
-  std::vector<MPI_Request> done_requests_;
 
   std::array<int, kChannels> expected_done_{};
   std::array<int, kChannels> done_received_{};

@@ -1,0 +1,56 @@
+// The messages of one routing core, in numbered slots: each slot holds at
+// most one send or one posted receive at a time. The core never polls; it
+// starts messages and, when it has nothing else to do, waits for any one.
+//
+// Two layers carry them. MPI (nonblocking point-to-point on a communicator)
+// on real machines and, for comparison, under SMPI. Under SimGrid the s4u
+// layer puts the same messages, with the same sizes and the same rendezvous
+// semantics (a send completes once a receive has taken it), through
+// mailboxes directly: each SMPI call reads the thread's CPU clock twice
+// through system calls, looks its peer up in a tree of all ranks and matches
+// tags against one queue per rank, which made up a quarter of the simulation's
+// wall time at 16,384 ranks.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gups {
+
+class MessageSlots {
+ public:
+  struct Completion {
+    std::size_t slot = 0;
+    std::size_t count = 0;  // updates received (0 for a send, or a "done")
+  };
+
+  virtual ~MessageSlots() = default;
+  // `data` stays untouched until the send completes.
+  virtual void send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
+                    int channel) = 0;
+  // Receives the next message of `channel` sent to this rank, from anyone.
+  // Messages of a channel meet its receives in the order they were posted.
+  virtual void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) = 0;
+  // Blocks until one slot's message completes. Throws std::logic_error when
+  // no slot is busy.
+  virtual Completion wait_any() = 0;
+  // Blocks until this receive slot's message is in; returns its count.
+  virtual std::size_t wait(std::size_t slot) = 0;
+  // An empty message, completed by finish().
+  virtual void send_done(int rank, int channel) = 0;
+  // Completes the "done" sends and retires the receives still posted, once
+  // no message can reach them any more.
+  virtual void finish() = 0;
+};
+
+// The layers this build can use: "mpi", and under SimGrid "s4u".
+std::vector<std::string> message_layers();
+std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
+                                                 std::size_t slots);
+
+}  // namespace gups

@@ -1,0 +1,132 @@
+// Message slots over SimGrid's s4u mailboxes, for simulated runs: one
+// mailbox per (rank, channel), so a receive matches the oldest message of
+// its channel without searching, as MPI's tag matching does. Sends are not
+// detached, as with smpi/send-is-detached-thresh:0: a send completes when
+// its transfer ends, which starts once a receive has taken it. Payloads are
+// copied into the receiver's buffer when the transfer ends, as SMPI does.
+#ifdef GUPS_SIMULATED
+
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "message_slots.hpp"
+
+namespace gups {
+namespace {
+
+// SMPI adds this to every message's simulated size (tag, source and
+// communicator), so the two layers put the same bytes on the network.
+constexpr std::uint64_t kEnvelopeBytes = 16;
+
+class S4uMessageSlots final : public MessageSlots {
+ public:
+  S4uMessageSlots(int rank, std::size_t slots) : rank_(rank), slots_(slots) {}
+
+  void send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
+            int channel) override {
+    start(slot, put(data, count, rank, channel), -1);
+  }
+
+  void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
+    auto comm = mailbox(rank_, channel)
+                    ->get_init()
+                    ->set_dst_data(reinterpret_cast<void**>(data), capacity * sizeof(std::uint64_t))
+                    ->set_copy_data_callback(simgrid::s4u::Comm::copy_buffer_callback);
+    start(slot, std::move(comm), channel);
+  }
+
+  Completion wait_any() override {
+    if (busy_.empty()) throw std::logic_error("routing core blocked with no message outstanding");
+    waiting_.clear();
+    for (const auto slot : busy_) waiting_.push_back(slots_[slot].comm);
+    const auto index = simgrid::s4u::Comm::wait_any(waiting_);
+    waiting_.clear();
+    if (index < 0) throw std::logic_error("a simulated message failed");
+    const auto slot = busy_[static_cast<std::size_t>(index)];
+    busy_.erase(busy_.begin() + index);
+    return {slot, retire(slot)};
+  }
+
+  std::size_t wait(std::size_t slot) override {
+    slots_[slot].comm->wait();
+    busy_.erase(std::lower_bound(busy_.begin(), busy_.end(), slot));
+    return retire(slot);
+  }
+
+  void send_done(int rank, int channel) override {
+    done_.push_back(put(&empty_payload_, 0, rank, channel));
+    done_.back()->start();
+  }
+
+  // No message can reach the receives still posted: they are cancelled.
+  void finish() override {
+    simgrid::s4u::Comm::wait_all(done_);
+    done_.clear();
+    for (const auto slot : busy_) {
+      if (slots_[slot].channel >= 0) slots_[slot].comm->cancel();
+      slots_[slot] = Slot{};
+    }
+    busy_.clear();
+  }
+
+ private:
+  struct Slot {
+    simgrid::s4u::CommPtr comm;
+    int channel = -1;  // -1: a send
+  };
+
+  simgrid::s4u::Mailbox* mailbox(int rank, int channel) {
+    const auto key = (static_cast<std::uint64_t>(rank) << 8) | static_cast<std::uint64_t>(channel);
+    auto [entry, added] = mailboxes_.try_emplace(key, nullptr);
+    if (added) {
+      entry->second = simgrid::s4u::Mailbox::by_name("gups/" + std::to_string(rank) + "/" + std::to_string(channel));
+    }
+    return entry->second;
+  }
+
+  simgrid::s4u::CommPtr put(const std::uint64_t* data, std::size_t count, int rank, int channel) {
+    const auto bytes = count * sizeof(std::uint64_t);
+    return mailbox(rank, channel)
+        ->put_init()
+        ->set_payload_size(bytes + kEnvelopeBytes)
+        ->set_src_data(const_cast<std::uint64_t*>(data), bytes)
+        ->set_copy_data_callback(simgrid::s4u::Comm::copy_buffer_callback);
+  }
+
+  void start(std::size_t slot, simgrid::s4u::CommPtr comm, int channel) {
+    comm->start();
+    slots_[slot] = Slot{std::move(comm), channel};
+    busy_.insert(std::lower_bound(busy_.begin(), busy_.end(), slot), slot);
+  }
+
+  std::size_t retire(std::size_t slot) {
+    auto& entry = slots_[slot];
+    const std::size_t count = entry.channel >= 0 ? entry.comm->get_dst_data_size() / sizeof(std::uint64_t) : 0;
+    entry = Slot{};
+    return count;
+  }
+
+  int rank_;
+  std::vector<Slot> slots_;
+  // Slots with a message under way, in slot order: of messages already
+  // complete, wait_any() reports the first, as MPI_Waitany does.
+  std::vector<std::size_t> busy_;
+  std::vector<simgrid::s4u::CommPtr> waiting_;
+  std::vector<simgrid::s4u::CommPtr> done_;
+  std::unordered_map<std::uint64_t, simgrid::s4u::Mailbox*> mailboxes_;
+  std::uint64_t empty_payload_ = 0;  // a "done" carries no update, but s4u needs a source
+};
+
+}  // namespace
+
+std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots) {
+  return std::make_unique<S4uMessageSlots>(rank, slots);
+}
+
+}  // namespace gups
+
+#endif
