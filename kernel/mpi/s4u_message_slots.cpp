@@ -28,7 +28,9 @@ class S4uMessageSlots final : public MessageSlots {
 
   void send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
             int channel) override {
-    start(slot, put(data, count, rank, channel), -1);
+    auto& entry = slots_[slot];
+    if (entry.destination == nullptr) entry.destination = mailbox(rank, channel);  // a slot's sends go to one place
+    start(slot, put(entry.destination, data, count), -1);
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
@@ -41,24 +43,21 @@ class S4uMessageSlots final : public MessageSlots {
 
   Completion wait_any() override {
     if (busy_.empty()) throw std::logic_error("routing core blocked with no message outstanding");
-    waiting_.clear();
-    for (const auto slot : busy_) waiting_.push_back(slots_[slot].comm);
-    const auto index = simgrid::s4u::Comm::wait_any(waiting_);
-    waiting_.clear();
+    const auto index = simgrid::s4u::Activity::wait_any(waiting_);
     if (index < 0) throw std::logic_error("a simulated message failed");
     const auto slot = busy_[static_cast<std::size_t>(index)];
-    busy_.erase(busy_.begin() + index);
+    forget(static_cast<std::size_t>(index));
     return {slot, retire(slot)};
   }
 
   std::size_t wait(std::size_t slot) override {
     slots_[slot].comm->wait();
-    busy_.erase(std::lower_bound(busy_.begin(), busy_.end(), slot));
+    forget(static_cast<std::size_t>(std::lower_bound(busy_.begin(), busy_.end(), slot) - busy_.begin()));
     return retire(slot);
   }
 
   void send_done(int rank, int channel) override {
-    done_.push_back(put(&empty_payload_, 0, rank, channel));
+    done_.push_back(put(mailbox(rank, channel), &empty_payload_, 0));
     done_.back()->start();
   }
 
@@ -68,15 +67,17 @@ class S4uMessageSlots final : public MessageSlots {
     done_.clear();
     for (const auto slot : busy_) {
       if (slots_[slot].channel >= 0) slots_[slot].comm->cancel();
-      slots_[slot] = Slot{};
+      retire(slot);
     }
     busy_.clear();
+    waiting_.clear();
   }
 
  private:
   struct Slot {
     simgrid::s4u::CommPtr comm;
     int channel = -1;  // -1: a send
+    simgrid::s4u::Mailbox* destination = nullptr;  // of a send slot
   };
 
   simgrid::s4u::Mailbox* mailbox(int rank, int channel) {
@@ -88,10 +89,10 @@ class S4uMessageSlots final : public MessageSlots {
     return entry->second;
   }
 
-  simgrid::s4u::CommPtr put(const std::uint64_t* data, std::size_t count, int rank, int channel) {
+  static simgrid::s4u::CommPtr put(simgrid::s4u::Mailbox* destination, const std::uint64_t* data,
+                                   std::size_t count) {
     const auto bytes = count * sizeof(std::uint64_t);
-    return mailbox(rank, channel)
-        ->put_init()
+    return destination->put_init()
         ->set_payload_size(bytes + kEnvelopeBytes)
         ->set_src_data(const_cast<std::uint64_t*>(data), bytes)
         ->set_copy_data_callback(simgrid::s4u::Comm::copy_buffer_callback);
@@ -99,14 +100,23 @@ class S4uMessageSlots final : public MessageSlots {
 
   void start(std::size_t slot, simgrid::s4u::CommPtr comm, int channel) {
     comm->start();
-    slots_[slot] = Slot{std::move(comm), channel};
-    busy_.insert(std::lower_bound(busy_.begin(), busy_.end(), slot), slot);
+    const auto at = std::lower_bound(busy_.begin(), busy_.end(), slot);
+    waiting_.insert(waiting_.begin() + (at - busy_.begin()), comm);
+    busy_.insert(at, slot);
+    slots_[slot].comm = std::move(comm);
+    slots_[slot].channel = channel;
+  }
+
+  void forget(std::size_t position) {
+    busy_.erase(busy_.begin() + static_cast<std::ptrdiff_t>(position));
+    waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(position));
   }
 
   std::size_t retire(std::size_t slot) {
     auto& entry = slots_[slot];
     const std::size_t count = entry.channel >= 0 ? entry.comm->get_dst_data_size() / sizeof(std::uint64_t) : 0;
-    entry = Slot{};
+    entry.comm = nullptr;
+    entry.channel = -1;
     return count;
   }
 
@@ -115,7 +125,7 @@ class S4uMessageSlots final : public MessageSlots {
   // Slots with a message under way, in slot order: of messages already
   // complete, wait_any() reports the first, as MPI_Waitany does.
   std::vector<std::size_t> busy_;
-  std::vector<simgrid::s4u::CommPtr> waiting_;
+  std::vector<simgrid::s4u::ActivityPtr> waiting_;  // the comms of busy_, in the same order
   std::vector<simgrid::s4u::CommPtr> done_;
   std::unordered_map<std::uint64_t, simgrid::s4u::Mailbox*> mailboxes_;
   std::uint64_t empty_payload_ = 0;  // a "done" carries no update, but s4u needs a source
