@@ -48,9 +48,11 @@ class MessageSlots {
   virtual void finish() = 0;
 };
 
-// The layers this build can use: "mpi", and under SimGrid "s4u".
-std::vector<std::string> message_layers();
+// `layer`: "mpi", or in the SimGrid build "s4u" (std::invalid_argument
+// otherwise). `timed_code`: SMPI charges the real time of the code between
+// message calls to the simulated core (no machine file), so the s4u calls
+// pause its timer as SMPI's own calls do.
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
-                                                 std::size_t slots);
+                                                 std::size_t slots, bool timed_code);
 
 }  // namespace gups

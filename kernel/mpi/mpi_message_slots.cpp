@@ -6,7 +6,7 @@
 
 namespace gups {
 
-std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots);  // SimGrid builds
+std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, bool timed);  // SimGrid builds
 
 namespace {
 
@@ -82,18 +82,10 @@ class MpiMessageSlots final : public MessageSlots {
 
 }  // namespace
 
-std::vector<std::string> message_layers() {
-#ifdef GUPS_SIMULATED
-  return {"s4u", "mpi"};
-#else
-  return {"mpi"};
-#endif
-}
-
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
-                                                 std::size_t slots) {
+                                                 std::size_t slots, [[maybe_unused]] bool timed_code) {
 #ifdef GUPS_SIMULATED
-  if (layer == "s4u") return make_s4u_message_slots(rank, slots);
+  if (layer == "s4u") return make_s4u_message_slots(rank, slots, timed_code);
 #endif
   if (layer == "mpi") return std::make_unique<MpiMessageSlots>(comm, rank, slots);
   throw std::invalid_argument("no message layer '" + layer + "' in this build");

@@ -69,7 +69,7 @@ class RoutingCore {
     build_buckets();
     build_receive_buffers();
     messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
-                                   buckets_.size() + receive_buffers_.size());
+                                   buckets_.size() + receive_buffers_.size(), context.config.machine.empty());
     if (role_.generates) {
       remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
       random_ = starts(context.config.stream_offset +

@@ -8,6 +8,7 @@
 
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
+#include <smpi/smpi.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -22,18 +23,38 @@ namespace {
 // communicator), so the two layers put the same bytes on the network.
 constexpr std::uint64_t kEnvelopeBytes = 16;
 
+// When SMPI times the real code (no machine file), the time between two
+// message calls is charged to the simulated core as SMPI's own calls do it:
+// the timer stops on entry and restarts on the way out.
+class TimedCode {
+ public:
+  explicit TimedCode(bool timed) : timed_(timed) {
+    if (timed_) smpi_bench_end();
+  }
+  ~TimedCode() {
+    if (timed_) smpi_bench_begin();
+  }
+  TimedCode(const TimedCode&) = delete;
+  TimedCode& operator=(const TimedCode&) = delete;
+
+ private:
+  bool timed_;
+};
+
 class S4uMessageSlots final : public MessageSlots {
  public:
-  S4uMessageSlots(int rank, std::size_t slots) : rank_(rank), slots_(slots) {}
+  S4uMessageSlots(int rank, std::size_t slots, bool timed) : rank_(rank), timed_(timed), slots_(slots) {}
 
   void send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
             int channel) override {
+    const TimedCode timing(timed_);
     auto& entry = slots_[slot];
     if (entry.destination == nullptr) entry.destination = mailbox(rank, channel);  // a slot's sends go to one place
     start(slot, put(entry.destination, data, count), -1);
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
+    const TimedCode timing(timed_);
     auto comm = mailbox(rank_, channel)
                     ->get_init()
                     ->set_dst_data(reinterpret_cast<void**>(data), capacity * sizeof(std::uint64_t))
@@ -43,6 +64,7 @@ class S4uMessageSlots final : public MessageSlots {
 
   Completion wait_any() override {
     if (busy_.empty()) throw std::logic_error("routing core blocked with no message outstanding");
+    const TimedCode timing(timed_);
     const auto index = simgrid::s4u::Activity::wait_any(waiting_);
     if (index < 0) throw std::logic_error("a simulated message failed");
     const auto slot = busy_[static_cast<std::size_t>(index)];
@@ -51,18 +73,21 @@ class S4uMessageSlots final : public MessageSlots {
   }
 
   std::size_t wait(std::size_t slot) override {
+    const TimedCode timing(timed_);
     slots_[slot].comm->wait();
     forget(static_cast<std::size_t>(std::lower_bound(busy_.begin(), busy_.end(), slot) - busy_.begin()));
     return retire(slot);
   }
 
   void send_done(int rank, int channel) override {
+    const TimedCode timing(timed_);
     done_.push_back(put(mailbox(rank, channel), &empty_payload_, 0));
     done_.back()->start();
   }
 
   // No message can reach the receives still posted: they are cancelled.
   void finish() override {
+    const TimedCode timing(timed_);
     simgrid::s4u::Comm::wait_all(done_);
     done_.clear();
     for (const auto slot : busy_) {
@@ -121,6 +146,7 @@ class S4uMessageSlots final : public MessageSlots {
   }
 
   int rank_;
+  bool timed_;
   std::vector<Slot> slots_;
   // Slots with a message under way, in slot order: of messages already
   // complete, wait_any() reports the first, as MPI_Waitany does.
@@ -133,8 +159,8 @@ class S4uMessageSlots final : public MessageSlots {
 
 }  // namespace
 
-std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots) {
-  return std::make_unique<S4uMessageSlots>(rank, slots);
+std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, bool timed) {
+  return std::make_unique<S4uMessageSlots>(rank, slots, timed);
 }
 
 }  // namespace gups
