@@ -38,7 +38,8 @@ SMPI_OPTIONS = [
     "smpi/alltoallv:ring",              # verification's all-to-all, far cheaper to simulate
     "smpi/barrier:ompi_recursivedoubling",
     "smpi/reduce:binomial",             # the default sends every rank's share straight to the root: O(ranks^2)
-    "smpi/allreduce:rdb",
+    "smpi/allreduce:redbcast",          # reduce, then broadcast: 2 x ranks messages (rdb: ranks x log2(ranks))
+    "smpi/bcast:binomial_tree",
     "contexts/stack-size:64",
     "contexts/guard-size:0",
     "smpi/test:0",                      # idle cores block (MPI_Waitsome), so polls need no injected time
@@ -240,6 +241,12 @@ def last_progress(lines):
     return found
 
 
+def phase_walls(lines):
+    """Wall seconds at the end of each phase rank 0 reported (set-up, update phase, statistics, ...)."""
+    pattern = re.compile(r"gups: progress: (.+) done, wall ([0-9.]+) s")
+    return {m.group(1): float(m.group(2)) for m in map(pattern.match, lines) if m}
+
+
 def prepare(args):
     """Checks the input, writes platform and hostfile; returns the run's fixed parts."""
     check_installation()
@@ -283,7 +290,8 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
                   "smpi_options": options, "machine": args.machine, "costs": args.costs, "message_layer": args.message_layer,
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
                   "updates_per_node": per_word * 2 ** log2 // nodes, "stream_offset": args.stream_offset,
-                  "verified": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}
+                  "verified": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
+                  "phase_end_wall_seconds": phase_walls(lines)}
     # SimGrid reports a deadlock, and smpirun still exits 0.
     deadlock = any("Deadlock detected" in line for line in lines)
     if stopped or deadlock or status != 0 or not os.path.exists(raw_path):

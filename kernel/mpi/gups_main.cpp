@@ -15,6 +15,7 @@
 #include "distributed_verification.hpp"
 #include "host_memory.hpp"
 #include "run_report.hpp"
+#include "simulated_calls.hpp"
 #include "update_algorithm.hpp"
 
 #ifdef GUPS_SIMULATED
@@ -191,7 +192,7 @@ OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
 }
 
 int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setup,
-        const TableLayout& layout, OperationCosts& costs) {
+        const TableLayout& layout, OperationCosts& costs, const PhaseReport& phases) {
   const auto& algorithms = update_algorithms();
   const auto algorithm = std::find_if(algorithms.begin(), algorithms.end(),
                                       [&](const auto& entry) { return entry.name == config.algorithm; });
@@ -214,11 +215,13 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   // (12 bytes per rank, per rank). The update phase's tags cannot meet the
   // collectives', which MPI keeps apart, and it ends with every message received.
   const UpdateContext context{MPI_COMM_WORLD, rank, ranks, layout, owner_of, config, setup, distribution, costs};
-  MPI_Barrier(MPI_COMM_WORLD);
+  phase_barrier(ranks, config.machine.empty());
+  phases.done("set-up");
   const double start = MPI_Wtime();
   const UpdateStats mine = algorithm->run(context, table);
-  MPI_Barrier(MPI_COMM_WORLD);
+  phase_barrier(ranks, config.machine.empty());
   const double seconds = MPI_Wtime() - start;
+  phases.done("update phase");
 
   inject_errors(table, config.inject_errors);
   const TableChecksums local_sums = table.checksums();
@@ -233,6 +236,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   const double generation_end = mine.generation_end >= 0 ? mine.generation_end : seconds;
   MPI_Reduce(&generation_end, &result.first_generator_done, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
   result.steady = steady_state(result.applied_over_time, result.first_generator_done);
+  phases.done("statistics");
 
   const double verify_start = MPI_Wtime();
   std::uint64_t errors = 0;
@@ -242,6 +246,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     MPI_Allreduce(&local_errors, &errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   }
   const double verification_seconds = MPI_Wtime() - verify_start;
+  if (config.verify) phases.done("verification");
   const bool passed = !config.verify || verification_passed(errors, layout.total_words());
 
   if (rank == 0) {
@@ -277,7 +282,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   return passed ? 0 : kExitVerificationFailed;
 }
 
-int main_with_mpi(int argc, char** argv) {
+int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_start) {
   int rank = 0;
   int ranks = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -320,18 +325,20 @@ int main_with_mpi(int argc, char** argv) {
   } catch (const std::invalid_argument& error) {
     return say_error(error.what());
   }
-  return run(rank, ranks, config, *setup, *layout, *costs);
+  return run(rank, ranks, config, *setup, *layout, *costs,
+             PhaseReport(rank == 0, config.progress_seconds, process_start));
 }
 
 }  // namespace
 }  // namespace gups
 
 int main(int argc, char** argv) {
+  const auto process_start = gups::PhaseReport::Clock::now();
   int status = 0;
   {
     gups::MpiSession session(&argc, &argv);
     try {
-      status = gups::main_with_mpi(argc, argv);
+      status = gups::main_with_mpi(argc, argv, process_start);
     } catch (const std::exception& error) {
       std::fprintf(stderr, "gups: fatal: %s\n", error.what());
       MPI_Abort(MPI_COMM_WORLD, 3);

@@ -107,6 +107,27 @@ class GenerationWindow {
   double start_ = -1, end_ = -1;
 };
 
+// Rank 0's note of the end of each phase of a run (set-up, updates,
+// statistics, verification), in wall seconds since the process started, once
+// the run has lasted longer than `seconds`: at 131,072 simulated ranks the
+// phases around the update loop take minutes of their own.
+class PhaseReport {
+ public:
+  using Clock = std::chrono::steady_clock;
+  PhaseReport(bool active, double seconds, Clock::time_point start)
+      : active_(active && seconds > 0), seconds_(seconds), start_(start) {}
+  void done(const char* phase) const {
+    if (!active_) return;
+    const double wall = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (wall >= seconds_) std::fprintf(stderr, "gups: progress: %s done, wall %.0f s\n", phase, wall);
+  }
+
+ private:
+  bool active_;
+  double seconds_;
+  Clock::time_point start_;
+};
+
 // Rank 0's note of how far a long run is, every `seconds` of wall time.
 class ProgressReport {
  public:

@@ -8,13 +8,13 @@
 
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
-#include <smpi/smpi.h>
 
 #include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
 #include "message_slots.hpp"
+#include "simulated_calls.hpp"
 
 namespace gups {
 namespace {
@@ -22,24 +22,6 @@ namespace {
 // SMPI adds this to every message's simulated size (tag, source and
 // communicator), so the two layers put the same bytes on the network.
 constexpr std::uint64_t kEnvelopeBytes = 16;
-
-// When SMPI times the real code (no machine file), the time between two
-// message calls is charged to the simulated core as SMPI's own calls do it:
-// the timer stops on entry and restarts on the way out.
-class TimedCode {
- public:
-  explicit TimedCode(bool timed) : timed_(timed) {
-    if (timed_) smpi_bench_end();
-  }
-  ~TimedCode() {
-    if (timed_) smpi_bench_begin();
-  }
-  TimedCode(const TimedCode&) = delete;
-  TimedCode& operator=(const TimedCode&) = delete;
-
- private:
-  bool timed_;
-};
 
 class S4uMessageSlots final : public MessageSlots {
  public:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: how gups-sim (multicore on the bgp machine) scales on this
-# machine. For each node count: wall seconds, peak memory (total and per
+# machine. For each node count: wall seconds (and the wall time rank 0 saw
+# at the end of set-up and of the update phase), peak memory (total and per
 # simulated rank), simulated messages per wall second, the whole-run and
 # steady-state GUPS with the spread of the steady state's two quarters, and
 # Eq. 7 beside them. Each size runs under a wall budget; a size that exceeds
@@ -25,14 +26,19 @@ import json, sys
 out, counts, updates = sys.argv[1], [int(c) for c in sys.argv[2].split()], int(sys.argv[3])
 model = {row["nodes"]: row["gups"] for row in json.load(open(f"{out}/model.json"))["results"][0]["rows"]}
 print(f"gups-sim multicore on bgp, {updates} updates per node, this 2-core machine")
-print(f"  {'nodes':>6} {'ranks':>7} {'wall s':>8} {'peak MiB':>9} {'KiB/rank':>8} {'msgs/s':>8} "
+print(f"  {'nodes':>6} {'ranks':>7} {'wall s':>8} {'set-up':>7} {'updates':>8} {'peak MiB':>9} {'KiB/rank':>8} {'msgs/s':>8} "
       f"{'GUP/s':>8} {'steady':>8} {'spread':>7} {'Eq. 7':>8} {'st/Eq7':>7}  status")
 for n in counts:
     r = json.load(open(f"{out}/multicore-{n}.json"))
     s = r["simulation"]
     ranks = 4 * n
     peak = s["peak_memory_bytes"]
-    head = f"  {n:>6} {ranks:>7} {s['wall_seconds']:8.1f} {peak / 2**20:9.0f} {peak / 1024 / ranks:8.0f}"
+    phases = s.get("phase_end_wall_seconds", {})
+    setup, updated = phases.get("set-up"), phases.get("update phase")
+    span = lambda x: f"{x:.0f}" if x is not None else "-"
+    head = (f"  {n:>6} {ranks:>7} {s['wall_seconds']:8.1f} {span(setup):>7} "
+            f"{span(updated - setup if updated is not None and setup is not None else None):>8} "
+            f"{peak / 2**20:9.0f} {peak / 1024 / ranks:8.0f}")
     if r.get("partial"):
         print(f"{head} {'-':>8} {'-':>8} {'-':>8} {'-':>7} {model.get(n, 0):8.3f} {'-':>7}  stopped: {r.get('progress')}")
         continue
