@@ -6,27 +6,30 @@
 # steady-state GUPS with the spread of the steady state's two quarters, and
 # Eq. 7 beside them. Each size runs under a wall budget; a size that exceeds
 # it is reported as stopped with its partial progress. Run it alone.
-# Usage: sim-scale.sh ["64 512 4096 32768"] [UPDATES_PER_NODE=2048] [MAX_WALL=900]
+# Usage: sim-scale.sh ["64 512 4096 32768"] [UPDATES_PER_NODE=default] [MAX_WALL=1800]
+# (default: gups-sim's own for each size)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 counts="${1:-64 512 4096 32768}"
-updates="${2:-2048}"
-max_wall="${3:-900}"
+updates="${2:-default}"
+max_wall="${3:-1800}"
+per_node=()
+[ "$updates" = default ] || per_node=(--updates-per-node "$updates")
 out="results/bench-sim-scale"
 mkdir -p "$out"
 for n in $counts; do
   echo "bench: $n nodes ($((n * 4)) ranks), $updates updates per node, budget ${max_wall} s" >&2
-  build/sim/gups-sim --quiet --nodes "$n" --updates-per-node "$updates" --verify no --max-wall "$max_wall" \
+  build/sim/gups-sim --quiet --nodes "$n" "${per_node[@]}" --verify no --max-wall "$max_wall" \
     --json "$out/multicore-$n.json" >/dev/null || true
 done
 build/models/gups-model --machine bgp --algorithm multicore --nodes "$(echo $counts | tr ' ' ',')" \
   --json "$out/model.json" >/dev/null
 python3 - "$out" "$counts" "$updates" <<'PY'
 import json, sys
-out, counts, updates = sys.argv[1], [int(c) for c in sys.argv[2].split()], int(sys.argv[3])
+out, counts, updates = sys.argv[1], [int(c) for c in sys.argv[2].split()], sys.argv[3]
 model = {row["nodes"]: row["gups"] for row in json.load(open(f"{out}/model.json"))["results"][0]["rows"]}
-print(f"gups-sim multicore on bgp, {updates} updates per node, this 2-core machine")
-print(f"  {'nodes':>6} {'ranks':>7} {'wall s':>8} {'set-up':>7} {'updates':>8} {'peak MiB':>9} {'KiB/rank':>8} {'msgs/s':>8} "
+print(f"gups-sim multicore on bgp, updates per node: {updates}, this 2-core machine")
+print(f"  {'nodes':>6} {'ranks':>7} {'upd/node':>8} {'wall s':>8} {'set-up':>7} {'updates':>8} {'peak MiB':>9} {'KiB/rank':>8} {'msgs/s':>8} "
       f"{'GUP/s':>8} {'steady':>8} {'spread':>7} {'Eq. 7':>8} {'st/Eq7':>7}  status")
 for n in counts:
     r = json.load(open(f"{out}/multicore-{n}.json"))
@@ -36,7 +39,7 @@ for n in counts:
     phases = s.get("phase_end_wall_seconds", {})
     setup, updated = phases.get("set-up"), phases.get("update phase")
     span = lambda x: f"{x:.0f}" if x is not None else "-"
-    head = (f"  {n:>6} {ranks:>7} {s['wall_seconds']:8.1f} {span(setup):>7} "
+    head = (f"  {n:>6} {ranks:>7} {s['updates_per_node']:>8} {s['wall_seconds']:8.1f} {span(setup):>7} "
             f"{span(updated - setup if updated is not None and setup is not None else None):>8} "
             f"{peak / 2**20:9.0f} {peak / 1024 / ranks:8.0f}")
     if r.get("partial"):
