@@ -219,8 +219,10 @@ def run_simulation(command, max_wall, quiet, workdir):
     reader = threading.Thread(target=read_output, daemon=True)
     reader.start()
     stopped = False
+    stopped_peak_kib = 0
     while process.poll() is None:
         if max_wall and time.monotonic() - start > max_wall:
+            stopped_peak_kib = session_peak_kib(process.pid)
             os.killpg(process.pid, signal.SIGKILL)
             stopped = True
             break
@@ -228,8 +230,29 @@ def run_simulation(command, max_wall, quiet, workdir):
     process.wait()
     reader.join(timeout=5)
     wall = time.monotonic() - start
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    peak_kib = max(stopped_peak_kib, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     return process.returncode, lines, wall, peak_kib, stopped
+
+
+def session_peak_kib(session):
+    """The largest peak resident size (VmHWM) among the processes of a session, read before they are killed:
+    a killed simulation is never waited for by its parent, so the children's rusage misses it."""
+    peak = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[3]) != session:  # state, ppid, pgrp, session
+                continue
+            with open(f"/proc/{entry}/status", encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]))
+        except (OSError, IndexError, ValueError):
+            continue
+    return peak
 
 
 def last_progress(lines):

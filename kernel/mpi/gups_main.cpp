@@ -326,7 +326,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
     return say_error(error.what());
   }
   return run(rank, ranks, config, *setup, *layout, *costs,
-             PhaseReport(rank == 0, config.progress_seconds, process_start));
+             PhaseReport(rank == 0, config.progress_seconds, process_start, kSimulated));
 }
 
 }  // namespace

@@ -108,18 +108,19 @@ class GenerationWindow {
 };
 
 // Rank 0's note of the end of each phase of a run (set-up, updates,
-// statistics, verification), in wall seconds since the process started, once
-// the run has lasted longer than `seconds`: at 131,072 simulated ranks the
-// phases around the update loop take minutes of their own.
+// statistics, verification), in wall seconds since the process started:
+// simulated runs note every phase (at 131,072 simulated ranks the phases
+// around the update loop take minutes of their own; gups-sim keeps the
+// notes), real runs only once they have lasted longer than `seconds`.
 class PhaseReport {
  public:
   using Clock = std::chrono::steady_clock;
-  PhaseReport(bool active, double seconds, Clock::time_point start)
-      : active_(active && seconds > 0), seconds_(seconds), start_(start) {}
+  PhaseReport(bool active, double seconds, Clock::time_point start, bool every_phase)
+      : active_(active && seconds > 0), seconds_(every_phase ? 0 : seconds), start_(start) {}
   void done(const char* phase) const {
     if (!active_) return;
     const double wall = std::chrono::duration<double>(Clock::now() - start_).count();
-    if (wall >= seconds_) std::fprintf(stderr, "gups: progress: %s done, wall %.0f s\n", phase, wall);
+    if (wall >= seconds_) std::fprintf(stderr, "gups: progress: %s done, wall %.1f s\n", phase, wall);
   }
 
  private:
