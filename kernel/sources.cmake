@@ -20,6 +20,7 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/mpi_message_slots.cpp
   kernel/mpi/phase_barrier.cpp
   kernel/mpi/routing_core.cpp
+  kernel/mpi/run_statistics.cpp
   kernel/mpi/s4u_message_slots.cpp
   kernel/mpi/update_algorithms.cpp)
 set(GUPS_MODEL_SOURCES

@@ -4,7 +4,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <array>
 #include <climits>
 #include <cstdio>
 #include <fstream>
@@ -15,6 +14,7 @@
 #include "distributed_verification.hpp"
 #include "host_memory.hpp"
 #include "run_report.hpp"
+#include "run_statistics.hpp"
 #include "simulated_calls.hpp"
 #include "update_algorithm.hpp"
 
@@ -31,8 +31,6 @@ namespace {
 
 constexpr int kExitBadInput = 2;
 constexpr int kExitVerificationFailed = 1;
-// After the update phase, whose tags are below it.
-constexpr int kNodePendingTag = 100;
 
 class MpiSession {
  public:
@@ -100,81 +98,6 @@ void inject_errors(LocalTable& table, std::uint64_t count) {
   }
 }
 
-// Every rank's counters at rank 0, summed by core index (the role), and the
-// largest node-wide sum of per-core peaks. Reductions only: a gather to one
-// rank is O(ranks^2) to simulate (SMPI matches each arrival by a linear
-// search of rank 0's mailbox), and 48 of 105 s at 8,192 ranks went there.
-void gather_core_stats(const UpdateStats& mine, const AlgorithmSetup& setup, int rank, RunResult& result) {
-  const unsigned cores = setup.cores_per_node;
-  const unsigned core = static_cast<unsigned>(rank) % cores;
-  constexpr std::size_t kCounters = UpdateStats::kCounters;
-  // Sums per core index; the peak and the capacity are maxima.
-  std::vector<std::uint64_t> sums(cores * kCounters, 0), all_sums(sums.size(), 0);
-  std::vector<std::uint64_t> maxima(cores * 2, 0), all_maxima(maxima.size(), 0);
-  std::vector<double> busy(cores, 0.0), all_busy(cores, 0.0);
-  const auto counters = mine.counters();
-  std::copy(counters.begin(), counters.end(), sums.begin() + static_cast<std::ptrdiff_t>(core * kCounters));
-  maxima[2 * core] = mine.max_pending;
-  maxima[2 * core + 1] = mine.bucket_capacity;
-  busy[core] = mine.busy_seconds;
-  MPI_Reduce(sums.data(), all_sums.data(), static_cast<int>(sums.size()), MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-  MPI_Reduce(maxima.data(), all_maxima.data(), static_cast<int>(maxima.size()), MPI_UINT64_T, MPI_MAX, 0,
-             MPI_COMM_WORLD);
-  MPI_Reduce(busy.data(), all_busy.data(), static_cast<int>(cores), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  MPI_Reduce(&mine.window_rate, &result.window_gups, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  result.window_gups *= 1e-9;
-
-  // A node's peak is the sum of its cores' peaks, added up on its core 0.
-  std::uint64_t node_pending = mine.max_pending;
-  if (core != 0) {
-    MPI_Send(&node_pending, 1, MPI_UINT64_T, rank - static_cast<int>(core), kNodePendingTag, MPI_COMM_WORLD);
-    node_pending = 0;
-  } else {
-    for (unsigned c = 1; c < cores; ++c) {
-      std::uint64_t theirs = 0;
-      MPI_Recv(&theirs, 1, MPI_UINT64_T, rank + static_cast<int>(c), kNodePendingTag, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-      node_pending += theirs;
-    }
-  }
-  MPI_Reduce(&node_pending, &result.node_pending_bound, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
-  if (rank != 0) return;
-
-  result.cores.assign(cores, {});
-  for (unsigned c = 0; c < cores; ++c) {
-    std::array<std::uint64_t, kCounters> totals{};
-    std::copy_n(all_sums.begin() + static_cast<std::ptrdiff_t>(c * kCounters), kCounters, totals.begin());
-    auto stats = UpdateStats::from(totals, all_busy[c]);
-    stats.max_pending = all_maxima[2 * c];
-    stats.bucket_capacity = all_maxima[2 * c + 1];
-    result.stats.merge(stats);
-    auto& summary = result.cores[c];
-    summary.totals = stats;
-    summary.core = c;
-    summary.role = setup.shape ? setup.plan.describe(c) : "generate, send to owners, update";
-    summary.mean_busy_seconds = stats.busy_seconds / static_cast<double>(setup.nodes);
-    const auto messages = stats.messages_sent + stats.local_messages_sent;
-    summary.mean_bucket_fill =
-        messages == 0 || stats.bucket_capacity == 0
-            ? 0.0
-            : static_cast<double>(stats.updates_sent + stats.updates_handed) /
-                  static_cast<double>(messages) / static_cast<double>(stats.bucket_capacity);
-  }
-}
-
-// Every rank's timeline of applied updates, brought to the widest width and
-// summed at rank 0.
-UpdateTimeline sum_timelines(UpdateTimeline timeline, int rank) {
-  double width = timeline.width(), widest = 0;
-  MPI_Allreduce(&width, &widest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  timeline.widen_to(widest);
-  std::vector<double> counts(UpdateTimeline::kBins, 0.0);
-  MPI_Reduce(timeline.counts().data(), counts.data(), static_cast<int>(counts.size()), MPI_DOUBLE, MPI_SUM, 0,
-             MPI_COMM_WORLD);
-  if (rank != 0) return {};
-  return UpdateTimeline::from(widest, std::move(counts));
-}
-
 // This rank's operation costs: the machine file's cycles under SMPI when
 // one is given, nothing otherwise. Throws std::invalid_argument.
 OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
@@ -224,18 +147,8 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   phases.done("update phase");
 
   inject_errors(table, config.inject_errors);
-  const TableChecksums local_sums = table.checksums();
-  TableChecksums sums;
-  MPI_Reduce(&local_sums.sum, &sums.sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-  MPI_Reduce(&local_sums.xor_all, &sums.xor_all, 1, MPI_UINT64_T, MPI_BXOR, 0, MPI_COMM_WORLD);
-
   RunResult result;
-  gather_core_stats(mine, setup, rank, result);
-  result.applied_over_time = sum_timelines(mine.applied_over_time, rank);
-  // The steady state: while every node still generates (no drain yet).
-  const double generation_end = mine.generation_end >= 0 ? mine.generation_end : seconds;
-  MPI_Reduce(&generation_end, &result.first_generator_done, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
-  result.steady = steady_state(result.applied_over_time, result.first_generator_done);
+  reduce_run_statistics(mine, table.checksums(), seconds, setup, rank, result);
   phases.done("statistics");
 
   const double verify_start = MPI_Wtime();
@@ -257,7 +170,6 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.max_local_words = layout.local_words(0);
     result.updates = config.total_updates();
     result.seconds = seconds;
-    result.checksums = sums;
     result.errors = errors;
     result.passed = passed;
     result.verified = config.verify;
