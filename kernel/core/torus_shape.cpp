@@ -1,6 +1,7 @@
 #include "torus_shape.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <stdexcept>
 
@@ -13,6 +14,10 @@ TorusShape::TorusShape(std::vector<std::uint32_t> sizes) : sizes_(std::move(size
   }
   for (const auto size : sizes_) {
     if (size == 0) throw std::invalid_argument("a torus dimension cannot have size 0");
+    const auto d = stride_.size();
+    shift_[d] = static_cast<unsigned>(std::countr_zero(nodes_));
+    mask_[d] = size - 1;
+    power_of_two_sides_ &= std::has_single_bit(size);
     stride_.push_back(nodes_);
     nodes_ *= size;
     if (nodes_ > (std::uint64_t{1} << 40)) {

@@ -34,7 +34,10 @@ class TorusShape {
 
   Coordinates coordinates(std::uint64_t node) const noexcept;
   std::uint64_t node_at(const Coordinates& coordinates) const noexcept;
+  // Shifts and masks when every side is a power of two (Blue Gene's shapes):
+  // software routing asks for coordinates on every hop of every update.
   std::uint32_t coordinate(std::uint64_t node, unsigned dimension) const noexcept {
+    if (power_of_two_sides_) return static_cast<std::uint32_t>((node >> shift_[dimension]) & mask_[dimension]);
     return static_cast<std::uint32_t>((node / stride_[dimension]) % sizes_[dimension]);
   }
 
@@ -64,6 +67,9 @@ class TorusShape {
   std::vector<std::uint32_t> sizes_;
   std::vector<std::uint64_t> stride_;
   std::uint64_t nodes_ = 1;
+  bool power_of_two_sides_ = true;
+  std::array<unsigned, kMaxDimensions> shift_{};
+  std::array<std::uint64_t, kMaxDimensions> mask_{};
 };
 
 }  // namespace gups

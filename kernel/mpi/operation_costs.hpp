@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <vector>
 
 #include "operation_charges.hpp"
 
 #ifdef GUPS_SIMULATED
+#include <simgrid/s4u/Activity.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #endif
@@ -45,9 +47,12 @@ class OperationCosts {
     add(charges_ ? charges_->packets(updates) * charges_->receive_call : 0);
   }
 
-  void pay() noexcept {
+  // A wait for nothing with a timeout: SimGrid ends it with a timer, where
+  // this_actor::sleep_for() starts an activity on the host's CPU model (an
+  // action in its sharing system and its event heap) for the same effect.
+  void pay() {
     const double now = simgrid::s4u::Engine::get_clock();
-    if (busy_until_ > now) simgrid::s4u::this_actor::sleep_for(busy_until_ - now);
+    if (busy_until_ > now) simgrid::s4u::Activity::wait_any_for(nothing_, busy_until_ - now);
   }
   double busy_until() const noexcept { return busy_until_; }
 
@@ -59,6 +64,7 @@ class OperationCosts {
 
   std::optional<OperationCharges> charges_;
   double busy_until_ = 0;
+  std::vector<simgrid::s4u::ActivityPtr> nothing_;
 };
 
 #else

@@ -42,6 +42,21 @@ TEST(TorusShape, CoordinatesRoundTripWithDimensionZeroFastest) {
   }
 }
 
+// Power-of-two sides take shifts and masks, others divisions: both give the
+// mixed-radix digits of the node number.
+TEST(TorusShape, CoordinatesAreTheMixedRadixDigitsOfEveryShape) {
+  for (const char* text : {"4x8x2", "32x32x32", "1x16x1", "3x4x5", "4x6x8", "2x2x2x2x2x2", "128"}) {
+    const auto shape = TorusShape::parse(text);
+    for (std::uint64_t node = 0; node < shape.nodes(); node += 1 + shape.nodes() / 4096) {
+      std::uint64_t rest = node;
+      for (unsigned d = 0; d < shape.dimensions(); ++d) {
+        EXPECT_EQ(shape.coordinate(node, d), rest % shape.size(d)) << text << " node " << node << " dim " << d;
+        rest /= shape.size(d);
+      }
+    }
+  }
+}
+
 TEST(TorusShape, DimensionOrderRoutingReachesEveryNodeInAtMostDHops) {
   const TorusShape shape({3, 2, 4, 2});
   for (std::uint64_t from = 0; from < shape.nodes(); ++from) {
