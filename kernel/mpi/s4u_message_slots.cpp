@@ -37,7 +37,9 @@ class S4uMessageSlots final : public MessageSlots {
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
     const TimedCode timing(timed_);
-    auto comm = mailbox(rank_, channel)
+    auto& entry = slots_[slot];
+    if (entry.source == nullptr) entry.source = mailbox(rank_, channel);  // a slot's receives come from one place
+    auto comm = entry.source
                     ->get_init()
                     ->set_dst_data(reinterpret_cast<void**>(data), capacity * sizeof(std::uint64_t))
                     ->set_copy_data_callback(simgrid::s4u::Comm::copy_buffer_callback);
@@ -85,6 +87,7 @@ class S4uMessageSlots final : public MessageSlots {
     simgrid::s4u::CommPtr comm;
     int channel = -1;  // -1: a send
     simgrid::s4u::Mailbox* destination = nullptr;  // of a send slot
+    simgrid::s4u::Mailbox* source = nullptr;       // of a receive slot
   };
 
   simgrid::s4u::Mailbox* mailbox(int rank, int channel) {
