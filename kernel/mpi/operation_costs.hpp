@@ -28,11 +28,11 @@ namespace gups {
 #ifdef GUPS_SIMULATED
 
 // A core's work is a debt against the simulated clock: `busy_until` is the
-// time the work marked so far ends. pay() sleeps until then, and is called
+// time the work marked so far ends. pay() waits until then, and is called
 // before every MPI call that another rank can observe (a send, a posted
 // receive), so that it happens when the work before it is done. A blocking
 // wait pays nothing first: it returns at the later of the completion and the
-// end of the work, which the next pay() settles. One sleep per observable
+// end of the work, which the next pay() settles. One wait per observable
 // call, none per turn of the loop.
 class OperationCosts {
  public:
