@@ -31,15 +31,15 @@ class S4uMessageSlots final : public MessageSlots {
             int channel) override {
     const TimedCode timing(timed_);
     auto& entry = slots_[slot];
-    if (entry.destination == nullptr) entry.destination = mailbox(rank, channel);  // a slot's sends go to one place
-    start(slot, put(entry.destination, data, count), -1);
+    if (entry.mailbox == nullptr) entry.mailbox = mailbox(rank, channel);
+    start(slot, put(entry.mailbox, data, count), -1);
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
     const TimedCode timing(timed_);
     auto& entry = slots_[slot];
-    if (entry.source == nullptr) entry.source = mailbox(rank_, channel);  // a slot's receives come from one place
-    auto comm = entry.source
+    if (entry.mailbox == nullptr) entry.mailbox = mailbox(rank_, channel);
+    auto comm = entry.mailbox
                     ->get_init()
                     ->set_dst_data(reinterpret_cast<void**>(data), capacity * sizeof(std::uint64_t))
                     ->set_copy_data_callback(simgrid::s4u::Comm::copy_buffer_callback);
@@ -86,8 +86,9 @@ class S4uMessageSlots final : public MessageSlots {
   struct Slot {
     simgrid::s4u::CommPtr comm;
     int channel = -1;  // -1: a send
-    simgrid::s4u::Mailbox* destination = nullptr;  // of a send slot
-    simgrid::s4u::Mailbox* source = nullptr;       // of a receive slot
+    // Where the slot's sends go, or its receives come from: always one place,
+    // found once.
+    simgrid::s4u::Mailbox* mailbox = nullptr;
   };
 
   simgrid::s4u::Mailbox* mailbox(int rank, int channel) {
