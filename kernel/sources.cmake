@@ -6,6 +6,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/host_memory.cpp
   kernel/core/hpcc_stream.cpp
   kernel/core/local_table.cpp
+  kernel/core/packet_format.cpp
   kernel/core/run_config.cpp
   kernel/core/role_plan.cpp
   kernel/core/run_report.cpp

@@ -48,6 +48,12 @@ SMPI_OPTIONS = [
     "smpi/wtime:0",
     "smpi/display-timing:no",
 ]
+# Each can be switched on alone, so that what it changes can be seen (sim/README.md).
+MECHANISMS = {
+    "wire": "torus messages carry whole packets, headers and acks",
+    "receive-batches": "a receive call takes the packets waiting, up to a batch, at a cost per call and per packet",
+    "paper-buckets": "the bucket sizes of the paper's Table 4 instead of the sizing rule",
+}
 DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
 
 
@@ -91,6 +97,9 @@ def parse_arguments(argv):
     p.add_argument("--message-layer", default="s4u", choices=["s4u", "mpi"],
                    help="what carries routed and multicore messages: s4u (SimGrid mailboxes, default) or mpi "
                         "(SMPI calls: the same messages with SMPI's per-call overhead)")
+    p.add_argument("--mechanisms", default="none",
+                   help="mechanisms of the machine modelled beyond Eq. 7 (routed, multicore): none (default), "
+                        "all, or a comma list of " + ", ".join(f"{name} ({what})" for name, what in MECHANISMS.items()))
     p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
     p.add_argument("--converge", action="store_true",
                    help="run again with twice the updates per node until the steady state's two quarters agree "
@@ -149,13 +158,47 @@ def run_topology(args, workdir, ranks_per_node):
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise BadInput(done.stderr.strip().replace("gups-topology: error: ", ""))
-    shape, ranks, clock = done.stdout.split()
-    return shape, int(ranks), float(clock)
+    return json.loads(done.stdout)
+
+
+def chosen_mechanisms(args):
+    """The mechanisms asked for, in a fixed order; raises BadInput."""
+    asked = [m.strip() for m in args.mechanisms.split(",") if m.strip()]
+    if asked == ["all"]:
+        return list(MECHANISMS)
+    if asked == ["none"]:
+        return []
+    unknown = [m for m in asked if m not in MECHANISMS]
+    if unknown or not asked:
+        raise BadInput(f"--mechanisms: unknown {', '.join(unknown) or 'empty list'}; "
+                       f"give none, all, or a comma list of {', '.join(MECHANISMS)}")
+    if args.algo == "direct":
+        raise BadInput("--mechanisms applies to routed and multicore")
+    if "wire" in asked and args.message_layer != "s4u":
+        raise BadInput("--mechanisms wire needs --message-layer s4u (SMPI's calls send payloads only)")
+    return [m for m in MECHANISMS if m in asked]
 
 
 def progress_seconds(max_wall):
     """Often enough that a run stopped by --max-wall still has partial figures."""
     return f"{max(0.5, min(5.0, max_wall / 4)) if max_wall else 5.0:g}"
+
+
+def mechanism_options(args, plan):
+    """gups-smpi's options for the chosen mechanisms; raises BadInput."""
+    options = []
+    if "wire" in args.chosen_mechanisms:
+        options.append("--wire-packets")
+    if "receive-batches" in args.chosen_mechanisms:
+        options.append("--receive-batches")
+    if "paper-buckets" in args.chosen_mechanisms:
+        if plan["reference_bucket_size"] is None:
+            raise BadInput(f"--mechanisms paper-buckets: machine {args.machine} lists no bucket size for "
+                           f"{plan['nodes']} nodes (reference_bucket_sizes)")
+        options += ["--bucket-size", str(plan["reference_bucket_size"])]
+    if options and args.costs != "machine":
+        raise BadInput("--mechanisms models the machine file's costs: it needs --costs machine")
+    return options
 
 
 def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, clock_hz):
@@ -181,6 +224,7 @@ def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, c
         command += ["--cores-per-node", str(ranks_per_node)]
     if args.costs == "machine":
         command += ["--machine", args.machine]
+    command += args.mechanism_options
     return command, options, verify
 
 
@@ -294,8 +338,10 @@ def prepare(args):
     if "/" in args.machine or args.machine.endswith(".json"):
         args.machine = os.path.abspath(args.machine)
     os.makedirs(workdir, exist_ok=True)
-    shape, ranks_per_node, clock_hz = run_topology(args, workdir, ranks_per_node)
-    nodes = math.prod(int(s) for s in shape.split("x"))
+    args.chosen_mechanisms = chosen_mechanisms(args)
+    plan = run_topology(args, workdir, ranks_per_node)
+    args.mechanism_options = mechanism_options(args, plan)
+    shape, ranks_per_node, clock_hz, nodes = plan["shape"], plan["ranks_per_node"], plan["clock_hz"], plan["nodes"]
     if args.updates_per_node is None and args.updates_per_word is None:
         args.updates_per_node = default_updates_per_node(nodes)
     return workdir, shape, nodes, ranks_per_node, clock_hz
@@ -316,7 +362,8 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
     command, options, verify = build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, clock_hz)
     if not args.quiet:
         print(f"gups-sim: {args.algo} on {args.machine}, {shape} torus ({nodes} nodes x {ranks_per_node} ranks), "
-              f"2^{log2} words, {per_word} updates per word, costs: {args.costs}", file=sys.stderr, flush=True)
+              f"2^{log2} words, {per_word} updates per word, costs: {args.costs}, mechanisms: "
+              f"{', '.join(args.chosen_mechanisms) or 'none'}", file=sys.stderr, flush=True)
     raw_path = os.path.join(workdir, "raw.json")
     if os.path.exists(raw_path):
         os.remove(raw_path)
@@ -324,6 +371,7 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
     simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
                   "smpi_options": options, "machine": args.machine, "costs": args.costs, "message_layer": args.message_layer,
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
+                  "mechanisms": args.chosen_mechanisms,
                   "updates_per_node": per_word * 2 ** log2 // nodes, "stream_offset": args.stream_offset,
                   "verified": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
                   "phase_end_wall_seconds": phase_walls(lines)}

@@ -11,6 +11,7 @@ AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
   const bool routing = config.algorithm != "direct";
   if (!routing) {
     if (!config.shape.empty()) throw std::invalid_argument("--shape applies to routed and multicore only");
+    if (config.bucket_size > 0) throw std::invalid_argument("--bucket-size applies to routed and multicore only");
     if (config.cores_per_node > 1) {
       throw std::invalid_argument("--cores-per-node applies to multicore only");
     }
@@ -37,6 +38,7 @@ AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
   }
   setup.plan = RolePlan(cores, setup.shape->dimensions());
   setup.node_buckets = size_buckets(setup.plan, *setup.shape, config.lookahead);
+  if (config.bucket_size > 0) setup.node_buckets.capacity = config.bucket_size;
   if (setup.node_buckets.capacity == 0) {
     throw std::invalid_argument(fmt::format(
         "--lookahead {} is too small: each node of {} with {} cores needs {} buckets of at least one slot",
@@ -56,8 +58,9 @@ std::string AlgorithmSetup::explain(std::uint64_t lookahead) const {
                         own.network_receive, own.local_receive);
   }
   const auto& b = node_buckets;
-  text += fmt::format("  per node: {} buckets x {} updates = {} <= look-ahead {}\n", b.total(),
-                      b.capacity, b.total() * b.capacity, lookahead);
+  const auto held = std::uint64_t{b.total()} * b.capacity;
+  text += fmt::format("  per node: {} buckets x {} updates = {} {} look-ahead {}\n", b.total(), b.capacity, held,
+                      held <= lookahead ? "<=" : ">", lookahead);
   return text;
 }
 

@@ -1,8 +1,25 @@
-// What each operation the models count costs one simulated core, in cycles.
+// What each operation the models count costs one simulated core, in cycles,
+// and which of the machine's mechanisms the simulation models beyond Eq. 7.
 // Filled from a machine file by the simulator; unused by real runs.
 #pragma once
 
+#include <algorithm>
+#include <limits>
+
+#include "packet_format.hpp"
+
 namespace gups {
+
+// Mechanisms of the machine a simulation can model beyond Eq. 7 (all off:
+// what Eq. 7 assumes), each with a switch so that its effect can be seen.
+struct ModelledMechanisms {
+  // Network messages carry whole packets with headers and acks, not just
+  // their payload.
+  bool wire_packets = false;
+  // A receive call takes the packets waiting, up to a batch, for a call
+  // overhead plus a cost per packet, instead of the batched cost per packet.
+  bool receive_batches = false;
+};
 
 struct OperationCharges {
   double clock_hz = 0;
@@ -10,12 +27,45 @@ struct OperationCharges {
   double route = 0;          // per update put into a bucket: a hop, a hand-off or a send to its owner
   double apply = 0;          // per update applied to the table
   double send_call = 0;      // per message sent
-  double receive_call = 0;   // per packet of a message received
-  unsigned updates_per_packet = 1;
+  double receive_call = 0;   // per packet of a message received, when receive calls are not modelled
+  PacketFormat packet;
 
-  unsigned packets(unsigned updates) const noexcept {
-    return updates == 0 ? 1 : (updates + updates_per_packet - 1) / updates_per_packet;
+  ModelledMechanisms mechanisms;
+  // Receive calls, with mechanisms.receive_batches.
+  unsigned batch_packets = 1;
+  double receive_call_overhead = 0;
+  double receive_per_packet = 0;
+};
+
+// The receive calls of one core under the receive-batch mechanism. A call is
+// made when the core gets to a message (its own time, the end of the work it
+// owes, or the message's arrival if it was idle) and takes what is in by
+// then: a message that arrived before the current call was made joins it
+// while the call has room; any other needs a call of its own.
+class ReceiveCalls {
+ public:
+  // Cycles to take a message of `packets` packets that arrived at `arrival`,
+  // by a core whose work ends at `core_time` (seconds).
+  double take(const OperationCharges& charges, double arrival, double core_time, unsigned packets) {
+    double cycles = 0;
+    if (arrival > call_time_) room_ = 0;
+    while (packets > 0) {
+      if (room_ == 0) {
+        call_time_ = std::max(arrival, core_time + cycles / charges.clock_hz);
+        room_ = charges.batch_packets;
+        cycles += charges.receive_call_overhead;
+      }
+      const unsigned taken = std::min(packets, room_);
+      cycles += taken * charges.receive_per_packet;
+      room_ -= taken;
+      packets -= taken;
+    }
+    return cycles;
   }
+
+ private:
+  double call_time_ = -std::numeric_limits<double>::infinity();
+  unsigned room_ = 0;
 };
 
 }  // namespace gups

@@ -72,6 +72,9 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
   app.add_option("--cores-per-node", config.cores_per_node,
                  "multicore: ranks per node, rank = node * k + core [4]")
       ->check(CLI::Range(1u, 256u));
+  app.add_option("--bucket-size", config.bucket_size,
+                 "routed, multicore: updates per bucket instead of look-ahead / buckets per node")
+      ->check(CLI::Range(1u, 1u << 24));
   app.add_flag("--explain", config.explain, "print what each core does and the bucket sizes");
   app.add_option("--json", config.json_path, "also write the result as JSON to this file")
       ->check(writable_path);
@@ -93,6 +96,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                    "(SMPI calls); same sizes and semantics")
         ->check(CLI::IsMember({"s4u", "mpi"}))
         ->capture_default_str();
+    app.add_flag("--wire-packets", config.mechanisms.wire_packets,
+                 "with --machine: torus messages carry whole packets, headers and acks (not just payload)");
+    app.add_flag("--receive-batches", config.mechanisms.receive_batches,
+                 "with --machine: a receive call takes the packets waiting, up to the machine's batch, for a "
+                 "cost per call plus one per packet (not the batched cost per packet)");
     app.add_option("--progress-seconds", config.progress_seconds,
                    "rank 0 reports progress every this many wall seconds (0: never)")
         ->check(CLI::NonNegativeNumber)
@@ -101,6 +109,12 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
 
   try {
     app.parse(argc, argv);
+    if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.machine.empty()) {
+      throw CLI::ValidationError("--wire-packets and --receive-batches model a machine: they need --machine");
+    }
+    if (config.mechanisms.wire_packets && config.message_layer != "s4u") {
+      throw CLI::ValidationError("--wire-packets needs --message-layer s4u (MPI sends payloads only)");
+    }
     config.owner = owner_name == to_string(OwnerMode::predict) ? OwnerMode::predict
                                                                : OwnerMode::division;
   } catch (const CLI::CallForHelp&) {

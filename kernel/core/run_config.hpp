@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "operation_charges.hpp"
 #include "table_layout.hpp"
 
 namespace gups {
@@ -18,6 +19,9 @@ struct RunConfig {
   std::string json_path;
   std::string shape;            // routed, multicore: "8x8x8"; empty: derived from the node count
   unsigned cores_per_node = 0;  // multicore; 0: the default of 4
+  // routed, multicore: updates per bucket; 0: the sizing rule (look-ahead /
+  // buckets per node). The paper's Table 4 sizes are a little above it.
+  unsigned bucket_size = 0;
   bool explain = false;         // print the role plan and bucket sizes
   // Testing aid: flips this many table words after the update phase, so
   // the verification verdict and exit status can be checked end to end.
@@ -36,6 +40,7 @@ struct RunConfig {
   // "s4u" (the same messages through SimGrid's mailboxes, without SMPI's
   // per-call overhead).
   std::string message_layer = "mpi";
+  ModelledMechanisms mechanisms;  // simulation only, with a machine file
   double progress_seconds = 5;
 
   std::uint64_t total_updates() const noexcept {

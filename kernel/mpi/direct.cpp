@@ -154,7 +154,7 @@ class DirectUpdater {
       }
       stats_.applied += static_cast<std::uint64_t>(count);
       stats_.updates_received += static_cast<std::uint64_t>(count);
-      context_.costs.message_received(static_cast<unsigned>(count));
+      context_.costs.message_received(static_cast<std::uint64_t>(count));
       context_.costs.applied(static_cast<std::uint64_t>(count));
       ++stats_.messages_received;
     } else {

@@ -108,7 +108,8 @@ OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
   const auto core = static_cast<unsigned>(rank) % setup.cores_per_node;
   const auto& role = setup.plan.role(core);
   const bool updates_only = setup.shape && role.updater >= 0 && !role.routes();
-  return OperationCosts(model::charges_for(machine, config.algorithm, setup.cores_per_node, core, updates_only));
+  return OperationCosts(
+      model::charges_for(machine, config.algorithm, setup.cores_per_node, core, updates_only, config.mechanisms));
 #else
   return OperationCosts{};
 #endif

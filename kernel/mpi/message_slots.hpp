@@ -16,7 +16,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,7 @@ class MessageSlots {
   struct Completion {
     std::size_t slot = 0;
     std::size_t count = 0;  // updates received (0 for a send, or a "done")
+    double arrived = -1;    // simulated time the message was in; negative: unknown
   };
 
   virtual ~MessageSlots() = default;
@@ -39,8 +42,8 @@ class MessageSlots {
   // Blocks until one slot's message completes. Throws std::logic_error when
   // no slot is busy.
   virtual Completion wait_any() = 0;
-  // Blocks until this receive slot's message is in; returns its count.
-  virtual std::size_t wait(std::size_t slot) = 0;
+  // Blocks until this receive slot's message is in.
+  virtual Completion wait(std::size_t slot) = 0;
   // An empty message, completed by finish().
   virtual void send_done(int rank, int channel) = 0;
   // Completes the "done" sends and retires the receives still posted, once
@@ -48,11 +51,16 @@ class MessageSlots {
   virtual void finish() = 0;
 };
 
+// The simulated size in bytes of a message of `count` updates on `channel`,
+// when the machine's packets are modelled; none: its payload and SMPI's
+// envelope. Only the s4u layer can send a size other than the payload's.
+using WireBytes = std::function<std::optional<std::uint64_t>(std::size_t count, int channel)>;
+
 // `layer`: "mpi", or in the SimGrid build "s4u" (std::invalid_argument
 // otherwise). `timed_code`: SMPI charges the real time of the code between
 // message calls to the simulated core (no machine file), so the s4u calls
 // pause its timer as SMPI's own calls do.
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
-                                                 std::size_t slots, bool timed_code);
+                                                 std::size_t slots, bool timed_code, WireBytes wire_bytes);
 
 }  // namespace gups

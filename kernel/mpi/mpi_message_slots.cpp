@@ -6,7 +6,8 @@
 
 namespace gups {
 
-std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, bool timed);  // SimGrid builds
+// SimGrid builds.
+std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, bool timed, WireBytes wire_bytes);
 
 namespace {
 
@@ -37,10 +38,10 @@ class MpiMessageSlots final : public MessageSlots {
     return {slot, completed(slot, status)};
   }
 
-  std::size_t wait(std::size_t slot) override {
+  Completion wait(std::size_t slot) override {
     MPI_Status status;
     MPI_Wait(&requests_[slot], &status);
-    return completed(slot, status);
+    return {slot, completed(slot, status)};
   }
 
   void send_done(int rank, int channel) override {
@@ -83,10 +84,14 @@ class MpiMessageSlots final : public MessageSlots {
 }  // namespace
 
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
-                                                 std::size_t slots, [[maybe_unused]] bool timed_code) {
+                                                 std::size_t slots, [[maybe_unused]] bool timed_code,
+                                                 WireBytes wire_bytes) {
 #ifdef GUPS_SIMULATED
-  if (layer == "s4u") return make_s4u_message_slots(rank, slots, timed_code);
+  if (layer == "s4u") return make_s4u_message_slots(rank, slots, timed_code, std::move(wire_bytes));
 #endif
+  if (wire_bytes && wire_bytes(0, 0)) {
+    throw std::invalid_argument("message layer '" + layer + "' sends payloads only: packets on the wire need s4u");
+  }
   if (layer == "mpi") return std::make_unique<MpiMessageSlots>(comm, rank, slots);
   throw std::invalid_argument("no message layer '" + layer + "' in this build");
 }

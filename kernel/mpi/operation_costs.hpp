@@ -1,9 +1,9 @@
 // The operations the models count, marked where the algorithms do them:
 // generate, route (into a bucket), send call, receive call, update. Real
 // runs compile the marks to nothing. Under SMPI (GUPS_SIMULATED) each mark
-// adds the machine file's cycles and pay() charges them to the simulated
-// core (1 flop = 1 cycle) before the next MPI call, so messages leave at
-// the simulated time the work before them took.
+// adds the machine file's cycles and pay() makes the simulated core wait
+// for them before the next MPI call, so messages leave at the simulated
+// time the work before them took.
 #pragma once
 
 #include <mpi.h>
@@ -43,8 +43,23 @@ class OperationCosts {
   void routed(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->route : 0)); }
   void applied(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->apply : 0)); }
   void message_sent() noexcept { add(charges_ ? charges_->send_call : 0); }
-  void message_received(unsigned updates) noexcept {
-    add(charges_ ? charges_->packets(updates) * charges_->receive_call : 0);
+  // `arrival`: when the message was in (simulated seconds), or negative when
+  // the layer cannot say (then: now).
+  void message_received(std::uint64_t updates, double arrival = -1) noexcept {
+    if (!charges_) return;
+    const auto packets = message_packets(charges_->packet, updates);
+    if (!charges_->mechanisms.receive_batches) {
+      add(packets * charges_->receive_call);
+      return;
+    }
+    const double now = simgrid::s4u::Engine::get_clock();
+    add(receive_calls_.take(*charges_, arrival < 0 ? now : arrival, std::max(busy_until_, now), packets));
+  }
+  // Simulated bytes of a network message of `updates` updates, when the
+  // machine's packets are modelled.
+  std::optional<std::uint64_t> wire_bytes(std::uint64_t updates) const noexcept {
+    if (!charges_ || !charges_->mechanisms.wire_packets) return std::nullopt;
+    return message_wire_bytes(charges_->packet, updates);
   }
 
   // A wait for nothing with a timeout: SimGrid ends it with a timer, where
@@ -63,6 +78,7 @@ class OperationCosts {
   }
 
   std::optional<OperationCharges> charges_;
+  ReceiveCalls receive_calls_;
   double busy_until_ = 0;
   std::vector<simgrid::s4u::ActivityPtr> nothing_;
 };
@@ -75,7 +91,8 @@ class OperationCosts {
   void routed(std::uint64_t = 1) noexcept {}
   void applied(std::uint64_t = 1) noexcept {}
   void message_sent() noexcept {}
-  void message_received(unsigned) noexcept {}
+  void message_received(std::uint64_t, double = -1) noexcept {}
+  std::optional<std::uint64_t> wire_bytes(std::uint64_t) const noexcept { return std::nullopt; }
   void pay() noexcept {}
   double busy_until() const noexcept { return 0; }
 };

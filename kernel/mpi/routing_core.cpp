@@ -68,8 +68,13 @@ class RoutingCore {
     stats_.bucket_capacity = capacity_;
     build_buckets();
     build_receive_buffers();
+    // Hand-offs between the cores of a node never reach the torus.
+    auto wire_bytes = [&costs = costs_](std::size_t count, int channel) {
+      return channel == kLocalChannel ? std::nullopt : costs.wire_bytes(count);
+    };
     messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
-                                   buckets_.size() + receive_buffers_.size(), context.config.machine.empty());
+                                   buckets_.size() + receive_buffers_.size(), context.config.machine.empty(),
+                                   wire_bytes);
     if (role_.generates) {
       remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
       random_ = starts(context.config.stream_offset +
@@ -263,7 +268,7 @@ class RoutingCore {
     if (completion.slot < buckets_.size()) {
       on_send_complete(completion.slot);
     } else {
-      on_receive_complete(completion.slot - buckets_.size(), completion.count);
+      on_receive_complete(completion.slot - buckets_.size(), completion);
       note_occupancy();
     }
     return std::max(0.0, run_clock() - start);
@@ -277,7 +282,8 @@ class RoutingCore {
     bucket.in_flight = false;
   }
 
-  void on_receive_complete(std::size_t i, std::size_t count) {
+  void on_receive_complete(std::size_t i, const MessageSlots::Completion& completion) {
+    const std::size_t count = completion.count;
     auto& buffer = receive_buffers_[i];
     buffer.posted = false;
     if (count == 0) {  // the sender is done with this channel
@@ -291,7 +297,7 @@ class RoutingCore {
     buffer.holding = true;
     ++holding_[buffer.channel];
     occupancy_ += buffer.count;
-    costs_.message_received(static_cast<unsigned>(buffer.count));
+    costs_.message_received(buffer.count, completion.arrived);
     if (buffer.channel == kLocalChannel) {
       ++stats_.local_messages_received;
     } else {

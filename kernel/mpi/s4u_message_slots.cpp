@@ -25,14 +25,15 @@ constexpr std::uint64_t kEnvelopeBytes = 16;
 
 class S4uMessageSlots final : public MessageSlots {
  public:
-  S4uMessageSlots(int rank, std::size_t slots, bool timed) : rank_(rank), timed_(timed), slots_(slots) {}
+  S4uMessageSlots(int rank, std::size_t slots, bool timed, WireBytes wire_bytes)
+      : rank_(rank), timed_(timed), wire_bytes_(std::move(wire_bytes)), slots_(slots) {}
 
   void send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
             int channel) override {
     const TimedCode timing(timed_);
     auto& entry = slots_[slot];
     if (entry.mailbox == nullptr) entry.mailbox = mailbox(rank, channel);
-    start(slot, put(entry.mailbox, data, count), -1);
+    start(slot, put(entry.mailbox, data, count, channel), -1);
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
@@ -53,10 +54,10 @@ class S4uMessageSlots final : public MessageSlots {
     if (index < 0) throw std::logic_error("a simulated message failed");
     const auto slot = busy_[static_cast<std::size_t>(index)];
     forget(static_cast<std::size_t>(index));
-    return {slot, retire(slot)};
+    return retire(slot);
   }
 
-  std::size_t wait(std::size_t slot) override {
+  Completion wait(std::size_t slot) override {
     const TimedCode timing(timed_);
     slots_[slot].comm->wait();
     forget(static_cast<std::size_t>(std::lower_bound(busy_.begin(), busy_.end(), slot) - busy_.begin()));
@@ -65,7 +66,7 @@ class S4uMessageSlots final : public MessageSlots {
 
   void send_done(int rank, int channel) override {
     const TimedCode timing(timed_);
-    done_.push_back(put(mailbox(rank, channel), &empty_payload_, 0));
+    done_.push_back(put(mailbox(rank, channel), &empty_payload_, 0, channel));
     done_.back()->start();
   }
 
@@ -100,11 +101,12 @@ class S4uMessageSlots final : public MessageSlots {
     return entry->second;
   }
 
-  static simgrid::s4u::CommPtr put(simgrid::s4u::Mailbox* destination, const std::uint64_t* data,
-                                   std::size_t count) {
+  simgrid::s4u::CommPtr put(simgrid::s4u::Mailbox* destination, const std::uint64_t* data, std::size_t count,
+                            int channel) const {
     const auto bytes = count * sizeof(std::uint64_t);
+    const auto wire = wire_bytes_ ? wire_bytes_(count, channel) : std::nullopt;
     return destination->put_init()
-        ->set_payload_size(bytes + kEnvelopeBytes)
+        ->set_payload_size(static_cast<double>(wire.value_or(bytes + kEnvelopeBytes)))
         ->set_src_data(const_cast<std::uint64_t*>(data), bytes)
         ->set_copy_data_callback(simgrid::s4u::Comm::copy_buffer_callback);
   }
@@ -123,16 +125,18 @@ class S4uMessageSlots final : public MessageSlots {
     waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(position));
   }
 
-  std::size_t retire(std::size_t slot) {
+  Completion retire(std::size_t slot) {
     auto& entry = slots_[slot];
-    const std::size_t count = entry.channel >= 0 ? entry.comm->get_dst_data_size() / sizeof(std::uint64_t) : 0;
+    Completion completion{slot, 0, entry.comm->get_finish_time()};
+    if (entry.channel >= 0) completion.count = entry.comm->get_dst_data_size() / sizeof(std::uint64_t);
     entry.comm = nullptr;
     entry.channel = -1;
-    return count;
+    return completion;
   }
 
   int rank_;
   bool timed_;
+  WireBytes wire_bytes_;
   std::vector<Slot> slots_;
   // Slots with a message under way, in slot order: of messages already
   // complete, wait_any() reports the first, as MPI_Waitany does.
@@ -145,8 +149,8 @@ class S4uMessageSlots final : public MessageSlots {
 
 }  // namespace
 
-std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, bool timed) {
-  return std::make_unique<S4uMessageSlots>(rank, slots, timed);
+std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, bool timed, WireBytes wire_bytes) {
+  return std::make_unique<S4uMessageSlots>(rank, slots, timed, std::move(wire_bytes));
 }
 
 }  // namespace gups

@@ -13,6 +13,11 @@
 namespace gups::model {
 namespace {
 
+// A mean fill is a fraction of an update: its last update takes a packet.
+double mean_wire_bytes(const PacketFormat& packet, double mean_fill) {
+  return static_cast<double>(message_wire_bytes(packet, static_cast<std::uint64_t>(std::ceil(mean_fill))));
+}
+
 double gups_of(double workers, double clock_hz, double cycles_per_update) {
   return workers * clock_hz / cycles_per_update * 1e-9;
 }
@@ -62,7 +67,7 @@ void routed_bound(const Machine& machine, const ModelOptions& options, Predictio
   const auto& c = machine.costs;
   p.processes = p.nodes;
   size_from_plan(machine, options, RolePlan(1, p.shape.dimensions()), p);
-  p.bytes_per_update = message_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
+  p.bytes_per_update = mean_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
   // The paper's first-order model: a fixed cost per software hop.
   const double cycles = c.generate + c.update + c.loop_overhead + p.expected_hops * c.routing_hop;
   p.cores = {{"generate, route, update (Eq. 1, per hop)", cycles, 1.0}};
@@ -94,7 +99,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
   const RolePlan plan(k, p.shape.dimensions());
   p.processes = p.nodes * k;
   size_from_plan(machine, options, plan, p);
-  p.bytes_per_update = message_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
+  p.bytes_per_update = mean_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
   p.send_cycles = c.send_call / p.bucket_size;
   p.receive_cycles = c.receive_call_batched * message_packets(machine.packet, p.bucket_size) / p.bucket_size;
   const double updaters = plan.updaters();
@@ -134,25 +139,6 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
 
 }  // namespace
 
-unsigned message_packets(const PacketFormat& packet, unsigned updates) {
-  const unsigned per_packet = (packet.max_bytes - packet.header_bytes) / packet.update_bytes;
-  return std::max(1u, (updates + per_packet - 1) / per_packet);
-}
-
-double message_wire_bytes(const PacketFormat& packet, double updates) {
-  const unsigned per_packet = (packet.max_bytes - packet.header_bytes) / packet.update_bytes;
-  double bytes = 0;
-  auto left = static_cast<unsigned>(std::ceil(updates));
-  do {
-    const unsigned in_packet = std::min(left, per_packet);
-    const unsigned raw = packet.header_bytes + in_packet * packet.update_bytes;
-    const unsigned g = packet.granularity_bytes;
-    bytes += (raw + g - 1) / g * g + packet.ack_bytes;
-    left -= in_packet;
-  } while (left > 0);
-  return bytes;
-}
-
 double bisection_bandwidth(const TorusShape& shape, double link_bandwidth) {
   const auto longest = *std::max_element(shape.sizes().begin(), shape.sizes().end());
   if (longest < 2) return 0;
@@ -161,7 +147,7 @@ double bisection_bandwidth(const TorusShape& shape, double link_bandwidth) {
 }
 
 DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std::uint64_t lookahead) {
-  DirectFill fill{1.0, message_wire_bytes(packet, 1)};
+  DirectFill fill{1.0, static_cast<double>(message_wire_bytes(packet, 1))};
   if (processes < 2) return fill;
   DestinationBuckets buckets(static_cast<std::uint32_t>(processes), static_cast<std::uint32_t>(lookahead));
   std::vector<std::uint64_t> message;
@@ -180,7 +166,7 @@ DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std:
     if (i < warm_up) continue;
     ++messages;
     updates += message.size();
-    bytes += message_wire_bytes(packet, static_cast<double>(message.size()));
+    bytes += static_cast<double>(message_wire_bytes(packet, message.size()));
   }
   fill.mean_updates_per_message = static_cast<double>(updates) / static_cast<double>(messages);
   fill.mean_wire_bytes_per_update = bytes / static_cast<double>(updates);

@@ -64,11 +64,6 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
 std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const ModelOptions& options,
                                              std::uint64_t from);
 
-// Bytes on the wire for one message of `updates` updates: whole packets of
-// at most max_bytes, each rounded up to the granularity, plus acks.
-double message_wire_bytes(const PacketFormat& packet, double updates);
-unsigned message_packets(const PacketFormat& packet, unsigned updates);
-
 // One-way bandwidth across the cut that halves the longest side; a ring of
 // more than two nodes is cut twice (the wrap-around link).
 double bisection_bandwidth(const TorusShape& shape, double link_bandwidth);

@@ -7,17 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "packet_format.hpp"
 #include "torus_shape.hpp"
 
 namespace gups::model {
-
-struct PacketFormat {
-  unsigned max_bytes = 0;          // largest packet on the wire
-  unsigned granularity_bytes = 0;  // packets are whole multiples of this
-  unsigned header_bytes = 0;
-  unsigned ack_bytes = 0;          // acknowledgement traffic per packet
-  unsigned update_bytes = 8;       // one 64-bit update
-};
 
 // Per-operation costs in cycles of one core.
 struct CycleCosts {

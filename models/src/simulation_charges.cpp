@@ -7,14 +7,20 @@
 namespace gups::model {
 
 OperationCharges charges_for(const Machine& machine, const std::string& algorithm, unsigned cores_per_node,
-                             unsigned core, bool core_updates_only) {
+                             unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms) {
   const auto& c = machine.costs;
   const auto& packet = machine.packet;
   OperationCharges charges;
   charges.clock_hz = machine.clock_hz;
   charges.generate = c.generate + c.loop_overhead;
   charges.send_call = c.send_call;
-  charges.updates_per_packet = (packet.max_bytes - packet.header_bytes) / packet.update_bytes;
+  charges.packet = packet;
+  charges.mechanisms = mechanisms;
+  if ((mechanisms.wire_packets || mechanisms.receive_batches) && algorithm == "direct") {
+    throw std::invalid_argument("the modelled mechanisms (packets on the wire, receive batches) apply to routed "
+                                "and multicore, whose messages go through the message layer");
+  }
+  if (mechanisms.receive_batches) derive_receive_call(machine, charges);
   if (algorithm == "direct") {
     charges.route = c.message_overhead;
     charges.apply = c.update_streamed;
@@ -38,6 +44,25 @@ OperationCharges charges_for(const Machine& machine, const std::string& algorith
     throw std::invalid_argument(fmt::format("no simulation charges for algorithm '{}'", algorithm));
   }
   return charges;
+}
+
+// 600 cycles for a call taking one packet and 330 per packet for a call
+// taking four (paper 4.1, 4.3.1) are 360 per call plus 240 per packet.
+void derive_receive_call(const Machine& machine, OperationCharges& charges) {
+  const auto& c = machine.costs;
+  const double batch = c.receive_batch_packets;
+  const double per_packet = batch > 1 ? (batch * c.receive_call_batched - c.receive_call) / (batch - 1)
+                                      : c.receive_call;
+  const double overhead = c.receive_call - per_packet;
+  if (per_packet < 0 || overhead < 0) {
+    throw std::invalid_argument(fmt::format(
+        "machine '{}': receive calls of {} cycles for one packet and {} per packet for {} cannot be a cost per "
+        "call plus a cost per packet (costs_cycles.receive_call, receive_call_batched)",
+        machine.name, c.receive_call, c.receive_call_batched, c.receive_batch_packets));
+  }
+  charges.batch_packets = c.receive_batch_packets;
+  charges.receive_call_overhead = overhead;
+  charges.receive_per_packet = per_packet;
 }
 
 }  // namespace gups::model

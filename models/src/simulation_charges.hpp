@@ -11,8 +11,14 @@
 namespace gups::model {
 
 // Throws std::invalid_argument when the machine has no figures for the plan
-// (multicore needs one overhead per core of the node).
+// (multicore needs one overhead per core of the node), or the mechanisms do
+// not apply to the algorithm.
 OperationCharges charges_for(const Machine& machine, const std::string& algorithm, unsigned cores_per_node,
-                             unsigned core, bool core_updates_only);
+                             unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms = {});
+
+// A receive call's cost as overhead + per packet, from the machine's two
+// figures: one packet per call, and a full batch per call (per packet).
+// Throws std::invalid_argument when no such line exists.
+void derive_receive_call(const Machine& machine, OperationCharges& charges);
 
 }  // namespace gups::model

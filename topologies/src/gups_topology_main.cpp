@@ -1,8 +1,7 @@
 // gups-topology: writes the SimGrid platform and hostfile of a machine's
 // torus for a shape or a node count.
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <iostream>
 
@@ -43,8 +42,17 @@ int main(int argc, char** argv) {
     std::ofstream hosts(hostfile_path);
     hosts << gups::topology::hostfile(shape, options.ranks_per_node);
     if (!platform || !hosts) throw std::invalid_argument("cannot write " + platform_path + " or " + hostfile_path);
-    // For launchers: the shape, the ranks per node and the clock.
-    fmt::print("{} {} {:.17g}\n", shape.to_string(), options.ranks_per_node, machine.clock_hz);
+    // For launchers, one line of JSON: what they need to start the run.
+    nlohmann::json plan{{"shape", shape.to_string()},
+                        {"nodes", shape.nodes()},
+                        {"ranks_per_node", options.ranks_per_node},
+                        {"clock_hz", machine.clock_hz},
+                        {"reference_bucket_size", nullptr}};
+    if (const auto size = machine.reference_bucket_sizes.find(shape.nodes());
+        size != machine.reference_bucket_sizes.end()) {
+      plan["reference_bucket_size"] = size->second;
+    }
+    std::cout << plan.dump() << "\n";
     return 0;
   } catch (const std::invalid_argument& e) {
     std::cerr << "gups-topology: error: " << e.what() << "\n";
