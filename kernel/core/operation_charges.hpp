@@ -49,11 +49,13 @@ class ReceiveCalls {
   double take(const OperationCharges& charges, double arrival, double core_time, unsigned packets) {
     double cycles = 0;
     if (arrival > call_time_) room_ = 0;
+    packets_ += packets;
     while (packets > 0) {
       if (room_ == 0) {
         call_time_ = std::max(arrival, core_time + cycles / charges.clock_hz);
         room_ = charges.batch_packets;
         cycles += charges.receive_call_overhead;
+        ++calls_;
       }
       const unsigned taken = std::min(packets, room_);
       cycles += taken * charges.receive_per_packet;
@@ -63,9 +65,14 @@ class ReceiveCalls {
     return cycles;
   }
 
+  std::uint64_t calls() const noexcept { return calls_; }
+  std::uint64_t packets() const noexcept { return packets_; }
+
  private:
   double call_time_ = -std::numeric_limits<double>::infinity();
   unsigned room_ = 0;
+  std::uint64_t calls_ = 0;
+  std::uint64_t packets_ = 0;
 };
 
 }  // namespace gups

@@ -22,6 +22,10 @@ struct UpdateStats {
   std::uint64_t local_messages_received = 0;
   std::uint64_t max_pending = 0;  // most updates this rank held at once
   std::uint64_t bucket_capacity = 0;
+  std::uint64_t network_bytes_sent = 0;  // by the network messages, as their layer sized them
+  // Simulated with receive batches: the calls made and the packets they took.
+  std::uint64_t receive_calls = 0;
+  std::uint64_t packets_received = 0;
   double busy_seconds = 0.0;  // time spent doing work rather than waiting
   // Generators: the rate between 25% and 75% of this rank's generation,
   // updates per second (0 if not measured): the steady state, without the
@@ -30,14 +34,15 @@ struct UpdateStats {
   UpdateTimeline applied_over_time;  // updaters: when their updates were applied
   double generation_end = -1;        // generators: when the last update was generated (run clock, from the start)
 
-  static constexpr std::size_t kCounters = 11;
+  static constexpr std::size_t kCounters = 14;
   std::array<std::uint64_t, kCounters> counters() const noexcept {
     return {generated,     applied,        updates_sent,       updates_received,
             messages_sent, messages_received, updates_handed, local_messages_sent,
-            local_messages_received, max_pending, bucket_capacity};
+            local_messages_received, max_pending, bucket_capacity, network_bytes_sent,
+            receive_calls, packets_received};
   }
   static UpdateStats from(const std::array<std::uint64_t, kCounters>& c, double busy) noexcept {
-    return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], busy, 0.0, {}, -1};
+    return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], busy, 0.0, {}, -1};
   }
 
   // Sums, except the peak, which is the larger one.
@@ -53,6 +58,9 @@ struct UpdateStats {
     local_messages_received += other.local_messages_received;
     max_pending = std::max(max_pending, other.max_pending);
     bucket_capacity = std::max(bucket_capacity, other.bucket_capacity);
+    network_bytes_sent += other.network_bytes_sent;
+    receive_calls += other.receive_calls;
+    packets_received += other.packets_received;
     busy_seconds += other.busy_seconds;
   }
 };

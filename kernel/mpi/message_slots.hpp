@@ -24,6 +24,11 @@
 
 namespace gups {
 
+// SMPI adds this to every message's simulated size (tag, source and
+// communicator): the s4u layer adds it too, so both put the same bytes on the
+// simulated network.
+constexpr std::uint64_t kSmpiEnvelopeBytes = 16;
+
 class MessageSlots {
  public:
   struct Completion {
@@ -33,9 +38,10 @@ class MessageSlots {
   };
 
   virtual ~MessageSlots() = default;
-  // `data` stays untouched until the send completes.
-  virtual void send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
-                    int channel) = 0;
+  // `data` stays untouched until the send completes. Returns the bytes the
+  // message puts on the network (simulated: its modelled size).
+  virtual std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
+                             int channel) = 0;
   // Receives the next message of `channel` sent to this rank, from anyone.
   // Messages of a channel meet its receives in the order they were posted.
   virtual void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) = 0;

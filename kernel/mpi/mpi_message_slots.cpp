@@ -18,9 +18,14 @@ class MpiMessageSlots final : public MessageSlots {
   MpiMessageSlots(MPI_Comm comm, int rank, std::size_t slots)
       : comm_(comm), rank_(rank), requests_(slots, MPI_REQUEST_NULL), posted_channel_(slots, -1) {}
 
-  void send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
-            int channel) override {
+  std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
+                     int channel) override {
     MPI_Isend(data, static_cast<int>(count), MPI_UINT64_T, rank, kDataTag + channel, comm_, &requests_[slot]);
+#ifdef GUPS_SIMULATED
+    return count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes;
+#else
+    return count * sizeof(std::uint64_t);
+#endif
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {

@@ -70,6 +70,7 @@ class OperationCosts {
     if (busy_until_ > now) simgrid::s4u::Activity::wait_any_for(nothing_, busy_until_ - now);
   }
   double busy_until() const noexcept { return busy_until_; }
+  const ReceiveCalls& receive_calls() const noexcept { return receive_calls_; }
 
  private:
   void add(double cycles) noexcept {
@@ -95,6 +96,7 @@ class OperationCosts {
   std::optional<std::uint64_t> wire_bytes(std::uint64_t) const noexcept { return std::nullopt; }
   void pay() noexcept {}
   double busy_until() const noexcept { return 0; }
+  ReceiveCalls receive_calls() const noexcept { return {}; }
 };
 
 #endif

@@ -122,6 +122,8 @@ class RoutingCore {
     }
     costs_.pay();  // the run lasts until the last work is done
     stats_.busy_seconds = run_clock() - start - idle;
+    stats_.receive_calls = costs_.receive_calls().calls();
+    stats_.packets_received = costs_.receive_calls().packets();
     messages_->finish();
     stats_.window_rate = window.rate();
     return stats_;
@@ -217,8 +219,8 @@ class RoutingCore {
     auto& bucket = buckets_[static_cast<std::size_t>(b)];
     costs_.message_sent();
     costs_.pay();
-    messages_->send(static_cast<std::size_t>(b), bucket.items.data(), bucket.items.size(),
-                    bucket.destination_rank, bucket.channel);
+    const auto bytes = messages_->send(static_cast<std::size_t>(b), bucket.items.data(), bucket.items.size(),
+                                       bucket.destination_rank, bucket.channel);
     bucket.in_flight = true;
     ++in_flight_;
     if (bucket.channel == kLocalChannel) {
@@ -226,6 +228,7 @@ class RoutingCore {
       ++stats_.local_messages_sent;
     } else {
       stats_.updates_sent += bucket.items.size();
+      stats_.network_bytes_sent += bytes;
       ++stats_.messages_sent;
     }
   }

@@ -19,21 +19,19 @@
 namespace gups {
 namespace {
 
-// SMPI adds this to every message's simulated size (tag, source and
-// communicator), so the two layers put the same bytes on the network.
-constexpr std::uint64_t kEnvelopeBytes = 16;
-
 class S4uMessageSlots final : public MessageSlots {
  public:
   S4uMessageSlots(int rank, std::size_t slots, bool timed, WireBytes wire_bytes)
       : rank_(rank), timed_(timed), wire_bytes_(std::move(wire_bytes)), slots_(slots) {}
 
-  void send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
-            int channel) override {
+  std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
+                     int channel) override {
     const TimedCode timing(timed_);
     auto& entry = slots_[slot];
     if (entry.mailbox == nullptr) entry.mailbox = mailbox(rank, channel);
-    start(slot, put(entry.mailbox, data, count, channel), -1);
+    const auto bytes = simulated_bytes(count, channel);
+    start(slot, put(entry.mailbox, data, count, bytes), -1);
+    return bytes;
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
@@ -66,7 +64,7 @@ class S4uMessageSlots final : public MessageSlots {
 
   void send_done(int rank, int channel) override {
     const TimedCode timing(timed_);
-    done_.push_back(put(mailbox(rank, channel), &empty_payload_, 0, channel));
+    done_.push_back(put(mailbox(rank, channel), &empty_payload_, 0, simulated_bytes(0, channel)));
     done_.back()->start();
   }
 
@@ -101,13 +99,16 @@ class S4uMessageSlots final : public MessageSlots {
     return entry->second;
   }
 
-  simgrid::s4u::CommPtr put(simgrid::s4u::Mailbox* destination, const std::uint64_t* data, std::size_t count,
-                            int channel) const {
-    const auto bytes = count * sizeof(std::uint64_t);
+  std::uint64_t simulated_bytes(std::size_t count, int channel) const {
     const auto wire = wire_bytes_ ? wire_bytes_(count, channel) : std::nullopt;
+    return wire.value_or(count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes);
+  }
+
+  static simgrid::s4u::CommPtr put(simgrid::s4u::Mailbox* destination, const std::uint64_t* data,
+                                   std::size_t count, std::uint64_t simulated_bytes) {
     return destination->put_init()
-        ->set_payload_size(static_cast<double>(wire.value_or(bytes + kEnvelopeBytes)))
-        ->set_src_data(const_cast<std::uint64_t*>(data), bytes)
+        ->set_payload_size(static_cast<double>(simulated_bytes))
+        ->set_src_data(const_cast<std::uint64_t*>(data), count * sizeof(std::uint64_t))
         ->set_copy_data_callback(simgrid::s4u::Comm::copy_buffer_callback);
   }
 

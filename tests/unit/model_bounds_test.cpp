@@ -5,6 +5,7 @@
 
 #include "bounds.hpp"
 #include "machine.hpp"
+#include "simulation_charges.hpp"
 
 namespace gups::model {
 namespace {
@@ -96,17 +97,6 @@ TEST(ModelBounds, NetworkCrossoverNear64KMulticoreAnd8KVirtualNodeDirect) {
   EXPECT_GT(crossover_nodes(machine, routed, 64).value_or(UINT64_MAX), 65536u);
 }
 
-TEST(ModelBounds, WireBytesCountHeadersGranularityAcksAndExtraPackets) {
-  const PacketFormat packet{256, 32, 16, 14, 8};
-  EXPECT_EQ(message_wire_bytes(packet, 1), 32 + 14);
-  EXPECT_EQ(message_wire_bytes(packet, 2), 32 + 14);
-  EXPECT_EQ(message_wire_bytes(packet, 3), 64 + 14);
-  EXPECT_EQ(message_wire_bytes(packet, 30), 256 + 14);
-  EXPECT_EQ(message_wire_bytes(packet, 31), 256 + 14 + 32 + 14);
-  EXPECT_EQ(message_packets(packet, 30), 1u);
-  EXPECT_EQ(message_packets(packet, 31), 2u);
-}
-
 TEST(ModelBounds, BisectionCutsTheLongestSideTwiceInARing) {
   EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("4x4x4"), 1.0), 2 * 16);
   EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("4x4x8"), 1.0), 2 * 16);
@@ -143,6 +133,22 @@ TEST(ModelBounds, UnknownAlgorithmAndCoreCountMismatchAreNamed) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("core_overhead"), std::string::npos) << e.what();
   }
+}
+
+TEST(SimulationCharges, ReceiveBatchesSplitThePapersTwoFiguresIntoACallAndAPacket) {
+  auto machine = bgp();
+  const auto plain = charges_for(machine, "multicore", 4, 1, false);
+  EXPECT_FALSE(plain.mechanisms.receive_batches);
+  EXPECT_DOUBLE_EQ(plain.receive_call, 330);
+  ModelledMechanisms batches;
+  batches.receive_batches = true;
+  const auto charges = charges_for(machine, "multicore", 4, 1, false, batches);
+  EXPECT_DOUBLE_EQ(charges.receive_call_overhead + charges.receive_per_packet, 600);
+  EXPECT_DOUBLE_EQ(charges.receive_call_overhead + 4 * charges.receive_per_packet, 4 * 330);
+  EXPECT_EQ(charges.batch_packets, 4u);
+  EXPECT_THROW(charges_for(machine, "direct", 1, 0, false, batches), std::invalid_argument);
+  machine.costs.receive_call_batched = 700;  // more per packet in a batch than alone: no such line
+  EXPECT_THROW(charges_for(machine, "routed", 1, 0, false, batches), std::invalid_argument);
 }
 
 }  // namespace
