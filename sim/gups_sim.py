@@ -100,6 +100,9 @@ def parse_arguments(argv):
     p.add_argument("--mechanisms", default="none",
                    help="mechanisms of the machine modelled beyond Eq. 7 (routed, multicore): none (default), "
                         "all, or a comma list of " + ", ".join(f"{name} ({what})" for name, what in MECHANISMS.items()))
+    p.add_argument("--link-load", action="store_true",
+                   help="routed, multicore: measure how busy each dimension's torus links were (each message's bytes on "
+                        "the links of its route), and name the resource that binds")
     p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
     p.add_argument("--converge", action="store_true",
                    help="run again with twice the updates per node until the steady state's two quarters agree "
@@ -225,6 +228,8 @@ def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, c
     if args.costs == "machine":
         command += ["--machine", args.machine]
     command += args.mechanism_options
+    if args.link_load:
+        command.append("--link-load")
     return command, options, verify
 
 
@@ -391,9 +396,34 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
     with open(raw_path, encoding="utf-8") as f:
         result = json.load(f)
     result["partial"] = False
+    if result.get("cores"):
+        result["binds"] = what_binds(result)
     simulation["simulated_seconds"] = result["seconds"]
     result["simulation"] = simulation
     return status, result, lines
+
+
+def what_binds(result):
+    """The busiest core role and, when measured, the busiest dimension's links: whichever was busy the larger
+    share of the update phase is the resource that binds."""
+    busiest = max(result["cores"], key=lambda c: c["busy_share"])
+    binds = {"core": busiest["core"], "role": busiest["role"], "core_busy_share": busiest["busy_share"],
+             "resource": f"core {busiest['core']} ({busiest['role']})"}
+    if result.get("link_load"):
+        links = max(result["link_load"], key=lambda d: d["mean_utilisation"])
+        binds.update({"dimension": links["dimension"], "link_mean_utilisation": links["mean_utilisation"],
+                      "link_max_utilisation": links["max_utilisation"]})
+        if links["mean_utilisation"] > busiest["busy_share"]:
+            binds["resource"] = f"network (dimension {links['dimension']} links)"
+    return binds
+
+
+def binds_line(binds):
+    line = f"Binds: {binds['resource']}; core {binds['core']} busy {binds['core_busy_share']:.0%} of the update phase"
+    if "dimension" in binds:
+        line += (f", dimension {binds['dimension']} links {binds['link_mean_utilisation']:.0%} on average "
+                 f"(busiest link {binds['link_max_utilisation']:.0%})")
+    return line
 
 
 def converged(result, previous, tolerance):
@@ -438,6 +468,8 @@ def main(argv):
         for line in lines:
             if not line.startswith("gups: progress:"):
                 print(line)
+        if "binds" in result:
+            print(binds_line(result["binds"]))
         simulation = result["simulation"]
         print(f"Simulation: {simulation['wall_seconds']:.1f} s wall, {simulation['peak_memory_bytes'] / 2**20:.0f} "
               f"MiB peak, SimGrid {SIMGRID_VERSION}")

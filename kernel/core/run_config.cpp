@@ -101,6 +101,9 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     app.add_flag("--receive-batches", config.mechanisms.receive_batches,
                  "with --machine: a receive call takes the packets waiting, up to the machine's batch, for a "
                  "cost per call plus one per packet (not the batched cost per packet)");
+    app.add_flag("--link-load", config.link_load,
+                 "routed, multicore: report how busy each dimension's torus links were over the update phase "
+                 "(simulated runs)");
     app.add_option("--progress-seconds", config.progress_seconds,
                    "rank 0 reports progress every this many wall seconds (0: never)")
         ->check(CLI::NonNegativeNumber)

@@ -41,6 +41,7 @@ struct RunConfig {
   // per-call overhead).
   std::string message_layer = "mpi";
   ModelledMechanisms mechanisms;  // simulation only, with a machine file
+  bool link_load = false;         // simulation only: how busy the torus links were
   double progress_seconds = 5;
 
   std::uint64_t total_updates() const noexcept {

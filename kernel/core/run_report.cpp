@@ -90,6 +90,14 @@ nlohmann::json to_json(const RunResult& r) {
                      {"busy_seconds_mean", core.mean_busy_seconds},
                      {"busy_share", r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0}});
   }
+  auto links = nlohmann::json::array();
+  for (const auto& load : r.link_loads) {
+    links.push_back({{"dimension", load.dimension},
+                     {"links", load.links},
+                     {"bytes", load.bytes},
+                     {"mean_utilisation", load.mean_utilisation},
+                     {"max_utilisation", load.max_utilisation}});
+  }
   return {
       {"schema", "torus-gups/result/1"},
       {"algorithm", r.config.algorithm},
@@ -135,6 +143,7 @@ nlohmann::json to_json(const RunResult& r) {
       {"node_buckets", r.node_buckets},
       {"bucket_capacity", r.bucket_capacity},
       {"cores", cores},
+      {"link_load", r.link_loads.empty() ? nlohmann::json() : links},
       {"build",
        {{"version", r.build.version},
         {"git_commit", r.build.git_commit},

@@ -29,6 +29,16 @@ struct CoreSummary {
   double mean_bucket_fill = 0.0;  // updates per message / bucket capacity
 };
 
+// How busy one dimension's torus links were over the update phase
+// (simulated runs with --link-load).
+struct DimensionLoad {
+  unsigned dimension = 0;
+  std::uint64_t links = 0;  // one per direction
+  double bytes = 0;
+  double mean_utilisation = 0;  // bytes / (bandwidth x seconds), averaged over the links
+  double max_utilisation = 0;
+};
+
 struct RunResult {
   RunConfig config;
   int ranks = 0;
@@ -56,6 +66,7 @@ struct RunResult {
   // the node held at once, the largest over all nodes.
   std::uint64_t node_pending_bound = 0;
   std::vector<CoreSummary> cores;
+  std::vector<DimensionLoad> link_loads;  // empty: not measured
   BuildInfo build;
 
   double gups() const noexcept { return seconds > 0.0 ? 1e-9 * static_cast<double>(updates) / seconds : 0.0; }

@@ -13,6 +13,7 @@
 
 #include "distributed_verification.hpp"
 #include "host_memory.hpp"
+#include "link_load.hpp"
 #include "run_report.hpp"
 #include "run_statistics.hpp"
 #include "simulated_calls.hpp"
@@ -116,7 +117,8 @@ OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
 }
 
 int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setup,
-        const TableLayout& layout, OperationCosts& costs, const PhaseReport& phases) {
+        const TableLayout& layout, OperationCosts& costs, std::optional<LinkLoad>& links,
+        const PhaseReport& phases) {
   const auto& algorithms = update_algorithms();
   const auto algorithm = std::find_if(algorithms.begin(), algorithms.end(),
                                       [&](const auto& entry) { return entry.name == config.algorithm; });
@@ -138,7 +140,8 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   // No MPI_Comm_dup: SMPI copies the whole group into each rank's duplicate
   // (12 bytes per rank, per rank). The update phase's tags cannot meet the
   // collectives', which MPI keeps apart, and it ends with every message received.
-  const UpdateContext context{MPI_COMM_WORLD, rank, ranks, layout, owner_of, config, setup, distribution, costs};
+  const UpdateContext context{MPI_COMM_WORLD, rank,         ranks, layout, owner_of, config,
+                              setup,          distribution, costs, links ? &*links : nullptr};
   phase_barrier(ranks, config.machine.empty());
   phases.done("set-up");
   const double start = MPI_Wtime();
@@ -146,6 +149,8 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   phase_barrier(ranks, config.machine.empty());
   const double seconds = MPI_Wtime() - start;
   phases.done("update phase");
+  std::vector<DimensionLoad> link_loads;
+  if (links && rank == 0) link_loads = links->finish(*setup.shape, seconds);
 
   inject_errors(table, config.inject_errors);
   RunResult result;
@@ -180,6 +185,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.shape = setup.shape ? setup.shape->to_string() : "";
     result.node_buckets = setup.node_buckets.total();
     result.bucket_capacity = setup.shape ? setup.node_buckets.capacity : config.lookahead;
+    result.link_loads = std::move(link_loads);
     result.build = build_info();
     std::fputs(format_hpcc_lines(result).c_str(), stdout);
     std::fflush(stdout);
@@ -233,12 +239,17 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
     }
   }
   std::optional<OperationCosts> costs;
+  std::optional<LinkLoad> links;
   try {
     costs.emplace(operation_costs(config, *setup, rank));
+    if (config.link_load) {
+      if (!setup->shape) throw std::invalid_argument("--link-load applies to routed and multicore");
+      links.emplace();
+    }
   } catch (const std::invalid_argument& error) {
     return say_error(error.what());
   }
-  return run(rank, ranks, config, *setup, *layout, *costs,
+  return run(rank, ranks, config, *setup, *layout, *costs, links,
              PhaseReport(rank == 0, config.progress_seconds, process_start, kSimulated));
 }
 

@@ -229,6 +229,10 @@ class RoutingCore {
     } else {
       stats_.updates_sent += bucket.items.size();
       stats_.network_bytes_sent += bytes;
+      if (context_.links) {
+        context_.links->carry(node_, static_cast<std::uint64_t>(bucket.destination_rank) / cores_,
+                              static_cast<double>(bytes));
+      }
       ++stats_.messages_sent;
     }
   }

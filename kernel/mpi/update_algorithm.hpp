@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithm_setup.hpp"
+#include "link_load.hpp"
 #include "local_table.hpp"
 #include "operation_costs.hpp"
 #include "run_config.hpp"
@@ -27,6 +28,7 @@ struct UpdateContext {
   const AlgorithmSetup& setup;
   const TableDistribution& distribution;
   OperationCosts& costs;  // this rank's marks of what the models count
+  LinkLoad* links;        // simulated runs with --link-load: what the torus links carry
 };
 
 // Applies this rank's share of the stream to the table slice it holds;

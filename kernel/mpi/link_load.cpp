@@ -1,0 +1,94 @@
+#include "link_load.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#ifdef GUPS_SIMULATED
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include <cstdio>
+#endif
+
+namespace gups {
+
+#ifdef GUPS_SIMULATED
+
+namespace {
+
+// The bytes carried by one link, kept on the link (SimGrid's extension
+// mechanism), since every simulated rank adds to the links of its routes.
+struct CarriedBytes {
+  double bytes = 0;
+};
+
+simgrid::xbt::Extension<simgrid::s4u::Link, CarriedBytes>& carried_bytes() {
+  static auto id = simgrid::s4u::Link::extension_create<CarriedBytes>();
+  return id;
+}
+
+// gups-topology's cluster names a torus link "torus_link_from_A_to_B" (with
+// _UP and _DOWN for its two directions): A and B differ in one coordinate.
+bool torus_link_ends(const std::string& name, std::uint64_t& from, std::uint64_t& to) {
+  unsigned long long a = 0, b = 0;
+  if (std::sscanf(name.c_str(), "torus_link_from_%llu_to_%llu", &a, &b) != 2) return false;
+  from = a;
+  to = b;
+  return true;
+}
+
+simgrid::s4u::Host* host_of(std::uint64_t node) {
+  return simgrid::s4u::Host::by_name("node-" + std::to_string(node));
+}
+
+}  // namespace
+
+LinkLoad::LinkLoad() { carried_bytes(); }
+
+void LinkLoad::carry(std::uint64_t from_node, std::uint64_t to_node, double bytes) {
+  auto [route, added] = routes_.try_emplace({from_node, to_node});
+  if (added) host_of(from_node)->route_to(host_of(to_node), route->second, nullptr);
+  for (auto* link : route->second) {
+    auto* carried = link->extension(carried_bytes());
+    if (carried == nullptr) {
+      carried = new CarriedBytes;
+      link->extension_set(carried_bytes(), carried);
+    }
+    carried->bytes += bytes;
+  }
+}
+
+std::vector<DimensionLoad> LinkLoad::finish(const TorusShape& shape, double seconds) const {
+  std::vector<DimensionLoad> loads(shape.dimensions());
+  for (unsigned d = 0; d < shape.dimensions(); ++d) loads[d].dimension = d;
+  for (const auto* link : simgrid::s4u::Engine::get_instance()->get_all_links()) {
+    std::uint64_t from = 0, to = 0;
+    if (!torus_link_ends(link->get_name(), from, to) || from >= shape.nodes() || to >= shape.nodes()) continue;
+    const unsigned d = shape.first_difference(from, to);
+    if (d >= shape.dimensions()) continue;
+    const auto* carried = link->extension(carried_bytes());
+    const double bytes = carried ? carried->bytes : 0.0;
+    const double utilisation = seconds > 0 ? bytes / (link->get_bandwidth() * seconds) : 0.0;
+    auto& load = loads[d];
+    ++load.links;
+    load.bytes += bytes;
+    load.mean_utilisation += utilisation;
+    load.max_utilisation = std::max(load.max_utilisation, utilisation);
+  }
+  for (auto& load : loads) {
+    if (load.links > 0) load.mean_utilisation /= static_cast<double>(load.links);
+  }
+  return loads;
+}
+
+#else
+
+LinkLoad::LinkLoad() { throw std::invalid_argument("--link-load needs the simulation (gups-smpi)"); }
+void LinkLoad::carry(std::uint64_t, std::uint64_t, double) {}
+std::vector<DimensionLoad> LinkLoad::finish(const TorusShape&, double) const { return {}; }
+
+#endif
+
+}  // namespace gups
