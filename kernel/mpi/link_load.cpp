@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "platform_names.hpp"
+
 #ifdef GUPS_SIMULATED
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
@@ -29,19 +31,17 @@ simgrid::xbt::Extension<simgrid::s4u::Link, CarriedBytes>& carried_bytes() {
   return id;
 }
 
-// gups-topology's cluster names a torus link "torus_link_from_A_to_B" (with
-// _UP and _DOWN for its two directions): A and B differ in one coordinate.
+// A torus link joins nodes A and B, which differ in one coordinate.
 bool torus_link_ends(const std::string& name, std::uint64_t& from, std::uint64_t& to) {
+  static const std::string format = torus_link_prefix() + "%llu_to_%llu";
   unsigned long long a = 0, b = 0;
-  if (std::sscanf(name.c_str(), "torus_link_from_%llu_to_%llu", &a, &b) != 2) return false;
+  if (std::sscanf(name.c_str(), format.c_str(), &a, &b) != 2) return false;
   from = a;
   to = b;
   return true;
 }
 
-simgrid::s4u::Host* host_of(std::uint64_t node) {
-  return simgrid::s4u::Host::by_name("node-" + std::to_string(node));
-}
+simgrid::s4u::Host* host_of(std::uint64_t node) { return simgrid::s4u::Host::by_name(host_name(node)); }
 
 }  // namespace
 

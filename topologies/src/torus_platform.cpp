@@ -7,8 +7,6 @@
 
 namespace gups::topology {
 
-std::string host_name(std::uint64_t node) { return fmt::format("node-{}", node); }
-
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options) {
   // SimGrid names a torus link by its ends, so two sides of size 1 would
   // both declare the link from a node to itself: leave them out. Host
@@ -27,11 +25,12 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       "<!-- {} ({}): {} torus, {} cores per node, written by gups-topology -->\n"
       "<platform version=\"4.1\">\n"
-      "  <cluster id=\"torus\" prefix=\"node-\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
+      "  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
       "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"\n"
       "           topology=\"TORUS\" topo_parameters=\"{}\"/>\n"
       "</platform>\n",
-      machine.name, machine.description, shape.to_string(), options.ranks_per_node, shape.nodes() - 1,
+      machine.name, machine.description, shape.to_string(), options.ranks_per_node, kTorusClusterId, kHostPrefix,
+      shape.nodes() - 1,
       machine.clock_hz, options.ranks_per_node, bandwidth, latency, fmt::join(sides, ","));
 }
 

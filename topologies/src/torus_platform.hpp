@@ -8,6 +8,7 @@
 #include <string>
 
 #include "machine.hpp"
+#include "platform_names.hpp"
 #include "torus_shape.hpp"
 
 namespace gups::topology {
@@ -20,6 +21,5 @@ struct PlatformOptions {
 
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options);
 std::string hostfile(const TorusShape& shape, unsigned ranks_per_node);
-std::string host_name(std::uint64_t node);
 
 }  // namespace gups::topology
