@@ -28,6 +28,7 @@ struct OperationCharges {
   double apply = 0;          // per update applied to the table
   double send_call = 0;      // per message sent
   double receive_call = 0;   // per packet of a message received, when receive calls are not modelled
+  double owner_lookup = 0;   // per owner found (0 on a core that never decides, or a power-of-two count)
   PacketFormat packet;
 
   ModelledMechanisms mechanisms;

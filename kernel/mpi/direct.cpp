@@ -73,6 +73,7 @@ class DirectUpdater {
       std::uint64_t batch = std::min<std::uint64_t>({remaining, kUpdatesPerPoll, budget_ - pending()});
       remaining -= batch;
       costs.generated(batch);
+      costs.owner_found(batch);
       for (; batch > 0; --batch) {
         random = next_random(random);
         const std::uint64_t index = layout.index_of(random);

@@ -102,7 +102,8 @@ void inject_errors(LocalTable& table, std::uint64_t count) {
 // This rank's operation costs: the machine file's cycles under SMPI when
 // one is given, nothing otherwise. Throws std::invalid_argument.
 OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
-                               [[maybe_unused]] const AlgorithmSetup& setup, [[maybe_unused]] int rank) {
+                               [[maybe_unused]] const AlgorithmSetup& setup,
+                               [[maybe_unused]] const TableLayout& layout, [[maybe_unused]] int rank) {
 #ifdef GUPS_SIMULATED
   if (config.machine.empty()) return OperationCosts{};
   const auto machine = model::load_machine(config.machine, model::default_machine_directories());
@@ -110,7 +111,8 @@ OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
   const auto& role = setup.plan.role(core);
   const bool updates_only = setup.shape && role.updater >= 0 && !role.routes();
   return OperationCosts(
-      model::charges_for(machine, config.algorithm, setup.cores_per_node, core, updates_only, config.mechanisms));
+      model::charges_for(machine, config.algorithm, setup.cores_per_node, core, updates_only, config.mechanisms,
+                         OwnerFinder(layout, config.owner).effective(), layout.owners()));
 #else
   return OperationCosts{};
 #endif
@@ -241,7 +243,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
   std::optional<OperationCosts> costs;
   std::optional<LinkLoad> links;
   try {
-    costs.emplace(operation_costs(config, *setup, rank));
+    costs.emplace(operation_costs(config, *setup, *layout, rank));
     if (config.link_load) {
       if (!setup->shape) throw std::invalid_argument("--link-load applies to routed and multicore");
       links.emplace();

@@ -42,6 +42,7 @@ class OperationCosts {
   void generated(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->generate : 0)); }
   void routed(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->route : 0)); }
   void applied(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->apply : 0)); }
+  void owner_found(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->owner_lookup : 0)); }
   void message_sent() noexcept { add(charges_ ? charges_->send_call : 0); }
   // `arrival`: when the message was in (simulated seconds), or negative when
   // the layer cannot say (then: now).
@@ -91,6 +92,7 @@ class OperationCosts {
   void generated(std::uint64_t = 1) noexcept {}
   void routed(std::uint64_t = 1) noexcept {}
   void applied(std::uint64_t = 1) noexcept {}
+  void owner_found(std::uint64_t = 1) noexcept {}
   void message_sent() noexcept {}
   void message_received(std::uint64_t, double = -1) noexcept {}
   std::optional<std::uint64_t> wire_bytes(std::uint64_t) const noexcept { return std::nullopt; }

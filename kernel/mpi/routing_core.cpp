@@ -197,9 +197,12 @@ class RoutingCore {
     return local_bucket_of_core_[plan_.router_of(d)];
   }
 
-  // False when the bucket's last send is still in flight: the caller waits.
+  // False when the bucket's last send is still in flight: the caller waits
+  // (and the owner, found again then, is charged once).
   bool place(std::uint64_t update) {
     const int b = next_bucket(update);
+    if (b != kApplyHere && buckets_[static_cast<std::size_t>(b)].in_flight) return false;
+    costs_.owner_found();
     if (b == kApplyHere) {
       table_.apply(context_.layout.index_of(update), update);
       ++stats_.applied;
@@ -208,7 +211,6 @@ class RoutingCore {
       return true;
     }
     auto& bucket = buckets_[static_cast<std::size_t>(b)];
-    if (bucket.in_flight) return false;
     bucket.items.push_back(update);
     costs_.routed();
     if (bucket.items.size() == capacity_) send(b);

@@ -34,11 +34,15 @@ struct Options {
 
 json timing_json(const Timing& t) { return {{"median_ns", t.median_ns}, {"min_ns", t.min_ns}, {"max_ns", t.max_ns}}; }
 
+// A Blue Gene-sized table for the owner timings: only its layout is made.
+constexpr unsigned kOwnerTableLog2 = 36;
+
 struct Measured {
   double clock_hz = 0;
   std::string clock_source;
   double measured_clock_hz = 0;
   Timing generate, generate_update, generate_dependent_update, route, direct_bucketing, poll;
+  Timing owner_shift, owner_division, owner_prediction;
   std::vector<CallCost> calls;
   LinearFit send_fit, receive_fit;
   LinkFigures link;
@@ -58,6 +62,13 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
         time_generate_and_dependent_update(options.log2_table, 5'000'000, options.repeats);
     m.route = time_route(gups::TorusShape::parse("4x4x4"), routed.capacity, 20'000'000, options.repeats);
     m.direct_bucketing = time_direct_bucketing(64, 1024, 20'000'000, options.repeats);
+    // Owners among 64 (a shift) and 96 (the paper's smallest Table 3 size).
+    using gups::OwnerMode;
+    m.owner_shift = time_generate_and_owner(kOwnerTableLog2, 64, OwnerMode::division, 20'000'000, options.repeats);
+    m.owner_division =
+        time_generate_and_owner(kOwnerTableLog2, 96, OwnerMode::division, 20'000'000, options.repeats);
+    m.owner_prediction =
+        time_generate_and_owner(kOwnerTableLog2, 96, OwnerMode::predict, 20'000'000, options.repeats);
     std::cerr << "gups-calibrate: MPI send and receive calls, link ...\n";
   }
   m.calls = time_calls(comm, options.message_sizes, 64, 3 * options.repeats);
@@ -124,7 +135,9 @@ json machine_file(const Options& options, const Measured& m, const std::string& 
         {"receive_batch_packets", 1},
         {"routing_hop", (send_call + receive_call) / routed.capacity + cycles(hop)},
         {"message_overhead", cycles(m.direct_bucketing.min_ns + per_update_copy + m.poll.min_ns / 8)},
-        {"core_overhead", core_overhead}}},
+        {"core_overhead", core_overhead},
+        {"owner_division", cycles(std::max(0.0, m.owner_division.min_ns - m.owner_shift.min_ns))},
+        {"owner_prediction", cycles(std::max(0.0, m.owner_prediction.min_ns - m.owner_shift.min_ns))}}},
       {"sources",
        {{"clock_hz", m.clock_source},
         {"costs_cycles.generate", "timed: HPCC stream steps; every timed figure is the least of the repeats"},
@@ -148,6 +161,11 @@ json machine_file(const Options& options, const Measured& m, const std::string& 
         {"costs_cycles.message_overhead", "timed: the HPCC bucket policy (insert, send the fullest) for 64 "
                                           "destinations, the per-update copy slopes, and an MPI_Test of a "
                                           "pending receive every 8 updates (how often direct polls)"},
+        {"costs_cycles.owner_division",
+         fmt::format("timed: stream step plus the owner among 96 of 2^{} words by HPCC's divisions, less the same "
+                     "among 64 (a shift)", kOwnerTableLog2)},
+        {"costs_cycles.owner_prediction",
+         "timed: as owner_division, by the paper's prediction (4.2)"},
         {"costs_cycles.core_overhead", "routing cores: per send, as routing_hop without the call costs; "
                                        "updating cores: the receive copy per update"},
         {"torus", "timed: half an 8-byte MPI ping-pong (latency), 4 MiB ping-pongs (bandwidth, each way)"},
@@ -159,6 +177,9 @@ json machine_file(const Options& options, const Measured& m, const std::string& 
         {"repeats", options.repeats},
         {"measured_clock_hz", m.measured_clock_hz},
         {"generate", timing_json(m.generate)},
+        {"generate_and_owner_of_64", timing_json(m.owner_shift)},
+        {"generate_and_owner_of_96_by_division", timing_json(m.owner_division)},
+        {"generate_and_owner_of_96_by_prediction", timing_json(m.owner_prediction)},
         {"generate_and_update", timing_json(m.generate_update)},
         {"generate_and_dependent_update", timing_json(m.generate_dependent_update)},
         {"route", timing_json(m.route)},
@@ -174,7 +195,8 @@ void print_summary(const json& machine) {
   fmt::print("machine '{}' at {:.0f} MHz ({})\n", machine["name"].get<std::string>(),
              machine["clock_hz"].get<double>() * 1e-6, machine["sources"]["clock_hz"].get<std::string>());
   fmt::print("  {:<22} {:>9}\n", "cost", "cycles");
-  for (const char* key : {"generate", "update", "update_streamed", "send_call", "receive_call", "routing_hop", "message_overhead"}) {
+  for (const char* key : {"generate", "update", "update_streamed", "send_call", "receive_call", "routing_hop",
+                          "message_overhead", "owner_division", "owner_prediction"}) {
     fmt::print("  {:<22} {:>9.1f}\n", key, c[key].get<double>());
   }
   for (std::size_t i = 0; i < c["core_overhead"].size(); ++i) {

@@ -100,6 +100,22 @@ Timing time_route(const TorusShape& shape, unsigned bucket_size, std::uint64_t o
   });
 }
 
+Timing time_generate_and_owner(unsigned log2_words, std::uint64_t owners, OwnerMode mode,
+                               std::uint64_t operations, unsigned repeats) {
+  const TableLayout layout(log2_words, owners);
+  const OwnerFinder owner_of(layout, mode);
+  return repeat_timing(repeats, [&] {
+    std::uint64_t a = starts(31337), sum = 0;
+    const auto start = Clock::now();
+    for (std::uint64_t i = 0; i < operations; ++i) {
+      a = next_random(a);
+      sum += owner_of(layout.index_of(a));
+    }
+    keep(sum);
+    return ns_per(start, operations);
+  });
+}
+
 Timing time_direct_bucketing(std::uint32_t destinations, std::uint32_t lookahead, std::uint64_t operations,
                              unsigned repeats) {
   return repeat_timing(repeats, [&] {

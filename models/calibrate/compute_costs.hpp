@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "table_layout.hpp"
 #include "torus_shape.hpp"
 
 namespace gups::calibrate {
@@ -29,6 +30,10 @@ Timing time_generate_and_update(unsigned log2_words, std::uint64_t operations, u
 Timing time_generate_and_dependent_update(unsigned log2_words, std::uint64_t operations, unsigned repeats);
 // Next hop in dimension order and the append to that neighbour's bucket.
 Timing time_route(const TorusShape& shape, unsigned bucket_size, std::uint64_t operations, unsigned repeats);
+// Stream step plus the owner of its index, found by `mode` among `owners`
+// of a 2^log2_words table (no table is made).
+Timing time_generate_and_owner(unsigned log2_words, std::uint64_t owners, OwnerMode mode,
+                               std::uint64_t operations, unsigned repeats);
 // HPCC reference bucketing: insert, send the fullest bucket when full.
 Timing time_direct_bucketing(std::uint32_t destinations, std::uint32_t lookahead, std::uint64_t operations,
                              unsigned repeats);

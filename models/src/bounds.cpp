@@ -56,7 +56,8 @@ void direct_bound(const Machine& machine, const ModelOptions& options, Predictio
     p.send_cycles = c.send_call / p.mean_fill;
     p.receive_cycles = c.receive_call * packets / p.mean_fill;
   }
-  const double cycles = c.generate + c.update_streamed + c.loop_overhead +
+  p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.processes);
+  const double cycles = c.generate + p.owner_cycles + c.update_streamed + c.loop_overhead +
                         remote * (p.send_cycles + p.receive_cycles + c.message_overhead);
   p.cores = {{"generate, send, receive, update (Eq. 1)", cycles, 1.0}};
   p.cpu_cycles_per_update = cycles;
@@ -68,8 +69,11 @@ void routed_bound(const Machine& machine, const ModelOptions& options, Predictio
   p.processes = p.nodes;
   size_from_plan(machine, options, RolePlan(1, p.shape.dimensions()), p);
   p.bytes_per_update = mean_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
-  // The paper's first-order model: a fixed cost per software hop.
-  const double cycles = c.generate + c.update + c.loop_overhead + p.expected_hops * c.routing_hop;
+  // The paper's first-order model: a fixed cost per software hop. The owner
+  // is found where the update is made and again on every node it reaches.
+  p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.nodes);
+  const double cycles = c.generate + c.update + c.loop_overhead +
+                        p.expected_hops * c.routing_hop + (1 + p.expected_hops) * p.owner_cycles;
   p.cores = {{"generate, route, update (Eq. 1, per hop)", cycles, 1.0}};
   p.cpu_cycles_per_update = cycles;
   p.cpu_gups = gups_of(static_cast<double>(p.nodes), machine.clock_hz, cycles);
@@ -102,6 +106,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
   p.bytes_per_update = mean_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
   p.send_cycles = c.send_call / p.bucket_size;
   p.receive_cycles = c.receive_call_batched * message_packets(machine.packet, p.bucket_size) / p.bucket_size;
+  p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.nodes);
   const double updaters = plan.updaters();
   const unsigned dispatcher = updaters > 1 ? plan.network_receiver(p.shape.dimensions() - 1) : k;
   double slowest = 0;
@@ -122,6 +127,10 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
         receives = sends - (1 - entering);
       }
       cycles += sends * (p.send_cycles + c.core_overhead[core]) + receives * p.receive_cycles;
+      // Each update a routing core decides on needs its owner: one send per
+      // decision, except on a core that also applies (its arrivals at home).
+      const double decisions = role.updater >= 0 ? (role.generates ? 1 : 0) + receives : sends;
+      cycles += decisions * p.owner_cycles;
     }
     if (role.generates) cycles += c.generate + c.loop_overhead;
     if (role.updater >= 0) {

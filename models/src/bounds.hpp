@@ -24,6 +24,7 @@ struct ModelOptions {
   unsigned cores_per_node = 0;          // multicore: 0 = the machine's
   unsigned processes_per_node = 1;      // direct: 4 on Blue Gene/P is virtual-node mode
   BucketRule buckets = BucketRule::sizing;
+  OwnerMode owner = OwnerMode::division;  // how owners are found when their count is not a power of two
 };
 
 struct CoreLoad {
@@ -45,6 +46,7 @@ struct Prediction {
   double expected_hops = 0;
   double send_cycles = 0;               // ts per update
   double receive_cycles = 0;            // tr per update
+  double owner_cycles = 0;              // per owner found, on each core that decides where an update goes
   std::vector<CoreLoad> cores;          // one entry for direct and routed
   double cpu_cycles_per_update = 0;     // of the slowest core
   double cpu_gups = 0;

@@ -12,6 +12,8 @@
 namespace {
 
 using namespace gups::model;
+using gups::OwnerMode;
+using gups::to_string;
 
 struct Request {
   std::string machine = "bgp";
@@ -21,6 +23,7 @@ struct Request {
   std::string sweep;
   std::string json_path;
   std::string buckets = "sizing";
+  std::string owner = "division";
   ModelOptions options;
 };
 
@@ -66,6 +69,7 @@ int run(const Request& request) {
   const auto machine = load_machine(request.machine, default_machine_directories());
   auto options = request.options;
   options.buckets = request.buckets == "reference" ? BucketRule::reference : BucketRule::sizing;
+  options.owner = request.owner == to_string(OwnerMode::predict) ? OwnerMode::predict : OwnerMode::division;
   const auto shapes = shapes_of(machine, request);
   nlohmann::json results = nlohmann::json::array();
   std::string text;
@@ -121,6 +125,11 @@ int main(int argc, char** argv) {
                  "bucket sizes: sizing (floor(look-ahead / buckets), what gups uses) or reference (the "
                  "machine file's published sizes where listed)")
       ->check(CLI::IsMember({"sizing", "reference"}))
+      ->capture_default_str();
+  app.add_option("--owner", request.owner,
+                 "how owners are found when the node count is not a power of two: division (HPCC) or predict "
+                 "(the paper's 4.2); charged at the machine's costs_cycles.owner_division or owner_prediction")
+      ->check(CLI::IsMember({to_string(OwnerMode::division), to_string(OwnerMode::predict)}))
       ->capture_default_str();
   app.add_option("--json", request.json_path, "also write the figures as JSON to this file");
   try {

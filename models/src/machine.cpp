@@ -140,6 +140,8 @@ void read_costs(ObjectReader& top, Machine& machine) {
   c.receive_batch_packets = costs.count("receive_batch_packets");
   c.routing_hop = costs.number("routing_hop");
   c.message_overhead = costs.number("message_overhead");
+  c.owner_division = costs.number("owner_division");
+  c.owner_prediction = costs.number("owner_prediction");
   const auto& overheads = costs.child("core_overhead");
   if (!overheads.is_array() || overheads.size() != machine.cores_per_node) {
     ObjectReader::fail("costs_cycles.core_overhead",
@@ -249,6 +251,11 @@ std::string resolve(const std::string& name_or_path, const std::vector<std::stri
 }
 
 }  // namespace
+
+double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const noexcept {
+  if (owners == 0 || (owners & (owners - 1)) == 0) return 0;
+  return mode == OwnerMode::predict ? costs.owner_prediction : costs.owner_division;
+}
 
 TorusShape Machine::shape_for(std::uint64_t nodes) const {
   if (nodes == 0) throw std::invalid_argument("the node count must be at least 1");

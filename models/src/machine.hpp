@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "packet_format.hpp"
+#include "table_layout.hpp"
 #include "torus_shape.hpp"
 
 namespace gups::model {
@@ -25,6 +26,10 @@ struct CycleCosts {
   double routing_hop = 0;           // single core: ts + tr + top of one software hop, per update
   double message_overhead = 0;      // direct: top, per update sent and received
   std::vector<double> core_overhead;  // multicore: top0 .. top(k-1), per update
+  // Finding an update's owner when the owner count is not a power of two,
+  // beyond the shift a power of two takes (which the overheads include).
+  double owner_division = 0;        // HPCC's integer divisions
+  double owner_prediction = 0;      // the paper's prediction (multiply, shift, one correction)
 };
 
 struct TorusLimits {
@@ -53,6 +58,10 @@ struct Machine {
   // The partition shape for a node count under this machine's rules;
   // throws std::invalid_argument naming the count when it cannot be mapped.
   TorusShape shape_for(std::uint64_t nodes) const;
+
+  // Cycles to find one update's owner among `owners`, beyond the shift a
+  // power of two takes: 0 for a power of two.
+  double owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const noexcept;
 };
 
 // Reads and checks a machine file. `name_or_path` is a path, or a name looked

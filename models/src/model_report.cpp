@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gups::model {
 namespace {
 
@@ -38,6 +40,12 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     out += fmt::format(", {} process(es) per node", o.processes_per_node);
   } else {
     out += fmt::format(", bucket sizes: {}", rule_name(o.buckets));
+  }
+  // Only sizes that are not powers of two pay for their owners.
+  const auto charged = std::find_if(series.rows.begin(), series.rows.end(),
+                                    [](const Prediction& p) { return p.owner_cycles > 0; });
+  if (charged != series.rows.end()) {
+    out += fmt::format(", owners by {} ({} cycles each)", to_string(o.owner), charged->owner_cycles);
   }
   out += "\n";
   std::string header = fmt::format("{:>7} {:>9} {:>7} ", "N", "shape", "procs");
@@ -123,6 +131,7 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"expected_hops", p.expected_hops},
                     {"send_cycles_per_update", p.send_cycles},
                     {"receive_cycles_per_update", p.receive_cycles},
+                    {"owner_cycles", p.owner_cycles},
                     {"cores", cores},
                     {"cpu_cycles_per_update", p.cpu_cycles_per_update},
                     {"cpu_gups", p.cpu_gups},
@@ -139,6 +148,7 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
           {"cores_per_node", o.cores_per_node ? o.cores_per_node : machine.cores_per_node},
           {"processes_per_node", o.processes_per_node},
           {"bucket_rule", rule_name(o.buckets)},
+          {"owner", to_string(o.owner)},
           {"rows", rows},
           {"crossover_nodes", series.crossover ? nlohmann::json(*series.crossover) : nlohmann::json()}};
 }

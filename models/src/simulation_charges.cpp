@@ -7,7 +7,8 @@
 namespace gups::model {
 
 OperationCharges charges_for(const Machine& machine, const std::string& algorithm, unsigned cores_per_node,
-                             unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms) {
+                             unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms,
+                             OwnerMode owner, std::uint64_t owners) {
   const auto& c = machine.costs;
   const auto& packet = machine.packet;
   OperationCharges charges;
@@ -16,6 +17,7 @@ OperationCharges charges_for(const Machine& machine, const std::string& algorith
   charges.send_call = c.send_call;
   charges.packet = packet;
   charges.mechanisms = mechanisms;
+  charges.owner_lookup = core_updates_only ? 0 : machine.owner_lookup_cycles(owner, owners);
   if ((mechanisms.wire_packets || mechanisms.receive_batches) && algorithm == "direct") {
     throw std::invalid_argument("the modelled mechanisms (packets on the wire, receive batches) apply to routed "
                                 "and multicore, whose messages go through the message layer");

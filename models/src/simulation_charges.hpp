@@ -12,9 +12,12 @@ namespace gups::model {
 
 // Throws std::invalid_argument when the machine has no figures for the plan
 // (multicore needs one overhead per core of the node), or the mechanisms do
-// not apply to the algorithm.
+// not apply to the algorithm. `owners`: how many own a part of the table
+// (nodes, or processes for direct), found by `owner` on every core except
+// one that only applies (its updates are its own).
 OperationCharges charges_for(const Machine& machine, const std::string& algorithm, unsigned cores_per_node,
-                             unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms = {});
+                             unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms,
+                             OwnerMode owner, std::uint64_t owners);
 
 // A receive call's cost as overhead + per packet, from the machine's two
 // figures: one packet per call, and a full batch per call (per packet).

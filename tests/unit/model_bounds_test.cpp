@@ -137,18 +137,53 @@ TEST(ModelBounds, UnknownAlgorithmAndCoreCountMismatchAreNamed) {
 
 TEST(SimulationCharges, ReceiveBatchesSplitThePapersTwoFiguresIntoACallAndAPacket) {
   auto machine = bgp();
-  const auto plain = charges_for(machine, "multicore", 4, 1, false);
+  const auto plain = charges_for(machine, "multicore", 4, 1, false, {}, OwnerMode::division, 64);
   EXPECT_FALSE(plain.mechanisms.receive_batches);
   EXPECT_DOUBLE_EQ(plain.receive_call, 330);
   ModelledMechanisms batches;
   batches.receive_batches = true;
-  const auto charges = charges_for(machine, "multicore", 4, 1, false, batches);
+  const auto charges = charges_for(machine, "multicore", 4, 1, false, batches, OwnerMode::division, 64);
   EXPECT_DOUBLE_EQ(charges.receive_call_overhead + charges.receive_per_packet, 600);
   EXPECT_DOUBLE_EQ(charges.receive_call_overhead + 4 * charges.receive_per_packet, 4 * 330);
   EXPECT_EQ(charges.batch_packets, 4u);
-  EXPECT_THROW(charges_for(machine, "direct", 1, 0, false, batches), std::invalid_argument);
+  EXPECT_THROW(charges_for(machine, "direct", 1, 0, false, batches, OwnerMode::division, 64), std::invalid_argument);
   machine.costs.receive_call_batched = 700;  // more per packet in a batch than alone: no such line
-  EXPECT_THROW(charges_for(machine, "routed", 1, 0, false, batches), std::invalid_argument);
+  EXPECT_THROW(charges_for(machine, "routed", 1, 0, false, batches, OwnerMode::division, 64), std::invalid_argument);
+}
+
+TEST(OwnerCosts, PaidOnlyWhenTheNodeCountIsNotAPowerOfTwoAndOnlyByCoresThatDecide) {
+  const auto machine = bgp();
+  ASSERT_GT(machine.costs.owner_division, machine.costs.owner_prediction);
+  EXPECT_EQ(machine.owner_lookup_cycles(OwnerMode::division, 512), 0);
+  EXPECT_EQ(machine.owner_lookup_cycles(OwnerMode::division, 768), machine.costs.owner_division);
+  EXPECT_EQ(machine.owner_lookup_cycles(OwnerMode::predict, 768), machine.costs.owner_prediction);
+  for (unsigned core = 0; core < 4; ++core) {
+    const bool updates_only = core == 3;
+    const auto charges = charges_for(machine, "multicore", 4, core, updates_only, {}, OwnerMode::division, 768);
+    EXPECT_EQ(charges.owner_lookup, updates_only ? 0 : machine.costs.owner_division) << "core " << core;
+    EXPECT_EQ(charges_for(machine, "multicore", 4, core, updates_only, {}, OwnerMode::division, 512).owner_lookup, 0);
+  }
+}
+
+TEST(OwnerCosts, DivisionLoadsTheRoutingCoresOncePerUpdateAndTheSingleCoreOncePerNodeReached) {
+  const auto machine = bgp();
+  ModelOptions division, prediction;
+  prediction.owner = OwnerMode::predict;
+  const auto slow = predict_at(machine, 768, division), fast = predict_at(machine, 768, prediction);
+  for (unsigned core = 0; core < 3; ++core) {
+    EXPECT_NEAR(slow.cores[core].cycles - fast.cores[core].cycles,
+                machine.costs.owner_division - machine.costs.owner_prediction, 1e-9) << "core " << core;
+  }
+  EXPECT_DOUBLE_EQ(slow.cores[3].cycles, fast.cores[3].cycles);
+  EXPECT_LT(slow.cpu_gups, fast.cpu_gups);
+  // A power of two pays nothing either way.
+  EXPECT_DOUBLE_EQ(predict_at(machine, 512, division).cpu_gups, predict_at(machine, 512, prediction).cpu_gups);
+
+  division.algorithm = prediction.algorithm = "routed";
+  const auto routed_slow = predict_at(machine, 96, division), routed_fast = predict_at(machine, 96, prediction);
+  EXPECT_NEAR(routed_slow.cpu_cycles_per_update - routed_fast.cpu_cycles_per_update,
+              (1 + routed_slow.expected_hops) * (machine.costs.owner_division - machine.costs.owner_prediction),
+              1e-9);
 }
 
 }  // namespace
