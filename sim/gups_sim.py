@@ -53,6 +53,7 @@ MECHANISMS = {
     "wire": "torus messages carry whole packets, headers and acks",
     "receive-batches": "a receive call takes the packets waiting, up to a batch, at a cost per call and per packet",
     "paper-buckets": "the bucket sizes of the paper's Table 4 instead of the sizing rule",
+    "dma": "a send is injected at once and travels without waiting for a posted receive (BG/P's DMA)",
 }
 DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
 
@@ -177,8 +178,10 @@ def chosen_mechanisms(args):
                        f"give none, all, or a comma list of {', '.join(MECHANISMS)}")
     if args.algo == "direct":
         raise BadInput("--mechanisms applies to routed and multicore")
-    if "wire" in asked and args.message_layer != "s4u":
-        raise BadInput("--mechanisms wire needs --message-layer s4u (SMPI's calls send payloads only)")
+    for name in ("wire", "dma"):
+        if name in asked and args.message_layer != "s4u":
+            raise BadInput(f"--mechanisms {name} needs --message-layer s4u (SMPI's calls send payloads only, "
+                           "rendezvous)")
     return [m for m in MECHANISMS if m in asked]
 
 
@@ -194,6 +197,8 @@ def mechanism_options(args, plan):
         options.append("--wire-packets")
     if "receive-batches" in args.chosen_mechanisms:
         options.append("--receive-batches")
+    if "dma" in args.chosen_mechanisms:
+        options.append("--dma-injection")
     if "paper-buckets" in args.chosen_mechanisms:
         if plan["reference_bucket_size"] is None:
             raise BadInput(f"--mechanisms paper-buckets: machine {args.machine} lists no bucket size for "

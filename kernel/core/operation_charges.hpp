@@ -19,6 +19,9 @@ struct ModelledMechanisms {
   // A receive call takes the packets waiting, up to a batch, for a call
   // overhead plus a cost per packet, instead of the batched cost per packet.
   bool receive_batches = false;
+  // A send is injected by DMA at once and travels whether or not the
+  // receiver has posted a receive (not: it waits for one, rendezvous).
+  bool dma_injection = false;
 };
 
 struct OperationCharges {

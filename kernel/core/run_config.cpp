@@ -101,6 +101,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     app.add_flag("--receive-batches", config.mechanisms.receive_batches,
                  "with --machine: a receive call takes the packets waiting, up to the machine's batch, for a "
                  "cost per call plus one per packet (not the batched cost per packet)");
+    app.add_flag("--dma-injection", config.mechanisms.dma_injection,
+                 "routed, multicore with --message-layer s4u: a send is injected at once and travels to the "
+                 "receiving node without waiting for a posted receive (Blue Gene/P's DMA); otherwise sends "
+                 "are rendezvous");
     app.add_flag("--link-load", config.link_load,
                  "routed, multicore: report how busy each dimension's torus links were over the update phase "
                  "(simulated runs)");
@@ -117,6 +121,12 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     }
     if (config.mechanisms.wire_packets && config.message_layer != "s4u") {
       throw CLI::ValidationError("--wire-packets needs --message-layer s4u (MPI sends payloads only)");
+    }
+    if (config.mechanisms.dma_injection && config.algorithm == "direct") {
+      throw CLI::ValidationError("--dma-injection applies to routed and multicore");
+    }
+    if (config.mechanisms.dma_injection && config.message_layer != "s4u") {
+      throw CLI::ValidationError("--dma-injection needs --message-layer s4u (SMPI's sends are rendezvous here)");
     }
     config.owner = owner_name == to_string(OwnerMode::predict) ? OwnerMode::predict
                                                                : OwnerMode::division;

@@ -48,6 +48,8 @@ class MessageSlots {
   // Blocks until one slot's message completes. Throws std::logic_error when
   // no slot is busy.
   virtual Completion wait_any() = 0;
+  // A slot whose message has completed, if any; does not block.
+  virtual std::optional<Completion> test_any() = 0;
   // Blocks until this receive slot's message is in.
   virtual Completion wait(std::size_t slot) = 0;
   // An empty message, completed by finish().
@@ -62,11 +64,23 @@ class MessageSlots {
 // envelope. Only the s4u layer can send a size other than the payload's.
 using WireBytes = std::function<std::optional<std::uint64_t>(std::size_t count, int channel)>;
 
+// How the s4u layer simulates messages (the MPI layer ignores it).
+struct SimulatedMessages {
+  // SMPI charges the real time of the code between message calls to the
+  // simulated core (no machine file), so the s4u calls pause its timer as
+  // SMPI's own calls do.
+  bool timed_code = false;
+  WireBytes wire_bytes;
+  // A send is injected at once, as Blue Gene/P's DMA does: the message
+  // travels to the receiving node whether or not a receive is posted there,
+  // and the send completes when it has arrived. Otherwise a send waits for a
+  // posted receive (rendezvous).
+  bool dma_injection = false;
+};
+
 // `layer`: "mpi", or in the SimGrid build "s4u" (std::invalid_argument
-// otherwise). `timed_code`: SMPI charges the real time of the code between
-// message calls to the simulated core (no machine file), so the s4u calls
-// pause its timer as SMPI's own calls do.
+// otherwise).
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
-                                                 std::size_t slots, bool timed_code, WireBytes wire_bytes);
+                                                 std::size_t slots, SimulatedMessages simulated);
 
 }  // namespace gups

@@ -7,7 +7,7 @@
 namespace gups {
 
 // SimGrid builds.
-std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, bool timed, WireBytes wire_bytes);
+std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, SimulatedMessages simulated);
 
 namespace {
 
@@ -41,6 +41,15 @@ class MpiMessageSlots final : public MessageSlots {
     if (index == MPI_UNDEFINED) throw std::logic_error("routing core blocked with no message outstanding");
     const auto slot = static_cast<std::size_t>(index);
     return {slot, completed(slot, status)};
+  }
+
+  std::optional<Completion> test_any() override {
+    int index = MPI_UNDEFINED, flag = 0;
+    MPI_Status status;
+    MPI_Testany(static_cast<int>(requests_.size()), requests_.data(), &index, &flag, &status);
+    if (!flag || index == MPI_UNDEFINED) return std::nullopt;
+    const auto slot = static_cast<std::size_t>(index);
+    return Completion{slot, completed(slot, status)};
   }
 
   Completion wait(std::size_t slot) override {
@@ -89,10 +98,9 @@ class MpiMessageSlots final : public MessageSlots {
 }  // namespace
 
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
-                                                 std::size_t slots, [[maybe_unused]] bool timed_code,
-                                                 [[maybe_unused]] WireBytes wire_bytes) {
+                                                 std::size_t slots, [[maybe_unused]] SimulatedMessages simulated) {
 #ifdef GUPS_SIMULATED
-  if (layer == "s4u") return make_s4u_message_slots(rank, slots, timed_code, std::move(wire_bytes));
+  if (layer == "s4u") return make_s4u_message_slots(rank, slots, std::move(simulated));
 #endif
   if (layer == "mpi") return std::make_unique<MpiMessageSlots>(comm, rank, slots);
   throw std::invalid_argument("no message layer '" + layer + "' in this build");

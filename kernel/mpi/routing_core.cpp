@@ -72,9 +72,10 @@ class RoutingCore {
     auto wire_bytes = [&costs = costs_](std::size_t count, int channel) {
       return channel == kLocalChannel ? std::nullopt : costs.wire_bytes(count);
     };
-    messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
-                                   buckets_.size() + receive_buffers_.size(), context.config.machine.empty(),
-                                   wire_bytes);
+    poll_arrivals_ = context.config.mechanisms.dma_injection;
+    messages_ = make_message_slots(
+        context.config.message_layer, context.comm, context.rank, buckets_.size() + receive_buffers_.size(),
+        {context.config.machine.empty(), wire_bytes, context.config.mechanisms.dma_injection});
     if (role_.generates) {
       remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
       random_ = starts(context.config.stream_offset +
@@ -109,6 +110,9 @@ class RoutingCore {
       if (role_.generates) window.note(total - remaining_);
       bool progressed = drain_receive_buffers();
       progressed |= generate();
+      // Messages injected by DMA arrive whether or not the core waits for
+      // them, and its generator seldom has to: it takes what is in each turn.
+      if (poll_arrivals_) progressed |= take_completed();
       progressed |= close_what_can_close();
       if (role_.generates && remaining_ == 0 && stats_.generation_end < 0) {
         stats_.generation_end = std::max(run_clock(), costs_.busy_until()) - start;
@@ -269,17 +273,30 @@ class RoutingCore {
     buffer.posted_sequence = ++posts_;
   }
 
-  // Nothing could move: block until one send or receive completes. Returns
-  // the time spent waiting, not counting work still being paid for.
-  double wait_for_one() {
-    const double start = std::max(run_clock(), costs_.busy_until());
-    const auto completion = messages_->wait_any();
+  // Every completion there is, without waiting; true if there was one.
+  bool take_completed() {
+    bool any = false;
+    while (const auto completion = messages_->test_any()) {
+      complete(*completion);
+      any = true;
+    }
+    return any;
+  }
+
+  void complete(const MessageSlots::Completion& completion) {
     if (completion.slot < buckets_.size()) {
       on_send_complete(completion.slot);
     } else {
       on_receive_complete(completion.slot - buckets_.size(), completion);
       note_occupancy();
     }
+  }
+
+  // Nothing could move: block until one send or receive completes. Returns
+  // the time spent waiting, not counting work still being paid for.
+  double wait_for_one() {
+    const double start = std::max(run_clock(), costs_.busy_until());
+    complete(messages_->wait_any());
     return std::max(0.0, run_clock() - start);
   }
 
@@ -445,6 +462,7 @@ class RoutingCore {
   std::vector<bool> dimension_closed_;
   std::vector<bool> dimension_flushing_;
   bool local_closed_ = false;
+  bool poll_arrivals_ = false;
 
   std::uint64_t posts_ = 0;
   std::uint64_t remaining_ = 0;

@@ -4,12 +4,22 @@
 // detached, as with smpi/send-is-detached-thresh:0: a send completes when
 // its transfer ends, which starts once a receive has taken it. Payloads are
 // copied into the receiver's buffer when the transfer ends, as SMPI does.
+// With DMA injection a rank's mailboxes have it as their permanent receiver:
+// a transfer starts when it is sent (s4u's "eager" mailboxes), and a receive
+// posted later takes the message where it arrived. The sender may reuse its
+// buffer once the transfer ends, before any receive took the message, so the
+// payload is copied when it is sent (the DMA reads it then) and that copy
+// is freed when a receive has taken it.
 #ifdef GUPS_SIMULATED
 
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -21,8 +31,12 @@ namespace {
 
 class S4uMessageSlots final : public MessageSlots {
  public:
-  S4uMessageSlots(int rank, std::size_t slots, bool timed, WireBytes wire_bytes)
-      : rank_(rank), timed_(timed), wire_bytes_(std::move(wire_bytes)), slots_(slots) {}
+  S4uMessageSlots(int rank, std::size_t slots, SimulatedMessages simulated)
+      : rank_(rank),
+        timed_(simulated.timed_code),
+        dma_injection_(simulated.dma_injection),
+        wire_bytes_(std::move(simulated.wire_bytes)),
+        slots_(slots) {}
 
   std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
                      int channel) override {
@@ -34,14 +48,26 @@ class S4uMessageSlots final : public MessageSlots {
     return bytes;
   }
 
+  // The copy callback on both sides: the receiver's overrides the sender's
+  // when it is posted after the send.
+  static void copy_and_free(simgrid::kernel::activity::CommImpl* comm, void* payload, std::size_t size) {
+    simgrid::s4u::Comm::copy_buffer_callback(comm, payload, size);
+    std::free(payload);
+  }
+
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
     const TimedCode timing(timed_);
     auto& entry = slots_[slot];
-    if (entry.mailbox == nullptr) entry.mailbox = mailbox(rank_, channel);
+    if (entry.mailbox == nullptr) {
+      entry.mailbox = mailbox(rank_, channel);
+      // Set before any message can be sent to it: every receive is posted
+      // before the ranks start sending.
+      if (dma_injection_) entry.mailbox->set_receiver(simgrid::s4u::Actor::self());
+    }
     auto comm = entry.mailbox
                     ->get_init()
                     ->set_dst_data(reinterpret_cast<void**>(data), capacity * sizeof(std::uint64_t))
-                    ->set_copy_data_callback(simgrid::s4u::Comm::copy_buffer_callback);
+                    ->set_copy_data_callback(copy_callback());
     start(slot, std::move(comm), channel);
   }
 
@@ -50,6 +76,16 @@ class S4uMessageSlots final : public MessageSlots {
     const TimedCode timing(timed_);
     const auto index = simgrid::s4u::Activity::wait_any(waiting_);
     if (index < 0) throw std::logic_error("a simulated message failed");
+    const auto slot = busy_[static_cast<std::size_t>(index)];
+    forget(static_cast<std::size_t>(index));
+    return retire(slot);
+  }
+
+  std::optional<Completion> test_any() override {
+    if (busy_.empty()) return std::nullopt;
+    const TimedCode timing(timed_);
+    const auto index = simgrid::s4u::Activity::test_any(waiting_);
+    if (index < 0) return std::nullopt;
     const auto slot = busy_[static_cast<std::size_t>(index)];
     forget(static_cast<std::size_t>(index));
     return retire(slot);
@@ -104,12 +140,24 @@ class S4uMessageSlots final : public MessageSlots {
     return wire.value_or(count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes);
   }
 
-  static simgrid::s4u::CommPtr put(simgrid::s4u::Mailbox* destination, const std::uint64_t* data,
-                                   std::size_t count, std::uint64_t simulated_bytes) {
+  simgrid::s4u::CommPtr put(simgrid::s4u::Mailbox* destination, const std::uint64_t* data, std::size_t count,
+                            std::uint64_t simulated_bytes) const {
+    const auto size = count * sizeof(std::uint64_t);
+    void* payload = const_cast<std::uint64_t*>(data);
+    if (dma_injection_ && size > 0) {
+      payload = std::malloc(size);
+      if (payload == nullptr) throw std::bad_alloc();
+      std::memcpy(payload, data, size);
+    }
     return destination->put_init()
         ->set_payload_size(static_cast<double>(simulated_bytes))
-        ->set_src_data(const_cast<std::uint64_t*>(data), count * sizeof(std::uint64_t))
-        ->set_copy_data_callback(simgrid::s4u::Comm::copy_buffer_callback);
+        ->set_src_data(payload, size)
+        ->set_copy_data_callback(copy_callback());
+  }
+
+  using CopyCallback = void (*)(simgrid::kernel::activity::CommImpl*, void*, std::size_t);
+  CopyCallback copy_callback() const {
+    return dma_injection_ ? &copy_and_free : &simgrid::s4u::Comm::copy_buffer_callback;
   }
 
   void start(std::size_t slot, simgrid::s4u::CommPtr comm, int channel) {
@@ -137,6 +185,7 @@ class S4uMessageSlots final : public MessageSlots {
 
   int rank_;
   bool timed_;
+  bool dma_injection_;
   WireBytes wire_bytes_;
   std::vector<Slot> slots_;
   // Slots with a message under way, in slot order: of messages already
@@ -150,8 +199,8 @@ class S4uMessageSlots final : public MessageSlots {
 
 }  // namespace
 
-std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, bool timed, WireBytes wire_bytes) {
-  return std::make_unique<S4uMessageSlots>(rank, slots, timed, std::move(wire_bytes));
+std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, SimulatedMessages simulated) {
+  return std::make_unique<S4uMessageSlots>(rank, slots, std::move(simulated));
 }
 
 }  // namespace gups
