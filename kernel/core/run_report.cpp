@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 
 namespace gups {
@@ -47,13 +48,17 @@ std::string format_hpcc_lines(const RunResult& r) {
                      r.node_pending_bound <= r.config.lookahead ? "within budget" : "OVER BUDGET");
   for (const auto& core : r.cores) {
     const double share = r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0;
+    const double stalled = r.seconds > 0 ? core.mean_stalled_seconds / r.seconds : 0.0;
     out += fmt::format(
         "  core {} ({}): generated {}, sent {} in {} messages, handed on {}, applied {}, "
         "bucket fill {:.0f}%, busy {}\n",
         core.core, core.role, core.totals.generated, core.totals.updates_sent,
         core.totals.messages_sent, core.totals.updates_handed, core.totals.applied,
         100.0 * core.mean_bucket_fill,
-        core.mean_busy_seconds > 0 ? fmt::format("{:.0f}%", 100.0 * share) : "not measured");
+        core.mean_busy_seconds > 0
+            ? fmt::format("{:.0f}%, stalled on a full bucket {:.0f}%, waiting for input {:.0f}%", 100.0 * share,
+                          100.0 * stalled, 100.0 * std::max(0.0, 1 - share - stalled))
+            : "not measured");
   }
   out += fmt::format("Verification: Real time used = {:.6f} seconds\n", r.verification_seconds);
   if (r.verified) {
@@ -88,7 +93,9 @@ nlohmann::json to_json(const RunResult& r) {
                      {"max_pending", t.max_pending},
                      {"mean_bucket_fill", core.mean_bucket_fill},
                      {"busy_seconds_mean", core.mean_busy_seconds},
-                     {"busy_share", r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0}});
+                     {"busy_share", r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0},
+                     {"stalled_seconds_mean", core.mean_stalled_seconds},
+                     {"stalled_share", r.seconds > 0 ? core.mean_stalled_seconds / r.seconds : 0.0}});
   }
   auto links = nlohmann::json::array();
   for (const auto& load : r.link_loads) {

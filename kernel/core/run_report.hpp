@@ -26,6 +26,7 @@ struct CoreSummary {
   std::string role;
   UpdateStats totals;
   double mean_busy_seconds = 0.0;
+  double mean_stalled_seconds = 0.0;  // waiting while a bucket in flight held work back
   double mean_bucket_fill = 0.0;  // updates per message / bucket capacity
 };
 

@@ -27,6 +27,9 @@ struct UpdateStats {
   std::uint64_t receive_calls = 0;
   std::uint64_t packets_received = 0;
   double busy_seconds = 0.0;  // time spent doing work rather than waiting
+  // Of the time waiting, that spent with work in hand that a bucket still in
+  // flight held back (the rest waited for input, or for its last sends).
+  double stalled_seconds = 0.0;
   // Generators: the rate between 25% and 75% of this rank's generation,
   // updates per second (0 if not measured): the steady state, without the
   // filling and draining of the pipeline at either end.
@@ -42,7 +45,7 @@ struct UpdateStats {
             receive_calls, packets_received};
   }
   static UpdateStats from(const std::array<std::uint64_t, kCounters>& c, double busy) noexcept {
-    return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], busy, 0.0, {}, -1};
+    return {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], busy, 0.0, 0.0, {}, -1};
   }
 
   // Sums, except the peak, which is the larger one.
@@ -62,6 +65,7 @@ struct UpdateStats {
     receive_calls += other.receive_calls;
     packets_received += other.packets_received;
     busy_seconds += other.busy_seconds;
+    stalled_seconds += other.stalled_seconds;
   }
 };
 

@@ -15,6 +15,7 @@
 // sends "done" to its line neighbours) once nothing can feed f any more: its
 // generator is exhausted and its inputs from earlier dimensions and earlier
 // cores are closed and drained. Then it closes its hand-offs to later cores.
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -110,6 +111,9 @@ class RoutingCore {
       if (role_.generates) window.note(total - remaining_);
       bool progressed = drain_receive_buffers();
       progressed |= generate();
+      // Read before the arrivals are taken: what stayed in hand this turn
+      // stayed because a bucket it needs is in flight.
+      const bool held_back = holding_work();
       // Messages injected by DMA arrive whether or not the core waits for
       // them, and its generator seldom has to: it takes what is in each turn.
       if (poll_arrivals_) progressed |= take_completed();
@@ -122,7 +126,11 @@ class RoutingCore {
                                      static_cast<double>(stats_.applied - noted_applied));
         noted_applied = stats_.applied;
       }
-      if (!progressed && !finished()) idle += wait_for_one();
+      if (!progressed && !finished()) {
+        const double waited = wait_for_one();
+        idle += waited;
+        if (held_back) stats_.stalled_seconds += waited;
+      }
     }
     costs_.pay();  // the run lasts until the last work is done
     stats_.busy_seconds = run_clock() - start - idle;
@@ -271,6 +279,10 @@ class RoutingCore {
     messages_->post(receive_slot(i), buffer.data.data(), capacity_, buffer.channel);
     buffer.posted = true;
     buffer.posted_sequence = ++posts_;
+  }
+
+  bool holding_work() const noexcept {
+    return remaining_ > 0 || std::any_of(holding_.begin(), holding_.end(), [](int h) { return h > 0; });
   }
 
   // Every completion there is, without waiting; true if there was one.

@@ -52,6 +52,7 @@ void fill_core_summaries(const std::vector<std::uint64_t>& sums, const std::vect
     std::array<std::uint64_t, kCounters> totals{};
     std::copy_n(sums.begin() + static_cast<std::ptrdiff_t>(c * kCounters), kCounters, totals.begin());
     auto stats = UpdateStats::from(totals, busy[c]);
+    stats.stalled_seconds = busy[cores + 1 + c];
     stats.max_pending = maxima[2 * c];
     stats.bucket_capacity = maxima[2 * c + 1];
     result.stats.merge(stats);
@@ -60,6 +61,7 @@ void fill_core_summaries(const std::vector<std::uint64_t>& sums, const std::vect
     summary.core = c;
     summary.role = setup.shape ? setup.plan.describe(c) : "generate, send to owners, update";
     summary.mean_busy_seconds = stats.busy_seconds / static_cast<double>(setup.nodes);
+    summary.mean_stalled_seconds = stats.stalled_seconds / static_cast<double>(setup.nodes);
     const auto messages = stats.messages_sent + stats.local_messages_sent;
     summary.mean_bucket_fill =
         messages == 0 || stats.bucket_capacity == 0
@@ -96,10 +98,12 @@ void reduce_run_statistics(const UpdateStats& mine, const TableChecksums& local_
   maxima[2 * core] = mine.max_pending;
   maxima[2 * core + 1] = mine.bucket_capacity;
   maxima.back() = node_pending(mine, cores, rank);
-  // Real sums: each core role's busy seconds, the generators' rates, the timeline.
-  std::vector<double> real_sums(cores + 1, 0.0);
+  // Real sums: each core role's busy seconds, the generators' rates, each
+  // core role's stalled seconds, the timeline.
+  std::vector<double> real_sums(2 * cores + 1, 0.0);
   real_sums[core] = mine.busy_seconds;
   real_sums[cores] = mine.window_rate;
+  real_sums[cores + 1 + core] = mine.stalled_seconds;
   real_sums.insert(real_sums.end(), timeline.counts().begin(), timeline.counts().end());
 
   const auto all_sums = reduce_at_root(sums, MPI_UINT64_T, MPI_SUM);
@@ -114,7 +118,7 @@ void reduce_run_statistics(const UpdateStats& mine, const TableChecksums& local_
   result.node_pending_bound = all_maxima.back();
   result.window_gups = 1e-9 * all_real_sums[cores];
   result.applied_over_time = UpdateTimeline::from(
-      all_max[0], {all_real_sums.begin() + static_cast<std::ptrdiff_t>(cores + 1), all_real_sums.end()});
+      all_max[0], {all_real_sums.begin() + static_cast<std::ptrdiff_t>(2 * cores + 1), all_real_sums.end()});
   result.first_generator_done = -all_max[1];
   result.steady = steady_state(result.applied_over_time, result.first_generator_done);
 }
