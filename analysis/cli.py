@@ -1,9 +1,9 @@
-"""Command line: python3 -m analysis sweep|plot|report"""
+"""Command line: python3 -m analysis sweep|plot|report|study"""
 import argparse
 import os
 import sys
 
-from . import plot, report, results, sweep
+from . import plot, report, results, study, sweep
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -28,6 +28,22 @@ def parser():
                            help="measured runs: division, predict or both (the paper's Table 3 experiment)")
             s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
             s.add_argument("--build", default=os.path.join(ROOT, "build"))
+    s = sub.add_parser("study", help="the paper's Table 4 or Table 3, predicted by gups-model and gups-sim")
+    s.add_argument("which", choices=["table4", "table3"])
+    s.add_argument("--out", required=True, help="results folder")
+    s.add_argument("--machine", default="bgp", help="table3: machine name or path")
+    s.add_argument("--nodes", help="comma list (table4: 64 up to --max-nodes; table3: 96,192,384,768)")
+    s.add_argument("--max-nodes", type=int, default=4096,
+                   help="table4: largest size (default 4096; 8192 and up take minutes to hours each here)")
+    s.add_argument("--algorithms", default="multicore,routed", help="table4: multicore, routed (comma list)")
+    s.add_argument("--divide-cycles", help="table3: divide costs to simulate (comma list; default the machine's)")
+    s.add_argument("--no-neighbours", dest="neighbours", action="store_false",
+                   help="table3: leave out the powers of two around each size")
+    s.add_argument("--model-only", action="store_true", help="gups-model only, no simulation")
+    s.add_argument("--updates-per-node", type=int, default=0, help="simulations (default: gups-sim's)")
+    s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
+    s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)
+    s.add_argument("--build", default=os.path.join(ROOT, "build"))
     return p
 
 
@@ -38,6 +54,8 @@ def main(argv):
             if args.repeat < 1:
                 raise sweep.MissingBinary("--repeat must be at least 1")
             return sweep.sweep(args)
+        if args.command == "study":
+            return study.study(args)
         if args.command == "plot":
             records = results.load_records(args.out)
             paths = plot.gups_plot(records, args.out, args.machine) + \

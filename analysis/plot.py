@@ -110,3 +110,57 @@ def save(fig, out, name):
         fig.savefig(path, dpi=110)
     plt.close(fig)
     return paths
+
+
+def study_plot(which, rows, out):
+    """Table 4: GUPS against nodes per series (Eq. with both bucket rules, simulated whole run and steady state)
+    and the simulated steady state over Eq.; Table 3: GUPS by owner lookup, Eq. 7 beside the simulation."""
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 8), sharex=True, gridspec_kw={"height_ratios": [3, 1.3]})
+    if which == "table4":
+        colours = {("bgp", "multicore"): "tab:green", ("bgp", "routed"): "tab:orange", ("bgl", "routed"): "tab:purple"}
+        for key in sorted({(r["machine"], r["algorithm"]) for r in rows}, key=lambda k: (k[1] != "multicore", k)):
+            colour = colours.get(key, "black")
+            series = sorted((r for r in rows if (r["machine"], r["algorithm"]) == key), key=lambda r: r["nodes"])
+            label = f"{key[1]} on {key[0]}"
+            xs = [r["nodes"] for r in series]
+            top.plot(xs, [r["eq_rule_gups"] for r in series], "-", color=colour, label=f"{label}: Eq., rule's buckets")
+            paper = [(r["nodes"], r["eq_paper_gups"]) for r in series if r["paper_bucket"]]
+            if paper:
+                top.plot(*zip(*paper), "--", color=colour, label=f"{label}: Eq., paper's buckets")
+            drawn(top, series, "sim_steady_gups", "o", colour, f"{label}: simulated, steady")
+            drawn(top, series, "sim_gups", "x", colour, f"{label}: simulated, whole run")
+            drawn(bottom, series, "sim_over_eq", "o-", colour, label)
+        bottom.set_ylabel("simulated steady / Eq.")
+        top.set_title("Table 4, predicted: GUPS by node count")
+    else:
+        division_colours = iter(("tab:red", "tab:brown", "tab:pink", "tab:olive", "tab:gray"))
+        for owner in ("division", "predict"):
+            for cycles in sorted({r["divide_cycles"] for r in rows if r["owner"] == owner}, key=lambda c: c or 0):
+                colour = next(division_colours, "black") if owner == "division" else "tab:blue"
+                series = sorted((r for r in rows if r["owner"] == owner and r["divide_cycles"] == cycles),
+                                key=lambda r: r["nodes"])
+                label = "prediction (powers of two: shift)" if owner == "predict" else f"division, {cycles:g} cycles"
+                top.plot([r["nodes"] for r in series], [r["eq_gups"] for r in series], "--", color=colour, alpha=0.6,
+                         label=f"{label}: Eq. 7")
+                drawn(top, series, "sim_steady_gups", "o-", colour, f"{label}: simulated, steady")
+                drawn(bottom, series, "sim_over_eq", "o-", colour, label)
+        bottom.set_ylabel("simulated steady / Eq. 7")
+        top.set_title("Table 3, predicted: owners by division or prediction (multi-core, Blue Gene/P)")
+    top.set_xscale("log", base=2)
+    top.set_yscale("log")
+    top.set_ylabel("GUPS (10^9 updates per second)")
+    bottom.set_xlabel("nodes")
+    nodes = sorted({r["nodes"] for r in rows})
+    bottom.set_xticks(nodes, [str(n) for n in nodes], rotation=45 if len(nodes) > 8 else 0)
+    bottom.minorticks_off()
+    for ax in (top, bottom):
+        ax.grid(True, which="both", alpha=0.3)
+    top.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return save(fig, out, which)[0]
+
+
+def drawn(ax, rows, key, style, colour, label):
+    points = [(r["nodes"], r[key]) for r in rows if r.get(key)]
+    if points:
+        ax.plot(*zip(*points), style, color=colour, mfc="white", label=label)

@@ -55,14 +55,14 @@ def torus_shape(nodes):
 
 
 class Progress:
-    def __init__(self, total):
-        self.total, self.done, self.start = total, 0, time.monotonic()
+    def __init__(self, total, prefix="sweep"):
+        self.total, self.done, self.start, self.prefix = total, 0, time.monotonic(), prefix
 
     def step(self, what):
         self.done += 1
         elapsed = time.monotonic() - self.start
         left = elapsed / self.done * (self.total - self.done)
-        print(f"sweep: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
+        print(f"{self.prefix}: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
               file=sys.stderr, flush=True)
 
 

@@ -1,0 +1,277 @@
+"""The paper's two studies, predicted: Table 4 (GUPS from 64 nodes up, for the
+multi-core and single-core algorithms) and Table 3 (node counts that are not
+powers of two, owners found by division or by prediction). Each size is run
+through gups-model (Eq. 1 or Eq. 6/7, with the sizing rule's buckets and with
+the paper's) and gups-sim (the machine as it was: every modelled mechanism),
+and the study writes a table a person reads (Markdown), one a script reads
+(CSV and JSON), a plot, and every raw result."""
+import csv
+import json
+import os
+import shlex
+import sys
+import time
+
+from . import sweep
+
+# Table 4: what the paper ran, and the machine it ran on.
+TABLE4_SERIES = [("bgp", "multicore"), ("bgp", "routed"), ("bgl", "routed")]
+TABLE4_NODES = [64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536]
+# Table 3: halfway between powers of two, and the powers of two around them.
+TABLE3_NODES = [96, 192, 384, 768]
+TABLE3_NEIGHBOURS = [64, 128, 256, 512, 1024]
+# Mechanisms of the machine as it was. The paper's bucket sizes are those of
+# the multi-core algorithm (Table 4's BktSize), so only it takes them.
+MECHANISMS = {"multicore": "wire,receive-batches,dma,paper-buckets", "routed": "wire,receive-batches,dma"}
+
+
+def csv_list(text, kind=int):
+    try:
+        return [kind(x) for x in text.split(",") if x.strip()]
+    except ValueError as error:
+        raise ValueError(f"not a comma list: {text!r}") from error
+
+
+class Study:
+    def __init__(self, args, total):
+        self.args = args
+        self.model = sweep.binary(args.build, "models/gups-model")
+        self.sim = sweep.binary(args.build, "sim/gups-sim", "cmake --build build (needs SimGrid: libsimgrid-dev)") \
+            if not args.model_only else None
+        self.progress = sweep.Progress(total, "study")
+        self.commands = []
+        os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
+
+    def run_json(self, command, path, what):
+        self.commands.append(" ".join(shlex.quote(c) for c in command))
+        if os.path.exists(path):
+            os.remove(path)  # a result left by an earlier study is not this one's
+        start = time.monotonic()
+        status, _, err = sweep.run(command)
+        try:
+            with open(path, encoding="utf-8") as f:
+                document = json.load(f)
+        except (OSError, ValueError):
+            document = None
+        if status != 0 or document is None:
+            print(f"study: {what} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
+        return document, time.monotonic() - start
+
+    def model_rows(self, machine, algorithm, nodes, buckets, owner="division"):
+        path = os.path.join(self.args.out, "raw", f"model-{label(machine)}-{algorithm}-{buckets}-{owner}.json")
+        command = [self.model, "--machine", machine, "--algorithm", algorithm, "--nodes",
+                   ",".join(str(n) for n in nodes), "--buckets", buckets, "--owner", owner, "--json", path]
+        document, _ = self.run_json(command, path, f"gups-model {machine} {algorithm}")
+        if document is None:
+            raise ValueError(f"gups-model could not model {algorithm} on {machine}")
+        return {row["nodes"]: row for row in document["results"][0]["rows"]}
+
+    def simulate(self, machine, algorithm, nodes, mechanisms, owner="division", tag=""):
+        name = f"sim-{label(machine)}-{algorithm}-{nodes}-{owner}{tag}"
+        path = os.path.join(self.args.out, "raw", name + ".json")
+        command = [self.sim, "--quiet", "--machine", machine, "--algo", algorithm, "--nodes", str(nodes),
+                   "--verify", "no", "--owner", owner, "--mechanisms", mechanisms or "none", "--json", path]
+        if self.args.updates_per_node:
+            command += ["--updates-per-node", str(self.args.updates_per_node)]
+        if self.args.max_wall:
+            command += ["--max-wall", str(self.args.max_wall)]
+        document, wall = self.run_json(command, path, name)
+        self.progress.step(f"sim {machine} {algorithm} {nodes} nodes ({owner}{tag})")
+        return document, wall
+
+
+def label(machine):
+    """A machine's name, or its file's name without .json."""
+    return os.path.splitext(os.path.basename(machine))[0]
+
+
+def mechanisms_for(algorithm, nodes, machine_file):
+    chosen = MECHANISMS[algorithm].split(",")
+    if str(nodes) not in machine_file.get("reference_bucket_sizes", {}):
+        chosen = [m for m in chosen if m != "paper-buckets"]
+    return ",".join(chosen)
+
+
+def sim_fields(document, wall):
+    if document is None:
+        return {"sim_gups": None, "sim_steady_gups": None, "binds": "failed", "busy_shares": None,
+                "stalled_shares": None, "sim_bucket": None, "wall_seconds": round(wall, 1)}
+    cores = document.get("cores", [])
+    binds = document.get("binds", {})
+    return {"sim_gups": document.get("gups"), "sim_steady_gups": document.get("steady_gups"),
+            "binds": binds.get("resource", ""), "sim_bucket": document.get("bucket_capacity"),
+            "busy_shares": [round(c["busy_share"], 3) for c in cores],
+            "stalled_shares": [round(c.get("stalled_share", 0.0), 3) for c in cores],
+            "wall_seconds": round(document.get("simulation", {}).get("wall_seconds", wall), 1)}
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def table4(args):
+    series = [s for s in TABLE4_SERIES if s[1] in args.algorithms]
+    nodes_of = {s: [n for n in args.nodes if n <= (65536 if s[0] == "bgl" else 32768)] for s in series}
+    study = Study(args, 0 if args.model_only else sum(len(v) for v in nodes_of.values()))
+    rows = []
+    for machine, algorithm in series:
+        machine_file = sweep.load_machine(machine, args.source)
+        nodes = nodes_of[(machine, algorithm)]
+        if not nodes:
+            continue
+        rule = study.model_rows(machine, algorithm, nodes, "sizing")
+        # The paper's bucket sizes (Table 4's BktSize) are the multi-core algorithm's.
+        paper = study.model_rows(machine, algorithm, nodes, "reference") if algorithm == "multicore" else {}
+        printed = machine_file.get("reference_gups", {})
+        for n in nodes:
+            row = {"machine": machine, "algorithm": algorithm, "nodes": n, "shape": rule[n]["shape"],
+                   "rule_bucket": rule[n]["bucket_size"],
+                   "paper_bucket": rule[n]["reference_bucket_size"] if paper else None,
+                   "eq_rule_gups": rule[n]["gups"], "eq_paper_gups": paper[n]["gups"] if paper else None,
+                   "paper_bound_gups": printed.get(f"{algorithm}_bound", {}).get(str(n)),
+                   "model_binds": rule[n]["binds"]}
+            if not args.model_only:
+                mechanisms = mechanisms_for(algorithm, n, machine_file)
+                document, wall = study.simulate(machine, algorithm, n, mechanisms)
+                row.update(mechanisms=mechanisms, **sim_fields(document, wall))
+                # Eq. 7 with the buckets the simulation used.
+                eq = paper if "paper-buckets" in mechanisms else rule
+                row["sim_over_eq"] = ratio(row["sim_steady_gups"], eq[n]["gups"])
+                row["whole_over_eq"] = ratio(row["sim_gups"], eq[n]["gups"])
+            rows.append(row)
+    return rows, study.commands
+
+
+def table3(args):
+    machine_file = sweep.load_machine(args.machine, args.source)
+    divide_costs = args.divide_cycles or [machine_file["costs_cycles"]["owner_division"]]
+    odd = [n for n in args.nodes if n & (n - 1)]
+    neighbours = [n for n in TABLE3_NEIGHBOURS if any(n < m < 2 * n or m < n < 2 * m for m in odd)] \
+        if args.neighbours else []
+    runs = len(odd) * (1 + len(divide_costs)) + len(neighbours)
+    study = Study(args, 0 if args.model_only else runs)
+    rows = []
+    algorithm = "multicore"
+    for cycles in divide_costs:
+        machine = machine_variant(args, machine_file, cycles)
+        # The buckets the simulation uses: the paper's where it lists the size.
+        models = {owner: study.model_rows(machine, algorithm, odd + neighbours, "reference", owner)
+                  for owner in ("division", "predict")}
+        for n in sorted(odd + neighbours):
+            for owner in ("division", "predict"):
+                if owner == "predict" and cycles != divide_costs[0]:
+                    continue  # prediction does not depend on the divide's cost
+                if n in neighbours and owner == "division":
+                    continue  # a power of two finds owners by shifting either way
+                row = {"nodes": n, "shape": models[owner][n]["shape"], "owner": owner,
+                       "divide_cycles": cycles if owner == "division" else None,
+                       "power_of_two": n not in odd, "eq_gups": models[owner][n]["gups"],
+                       "eq_core_cycles": [round(c["cycles"], 1) for c in models[owner][n]["cores"]]}
+                if not args.model_only:
+                    mechanisms = mechanisms_for(algorithm, n, machine_file)
+                    tag = f"-div{cycles:g}" if owner == "division" else ""
+                    document, wall = study.simulate(machine, algorithm, n, mechanisms, owner, tag)
+                    row.update(mechanisms=mechanisms, **sim_fields(document, wall))
+                    row["sim_over_eq"] = ratio(row["sim_steady_gups"], row["eq_gups"])
+                rows.append(row)
+    return rows, study.commands
+
+
+def machine_variant(args, machine_file, cycles):
+    """The machine file with another divide cost, written beside the results."""
+    if cycles == machine_file["costs_cycles"]["owner_division"]:
+        return args.machine
+    variant = json.loads(json.dumps(machine_file))
+    variant["costs_cycles"]["owner_division"] = cycles
+    variant["sources"]["costs_cycles.owner_division"] = f"study variant: {cycles:g} cycles (python3 -m analysis study)"
+    path = os.path.join(args.out, f"machine-{machine_file['name']}-divide-{cycles:g}.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(variant, f, indent=1)
+    return os.path.abspath(path)
+
+
+def fmt(value, spec=".3g"):
+    return "-" if value is None else format(value, spec)
+
+
+def markdown4(rows, wall, commands):
+    lines = ["# Table 4, predicted", "",
+             f"gups-model (Eq. 1 / Eq. 6-7) and gups-sim (every modelled mechanism), {wall:.0f} s of wall time on "
+             "this machine.", "",
+             "| machine | algorithm | nodes | shape | bucket rule/paper | Eq. rule | Eq. paper buckets | paper's Bottleneck "
+             "| simulated whole run | simulated steady | steady/Eq. | binds | busy shares | stalled shares | wall s |",
+             "| --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: |"]
+    for r in rows:
+        lines.append(
+            f"| {r['machine']} | {r['algorithm']} | {r['nodes']} | {r['shape']} | {r['rule_bucket']}/"
+            f"{r['paper_bucket'] or '-'} | {fmt(r['eq_rule_gups'])} | {fmt(r['eq_paper_gups'])} | "
+            f"{fmt(r['paper_bound_gups'])} | {fmt(r.get('sim_gups'))} | {fmt(r.get('sim_steady_gups'))} | "
+            f"{fmt(r.get('sim_over_eq'), '.3f')} | {r.get('binds', r['model_binds'])} | "
+            f"{' '.join(fmt(s, '.2f') for s in r.get('busy_shares') or [])} | "
+            f"{' '.join(fmt(s, '.2f') for s in r.get('stalled_shares') or [])} | {fmt(r.get('wall_seconds'), '.0f')} |")
+    return "\n".join(lines + ["", "Commands:", ""] + [f"    {c}" for c in commands]) + "\n"
+
+
+def markdown3(rows, wall, commands):
+    lines = ["# Table 3, predicted", "",
+             f"Multi-core on Blue Gene/P; owners by HPCC's division or by the paper's prediction; {wall:.0f} s of "
+             "wall time on this machine.", "",
+             "| nodes | shape | owners | divide cycles | Eq. 7 | core loads (cycles) | simulated whole run "
+             "| simulated steady | steady/Eq. 7 | binds | wall s |",
+             "| ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: |"]
+    for r in rows:
+        lines.append(
+            f"| {r['nodes']} | {r['shape']} | {'shift' if r['power_of_two'] else r['owner']} | "
+            f"{fmt(r['divide_cycles'], 'g')} | {fmt(r['eq_gups'])} | {' '.join(fmt(c, 'g') for c in r['eq_core_cycles'])} | "
+            f"{fmt(r.get('sim_gups'))} | {fmt(r.get('sim_steady_gups'))} | {fmt(r.get('sim_over_eq'), '.3f')} | "
+            f"{r.get('binds', '-')} | {fmt(r.get('wall_seconds'), '.0f')} |")
+    gains = improvement(rows)
+    if gains:
+        lines += ["", "Prediction over division (simulated steady state, Eq. 7 in brackets):", ""]
+        lines += [f"- {n} nodes, divide {c:g} cycles: {fmt(s, '.2f')}x ({fmt(e, '.2f')}x)" for n, c, s, e in gains]
+    return "\n".join(lines + ["", "Commands:", ""] + [f"    {c}" for c in commands]) + "\n"
+
+
+def improvement(rows):
+    predicted = {r["nodes"]: r for r in rows if r["owner"] == "predict" and not r["power_of_two"]}
+    gains = []
+    for r in rows:
+        p = predicted.get(r["nodes"])
+        if r["owner"] == "division" and not r["power_of_two"] and p:
+            gains.append((r["nodes"], r["divide_cycles"], ratio(p.get("sim_steady_gups"), r.get("sim_steady_gups")),
+                          ratio(p["eq_gups"], r["eq_gups"])))
+    return gains
+
+
+def write(args, name, rows, text):
+    with open(os.path.join(args.out, f"{name}.json"), "w", encoding="utf-8") as f:
+        json.dump({"study": name, "rows": rows}, f, indent=1)
+    fields = list(dict.fromkeys(k for r in rows for k in r))
+    with open(os.path.join(args.out, f"{name}.csv"), "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    with open(os.path.join(args.out, f"{name}.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def study(args):
+    if args.which == "table4":
+        args.nodes = csv_list(args.nodes) if args.nodes else [n for n in TABLE4_NODES if n <= args.max_nodes]
+    else:
+        args.nodes = csv_list(args.nodes) if args.nodes else TABLE3_NODES
+    args.divide_cycles = csv_list(args.divide_cycles, float) if args.divide_cycles else []
+    args.algorithms = args.algorithms.split(",")
+    if not args.nodes or any(n < 1 for n in args.nodes):
+        raise ValueError("--nodes needs node counts of at least 1")
+    start = time.monotonic()
+    rows, commands = (table4 if args.which == "table4" else table3)(args)
+    wall = time.monotonic() - start
+    text = (markdown4 if args.which == "table4" else markdown3)(rows, wall, commands)
+    write(args, args.which, rows, text)
+    from . import plot
+    png = plot.study_plot(args.which, rows, args.out)
+    sys.stdout.write(text)
+    print(f"study: {args.which} in {args.out}/{args.which}.md, .csv, .json and {os.path.basename(png)} "
+          f"({wall:.0f} s)", file=sys.stderr)
+    return 0
