@@ -260,7 +260,8 @@ def study(args):
         args.nodes = csv_list(args.nodes) if args.nodes else [n for n in TABLE4_NODES if n <= args.max_nodes]
     else:
         args.nodes = csv_list(args.nodes) if args.nodes else TABLE3_NODES
-    args.divide_cycles = csv_list(args.divide_cycles, float) if args.divide_cycles else []
+    args.divide_cycles = [int(c) if c == int(c) else c for c in csv_list(args.divide_cycles, float)] \
+        if args.divide_cycles else []
     args.algorithms = args.algorithms.split(",")
     if not args.nodes or any(n < 1 for n in args.nodes):
         raise ValueError("--nodes needs node counts of at least 1")
