@@ -194,42 +194,60 @@ def fmt(value, spec=".3g"):
     return "-" if value is None else format(value, spec)
 
 
+def markdown(title, intro, columns, rows, commands, extra=()):
+    """columns: (heading, right-aligned, cell of a row)."""
+    lines = [f"# {title}", "", intro, "", "| " + " | ".join(c[0] for c in columns) + " |",
+             "| " + " | ".join("---:" if c[1] else "---" for c in columns) + " |"]
+    lines += ["| " + " | ".join(str(c[2](r)) for c in columns) + " |" for r in rows]
+    return "\n".join(lines + list(extra) + ["", "Commands:", ""] + [f"    {c}" for c in commands]) + "\n"
+
+
+def shares(values):
+    return " ".join(fmt(v, ".2f") for v in values or [])
+
+
+SIMULATED_COLUMNS = [
+    ("simulated whole run", True, lambda r: fmt(r.get("sim_gups"))),
+    ("simulated steady", True, lambda r: fmt(r.get("sim_steady_gups"))),
+    ("steady/Eq.", True, lambda r: fmt(r.get("sim_over_eq"), ".3f")),
+]
+
+
 def markdown4(rows, wall, commands):
-    lines = ["# Table 4, predicted", "",
-             f"gups-model (Eq. 1 / Eq. 6-7) and gups-sim (every modelled mechanism), {wall:.0f} s of wall time on "
-             "this machine.", "",
-             "| machine | algorithm | nodes | shape | bucket rule/paper | Eq. rule | Eq. paper buckets | paper's Bottleneck "
-             "| simulated whole run | simulated steady | steady/Eq. | binds | busy shares | stalled shares | wall s |",
-             "| --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: |"]
-    for r in rows:
-        lines.append(
-            f"| {r['machine']} | {r['algorithm']} | {r['nodes']} | {r['shape']} | {r['rule_bucket']}/"
-            f"{r['paper_bucket'] or '-'} | {fmt(r['eq_rule_gups'])} | {fmt(r['eq_paper_gups'])} | "
-            f"{fmt(r['paper_bound_gups'])} | {fmt(r.get('sim_gups'))} | {fmt(r.get('sim_steady_gups'))} | "
-            f"{fmt(r.get('sim_over_eq'), '.3f')} | {r.get('binds', r['model_binds'])} | "
-            f"{' '.join(fmt(s, '.2f') for s in r.get('busy_shares') or [])} | "
-            f"{' '.join(fmt(s, '.2f') for s in r.get('stalled_shares') or [])} | {fmt(r.get('wall_seconds'), '.0f')} |")
-    return "\n".join(lines + ["", "Commands:", ""] + [f"    {c}" for c in commands]) + "\n"
+    columns = [
+        ("machine", False, lambda r: r["machine"]), ("algorithm", False, lambda r: r["algorithm"]),
+        ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
+        ("bucket rule/paper", False, lambda r: f"{r['rule_bucket']}/{r['paper_bucket'] or '-'}"),
+        ("Eq. rule", True, lambda r: fmt(r["eq_rule_gups"])),
+        ("Eq. paper buckets", True, lambda r: fmt(r["eq_paper_gups"])),
+        ("paper's Bottleneck", True, lambda r: fmt(r["paper_bound_gups"])),
+    ] + SIMULATED_COLUMNS + [
+        ("binds", False, lambda r: r.get("binds", r["model_binds"])),
+        ("busy shares", False, lambda r: shares(r.get("busy_shares"))),
+        ("stalled shares", False, lambda r: shares(r.get("stalled_shares"))),
+        ("wall s", True, lambda r: fmt(r.get("wall_seconds"), ".0f")),
+    ]
+    return markdown("Table 4, predicted", f"gups-model (Eq. 1 / Eq. 6-7) and gups-sim (every modelled mechanism), "
+                    f"{wall:.0f} s of wall time on this machine.", columns, rows, commands)
 
 
 def markdown3(rows, wall, commands):
-    lines = ["# Table 3, predicted", "",
-             f"Multi-core on Blue Gene/P; owners by HPCC's division or by the paper's prediction; {wall:.0f} s of "
-             "wall time on this machine.", "",
-             "| nodes | shape | owners | divide cycles | Eq. 7 | core loads (cycles) | simulated whole run "
-             "| simulated steady | steady/Eq. 7 | binds | wall s |",
-             "| ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: |"]
-    for r in rows:
-        lines.append(
-            f"| {r['nodes']} | {r['shape']} | {'shift' if r['power_of_two'] else r['owner']} | "
-            f"{fmt(r['divide_cycles'], 'g')} | {fmt(r['eq_gups'])} | {' '.join(fmt(c, 'g') for c in r['eq_core_cycles'])} | "
-            f"{fmt(r.get('sim_gups'))} | {fmt(r.get('sim_steady_gups'))} | {fmt(r.get('sim_over_eq'), '.3f')} | "
-            f"{r.get('binds', '-')} | {fmt(r.get('wall_seconds'), '.0f')} |")
+    columns = [
+        ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
+        ("owners", False, lambda r: "shift" if r["power_of_two"] else r["owner"]),
+        ("divide cycles", True, lambda r: fmt(r["divide_cycles"], "g")),
+        ("Eq. 7", True, lambda r: fmt(r["eq_gups"])),
+        ("core loads (cycles)", False, lambda r: " ".join(fmt(c, "g") for c in r["eq_core_cycles"])),
+    ] + SIMULATED_COLUMNS + [
+        ("binds", False, lambda r: r.get("binds", "-")),
+        ("wall s", True, lambda r: fmt(r.get("wall_seconds"), ".0f")),
+    ]
     gains = improvement(rows)
-    if gains:
-        lines += ["", "Prediction over division (simulated steady state, Eq. 7 in brackets):", ""]
-        lines += [f"- {n} nodes, divide {c:g} cycles: {fmt(s, '.2f')}x ({fmt(e, '.2f')}x)" for n, c, s, e in gains]
-    return "\n".join(lines + ["", "Commands:", ""] + [f"    {c}" for c in commands]) + "\n"
+    extra = ["", "Prediction over division (simulated steady state, Eq. 7 in brackets):", ""] + \
+        [f"- {n} nodes, divide {c:g} cycles: {fmt(s, '.2f')}x ({fmt(e, '.2f')}x)" for n, c, s, e in gains] \
+        if gains else []
+    return markdown("Table 3, predicted", "Multi-core on Blue Gene/P; owners by HPCC's division or by the paper's "
+                    f"prediction; {wall:.0f} s of wall time on this machine.", columns, rows, commands, extra)
 
 
 def improvement(rows):
