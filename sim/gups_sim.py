@@ -54,6 +54,7 @@ MECHANISMS = {
     "receive-batches": "a receive call takes the packets waiting, up to a batch, at a cost per call and per packet",
     "paper-buckets": "the bucket sizes of the paper's Table 4 instead of the sizing rule",
     "dma": "a send is injected at once and travels without waiting for a posted receive (BG/P's DMA)",
+    "mesh": "partitions below the machine's torus.mesh_below_nodes have no wrap-around links",
 }
 DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
 
@@ -155,7 +156,8 @@ def run_topology(args, workdir, ranks_per_node):
     command = [GUPS_TOPOLOGY, "--machine", args.machine, "--ranks-per-node", str(ranks_per_node),
                "--platform", os.path.join(workdir, "platform.xml"),
                "--hostfile", os.path.join(workdir, "hostfile.txt"),
-               "--bandwidth-scale", repr(args.network_scale)]
+               "--bandwidth-scale", repr(args.network_scale),
+               "--wrap", "machine" if "mesh" in args.chosen_mechanisms else "torus"]
     command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64)]
     if args.zero_latency:
         command.append("--zero-latency")
@@ -350,6 +352,7 @@ def prepare(args):
     os.makedirs(workdir, exist_ok=True)
     args.chosen_mechanisms = chosen_mechanisms(args)
     plan = run_topology(args, workdir, ranks_per_node)
+    args.network = plan["network"]
     args.mechanism_options = mechanism_options(args, plan)
     shape, ranks_per_node, clock_hz, nodes = plan["shape"], plan["ranks_per_node"], plan["clock_hz"], plan["nodes"]
     if args.updates_per_node is None and args.updates_per_word is None:
@@ -371,7 +374,7 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
     log2, per_word = table_plan(args, nodes)
     command, options, verify = build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, clock_hz)
     if not args.quiet:
-        print(f"gups-sim: {args.algo} on {args.machine}, {shape} torus ({nodes} nodes x {ranks_per_node} ranks), "
+        print(f"gups-sim: {args.algo} on {args.machine}, {shape} {args.network} ({nodes} nodes x {ranks_per_node} ranks), "
               f"2^{log2} words, {per_word} updates per word, costs: {args.costs}, mechanisms: "
               f"{', '.join(args.chosen_mechanisms) or 'none'}", file=sys.stderr, flush=True)
     raw_path = os.path.join(workdir, "raw.json")
@@ -381,7 +384,7 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
     simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
                   "smpi_options": options, "machine": args.machine, "costs": args.costs, "message_layer": args.message_layer,
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
-                  "mechanisms": args.chosen_mechanisms,
+                  "mechanisms": args.chosen_mechanisms, "network": args.network,
                   "updates_per_node": per_word * 2 ** log2 // nodes, "stream_offset": args.stream_offset,
                   "verified": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
                   "phase_end_wall_seconds": phase_walls(lines)}

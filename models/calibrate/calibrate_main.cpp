@@ -120,6 +120,7 @@ json machine_file(const Options& options, const Measured& m, const std::string& 
       {"torus",
        {{"dimensions", 3},
         {"max_side", 64},
+        {"mesh_below_nodes", 0},
         {"link_bandwidth_bytes_per_s", m.link.bandwidth_bytes_per_s},
         {"link_latency_s", m.link.latency_s}}},
       {"packet", {{"max_bytes", 4096}, {"granularity_bytes", 8}, {"header_bytes", 32}, {"ack_bytes", 0},

@@ -148,11 +148,11 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
 
 }  // namespace
 
-double bisection_bandwidth(const TorusShape& shape, double link_bandwidth) {
+double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, bool mesh) {
   const auto longest = *std::max_element(shape.sizes().begin(), shape.sizes().end());
   if (longest < 2) return 0;
   const double lines = static_cast<double>(shape.nodes() / longest);
-  return (longest > 2 ? 2.0 : 1.0) * lines * link_bandwidth;
+  return (longest > 2 && !mesh ? 2.0 : 1.0) * lines * link_bandwidth;
 }
 
 DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std::uint64_t lookahead) {
@@ -199,7 +199,8 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
     throw std::invalid_argument(fmt::format(
         "unknown algorithm '{}' (known: direct, routed, multicore)", options.algorithm));
   }
-  p.bisection_bytes_per_s = bisection_bandwidth(shape, machine.link_bandwidth);
+  p.mesh = machine.is_mesh(p.nodes);
+  p.bisection_bytes_per_s = bisection_bandwidth(shape, machine.link_bandwidth, p.mesh);
   if (p.bisection_bytes_per_s > 0) p.network_gups = 4 * p.bisection_bytes_per_s / p.bytes_per_update * 1e-9;
   p.network_binds = p.network_gups && *p.network_gups < p.cpu_gups;
   p.gups = p.network_binds ? *p.network_gups : p.cpu_gups;

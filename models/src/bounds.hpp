@@ -51,6 +51,7 @@ struct Prediction {
   double cpu_cycles_per_update = 0;     // of the slowest core
   double cpu_gups = 0;
   double bytes_per_update = 0;          // b: on the wire, with headers, acks, partial packets
+  bool mesh = false;                    // the machine's partition of this size has no wrap-around links
   double bisection_bytes_per_s = 0;     // B: one way across the cut of the longest side
   std::optional<double> network_gups;   // none when no update crosses a network
   bool network_binds = false;
@@ -67,8 +68,9 @@ std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const Model
                                              std::uint64_t from);
 
 // One-way bandwidth across the cut that halves the longest side; a ring of
-// more than two nodes is cut twice (the wrap-around link).
-double bisection_bandwidth(const TorusShape& shape, double link_bandwidth);
+// more than two nodes is cut twice (the wrap-around link), a chain of a
+// mesh once.
+double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, bool mesh = false);
 
 struct DirectFill {
   double mean_updates_per_message = 0;

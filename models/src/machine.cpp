@@ -110,6 +110,7 @@ void read_network(ObjectReader& top, Machine& machine) {
     ObjectReader::fail("torus.dimensions", fmt::format("must be at most {}", kMaxDimensions));
   }
   machine.torus.max_side = torus.count("max_side");
+  machine.torus.mesh_below_nodes = torus.count("mesh_below_nodes", 0);
   machine.link_bandwidth = torus.number("link_bandwidth_bytes_per_s", true);
   machine.link_latency = torus.number("link_latency_s");
   torus.reject_unknown();

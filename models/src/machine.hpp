@@ -35,6 +35,8 @@ struct CycleCosts {
 struct TorusLimits {
   unsigned dimensions = 3;
   std::uint32_t max_side = 0;  // longest torus side a partition may have
+  // Partitions of fewer nodes have no wrap-around links (0: none is a mesh).
+  std::uint64_t mesh_below_nodes = 0;
 };
 
 struct Machine {
@@ -58,6 +60,9 @@ struct Machine {
   // The partition shape for a node count under this machine's rules;
   // throws std::invalid_argument naming the count when it cannot be mapped.
   TorusShape shape_for(std::uint64_t nodes) const;
+
+  // A partition of this many nodes is a mesh, not a torus.
+  bool is_mesh(std::uint64_t nodes) const noexcept { return nodes < torus.mesh_below_nodes; }
 
   // Cycles to find one update's owner among `owners`, beyond the shift a
   // power of two takes: 0 for a power of two.

@@ -136,6 +136,7 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"cpu_cycles_per_update", p.cpu_cycles_per_update},
                     {"cpu_gups", p.cpu_gups},
                     {"bytes_per_update", p.bytes_per_update},
+                    {"network", p.mesh ? "mesh" : "torus"},
                     {"bisection_bytes_per_s", p.bisection_bytes_per_s},
                     {"network_gups", p.network_gups ? nlohmann::json(*p.network_gups) : nlohmann::json()},
                     {"binds", p.network_binds ? "network" : "cpu"},

@@ -102,7 +102,12 @@ TEST(ModelBounds, BisectionCutsTheLongestSideTwiceInARing) {
   EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("4x4x8"), 1.0), 2 * 16);
   EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("2x2x1"), 1.0), 2);
   EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("1x1x1"), 1.0), 0);
+  // A mesh has no wrap-around link to cut.
+  EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape::parse("4x4x8"), 1.0, true), 16);
   const auto machine = bgp();
+  EXPECT_TRUE(predict_at(machine, 256, {}).mesh);
+  EXPECT_FALSE(predict_at(machine, 512, {}).mesh);
+  EXPECT_DOUBLE_EQ(predict_at(machine, 256, {}).bisection_bytes_per_s, 32 * machine.link_bandwidth);
   const auto p = predict_at(machine, 1, ModelOptions{});
   EXPECT_FALSE(p.network_gups.has_value());
   EXPECT_FALSE(p.network_binds);

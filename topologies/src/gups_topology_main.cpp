@@ -22,6 +22,12 @@ int main(int argc, char** argv) {
   app.add_option("--bandwidth-scale", options.bandwidth_scale, "multiply the link bandwidth (a faster network)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--zero-latency", options.zero_latency, "links without latency");
+  std::string wrap = "torus";
+  app.add_option("--wrap", wrap,
+                 "torus: every line wraps around; mesh: no line does; machine: a mesh below the machine's "
+                 "torus.mesh_below_nodes, a torus from there")
+      ->check(CLI::IsMember({"torus", "mesh", "machine"}))
+      ->capture_default_str();
   app.add_option("--platform", platform_path, "platform XML to write")->capture_default_str();
   app.add_option("--hostfile", hostfile_path, "hostfile to write")->capture_default_str();
   try {
@@ -37,6 +43,7 @@ int main(int argc, char** argv) {
     if (shape_text.empty() == (nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
     const auto shape = shape_text.empty() ? machine.shape_for(nodes) : gups::TorusShape::parse(shape_text);
     if (options.ranks_per_node == 0) options.ranks_per_node = machine.cores_per_node;
+    options.mesh = wrap == "mesh" || (wrap == "machine" && machine.is_mesh(shape.nodes()));
     std::ofstream platform(platform_path);
     platform << gups::topology::platform_xml(machine, shape, options);
     std::ofstream hosts(hostfile_path);
@@ -47,6 +54,7 @@ int main(int argc, char** argv) {
                         {"nodes", shape.nodes()},
                         {"ranks_per_node", options.ranks_per_node},
                         {"clock_hz", machine.clock_hz},
+                        {"network", options.mesh ? "mesh" : "torus"},
                         {"reference_bucket_size", nullptr}};
     if (const auto size = machine.reference_bucket_sizes.find(shape.nodes());
         size != machine.reference_bucket_sizes.end()) {

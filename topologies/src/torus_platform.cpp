@@ -7,6 +7,48 @@
 
 namespace gups::topology {
 
+namespace {
+
+// Links named as SimGrid names a torus cluster's, so that the link load finds
+// their dimension the same way; one per neighbour pair, a direction each way.
+std::string mesh_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
+                     double bandwidth, double latency) {
+  std::string hosts, links, routes;
+  for (std::uint64_t node = 0; node < shape.nodes(); ++node) {
+    hosts += fmt::format("    <host id=\"{}\" speed=\"{:.17g}f\" core=\"{}\"/>\n", host_name(node), machine.clock_hz,
+                         options.ranks_per_node);
+    for (unsigned d = 0; d < shape.dimensions(); ++d) {
+      const auto c = shape.coordinate(node, d);
+      if (c + 1 >= shape.size(d)) continue;  // the end of a chain: no wrap-around link
+      const auto next = shape.with_coordinate(node, d, c + 1);
+      const auto link = fmt::format("{}{}_to_{}", torus_link_prefix(), node, next);
+      links += fmt::format("    <link id=\"{}\" bandwidth=\"{:.17g}Bps\" latency=\"{:.17g}s\" "
+                           "sharing_policy=\"SPLITDUPLEX\"/>\n",
+                           link, bandwidth, latency);
+      routes += fmt::format("    <route src=\"{0}\" dst=\"{1}\" symmetrical=\"NO\"><link_ctn id=\"{2}\" "
+                            "direction=\"UP\"/></route>\n"
+                            "    <route src=\"{1}\" dst=\"{0}\" symmetrical=\"NO\"><link_ctn id=\"{2}\" "
+                            "direction=\"DOWN\"/></route>\n",
+                            host_name(node), host_name(next), link);
+    }
+  }
+  return fmt::format(
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- {} ({}): {} mesh, {} cores per node, written by gups-topology -->\n"
+      "<platform version=\"4.1\">\n"
+      "  <config>\n"
+      "    <prop id=\"network/loopback-bw\" value=\"1e15\"/>\n"
+      "    <prop id=\"network/loopback-lat\" value=\"0\"/>\n"
+      "  </config>\n"
+      "  <zone id=\"{}\" routing=\"Floyd\">\n{}{}{}  </zone>\n"
+      "</platform>\n",
+      machine.name, machine.description, shape.to_string(), options.ranks_per_node, kTorusClusterId, hosts, links,
+      routes);
+}
+
+}  // namespace
+
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options) {
   // SimGrid names a torus link by its ends, so two sides of size 1 would
   // both declare the link from a node to itself: leave them out. Host
@@ -18,6 +60,7 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
   if (sides.empty()) sides.push_back(1);
   const double bandwidth = machine.link_bandwidth * options.bandwidth_scale;
   const double latency = options.zero_latency ? 0.0 : machine.link_latency;
+  if (options.mesh) return mesh_xml(machine, shape, options, bandwidth, latency);
   // Ranks of one node talk through a loopback link far faster than the
   // torus: the cost of a local hand-off is charged to the cores instead.
   return fmt::format(

@@ -2,7 +2,9 @@
 // machine's link bandwidth and latency, hosts with its cores and clock
 // (1 flop = 1 cycle), and the hostfile placing core c of node n at rank
 // n * k + c (SimGrid numbers torus hosts with dimension 0 fastest, as the
-// kernel does).
+// kernel does). A mesh, which SimGrid's clusters do not offer, is a zone of
+// the same hosts and links without the wrap-around ones, routed by shortest
+// paths (Floyd): along a line of a mesh there is only one.
 #pragma once
 
 #include <string>
@@ -17,6 +19,9 @@ struct PlatformOptions {
   unsigned ranks_per_node = 1;
   double bandwidth_scale = 1;  // > 1 makes the network that much faster (model agreement runs)
   bool zero_latency = false;
+  // No wrap-around links: each line of nodes is a chain (Blue Gene
+  // partitions smaller than a midplane).
+  bool mesh = false;
 };
 
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options);
