@@ -23,6 +23,10 @@ TorusShape::TorusShape(std::vector<std::uint32_t> sizes) : sizes_(std::move(size
     if (nodes_ > (std::uint64_t{1} << 40)) {
       throw std::invalid_argument("torus shape has more than 2^40 nodes");
     }
+    if (nodes_ <= kFastNodes) {
+      by_stride_[d] = ConstantDivisor(static_cast<std::uint32_t>(stride_.back()));
+      by_size_[d] = ConstantDivisor(size);
+    }
   }
 }
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "constant_divisor.hpp"
+
 namespace gups {
 
 inline constexpr unsigned kMaxDimensions = 6;
@@ -34,10 +36,15 @@ class TorusShape {
 
   Coordinates coordinates(std::uint64_t node) const noexcept;
   std::uint64_t node_at(const Coordinates& coordinates) const noexcept;
-  // Shifts and masks when every side is a power of two (Blue Gene's shapes):
-  // software routing asks for coordinates on every hop of every update.
+  // Shifts and masks when every side is a power of two (Blue Gene's shapes),
+  // multiplications otherwise: software routing asks for coordinates on
+  // every hop of every update.
   std::uint32_t coordinate(std::uint64_t node, unsigned dimension) const noexcept {
     if (power_of_two_sides_) return static_cast<std::uint32_t>((node >> shift_[dimension]) & mask_[dimension]);
+    if (nodes_ <= kFastNodes) {
+      const auto line = by_stride_[dimension].quotient(static_cast<std::uint32_t>(node));
+      return by_size_[dimension].remainder(line);
+    }
     return static_cast<std::uint32_t>((node / stride_[dimension]) % sizes_[dimension]);
   }
 
@@ -70,6 +77,10 @@ class TorusShape {
   bool power_of_two_sides_ = true;
   std::array<unsigned, kMaxDimensions> shift_{};
   std::array<std::uint64_t, kMaxDimensions> mask_{};
+  // Node numbers below 2^32 divide by multiplication.
+  static constexpr std::uint64_t kFastNodes = std::uint64_t{1} << 32;
+  std::array<ConstantDivisor, kMaxDimensions> by_stride_{};
+  std::array<ConstantDivisor, kMaxDimensions> by_size_{};
 };
 
 }  // namespace gups

@@ -90,3 +90,39 @@ TEST(TorusShape, LineNeighboursAreTheOtherNodesOfTheLine) {
 
 }  // namespace
 }  // namespace gups
+
+namespace gups {
+namespace {
+
+TEST(ConstantDivisor, AgreesWithDivisionOnEdgesAndAStreamOfNumerators) {
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (const std::uint32_t d : {1u, 2u, 3u, 6u, 7u, 12u, 96u, 641u, 65537u, 0x7fffffffu, 0xfffffffeu, 0xffffffffu}) {
+    const ConstantDivisor divisor(d);
+    for (const std::uint32_t n : {0u, 1u, d - 1, d, d + 1, 0x7fffffffu, 0xfffffffeu, 0xffffffffu}) {
+      EXPECT_EQ(divisor.quotient(n), n / d) << n << " / " << d;
+      EXPECT_EQ(divisor.remainder(n), n % d) << n << " % " << d;
+    }
+    for (int i = 0; i < 20000; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      const auto n = static_cast<std::uint32_t>(x);
+      ASSERT_EQ(divisor.quotient(n), n / d) << n << " / " << d;
+      ASSERT_EQ(divisor.remainder(n), n % d) << n << " % " << d;
+    }
+  }
+}
+
+TEST(TorusShape, CoordinatesOfSidesThatAreNotPowersOfTwoMatchDivision) {
+  for (const char* text : {"4x4x6", "6x8x8", "8x8x12", "3x5x7", "1x1x7", "5x3"}) {
+    const auto shape = TorusShape::parse(text);
+    std::uint64_t stride = 1;
+    for (unsigned d = 0; d < shape.dimensions(); ++d) {
+      for (std::uint64_t node = 0; node < shape.nodes(); ++node) {
+        ASSERT_EQ(shape.coordinate(node, d), (node / stride) % shape.size(d)) << text << " node " << node;
+      }
+      stride *= shape.size(d);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gups
