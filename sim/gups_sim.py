@@ -78,6 +78,9 @@ def parse_arguments(argv):
                          help="updates each node generates (default: 2^20 / nodes as a power of two, from 2048 to "
                               "16384: 64 nodes 16384, 256 nodes 4096, 512 and more 2048)")
     updates.add_argument("--updates-per-word", type=int, help="updates per table word instead (HPCC: 4)")
+    p.add_argument("--min-updates-per-node", type=int, default=0,
+                   help="with the default run length: at least this many updates per node (runs with the dma "
+                        "mechanism fill their pipeline for longer)")
     p.add_argument("--words-per-node", type=int, default=1024,
                    help="table words per node, at least (default 1024: the table need not be Blue Gene size)")
     p.add_argument("--log2-table", type=int, help="table size 2^N (overrides --words-per-node)")
@@ -356,7 +359,7 @@ def prepare(args):
     args.mechanism_options = mechanism_options(args, plan)
     shape, ranks_per_node, clock_hz, nodes = plan["shape"], plan["ranks_per_node"], plan["clock_hz"], plan["nodes"]
     if args.updates_per_node is None and args.updates_per_word is None:
-        args.updates_per_node = default_updates_per_node(nodes)
+        args.updates_per_node = max(default_updates_per_node(nodes), args.min_updates_per_node)
     return workdir, shape, nodes, ranks_per_node, clock_hz
 
 
