@@ -105,6 +105,9 @@ def parse_arguments(argv):
     p.add_argument("--mechanisms", default="none",
                    help="mechanisms of the machine modelled beyond Eq. 7 (routed, multicore): none (default), "
                         "all, or a comma list of " + ", ".join(f"{name} ({what})" for name, what in MECHANISMS.items()))
+    p.add_argument("--reception-fifo", type=int, default=0,
+                   help="with the dma mechanism: messages a receiving core's channel holds that no receive has "
+                        "taken yet, before sends to it wait (default 0: unbounded)")
     p.add_argument("--link-load", action="store_true",
                    help="routed, multicore: measure how busy each dimension's torus links were (each message's bytes on "
                         "the links of its route), and name the resource that binds")
@@ -204,6 +207,12 @@ def mechanism_options(args, plan):
         options.append("--receive-batches")
     if "dma" in args.chosen_mechanisms:
         options.append("--dma-injection")
+        if args.reception_fifo:
+            options += ["--reception-fifo", str(args.reception_fifo)]
+    elif args.reception_fifo:
+        raise BadInput("--reception-fifo bounds what DMA injection sends: it needs --mechanisms dma (or all)")
+    if args.reception_fifo < 0:
+        raise BadInput("--reception-fifo must be 0 (unbounded) or more")
     if "paper-buckets" in args.chosen_mechanisms:
         if plan["reference_bucket_size"] is None:
             raise BadInput(f"--mechanisms paper-buckets: machine {args.machine} lists no bucket size for "

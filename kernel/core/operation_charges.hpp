@@ -22,6 +22,9 @@ struct ModelledMechanisms {
   // A send is injected by DMA at once and travels whether or not the
   // receiver has posted a receive (not: it waits for one, rendezvous).
   bool dma_injection = false;
+  // With dma_injection: messages a receiving rank's channel holds before
+  // sends to it wait (0: unbounded).
+  unsigned reception_fifo_messages = 0;
 };
 
 struct OperationCharges {

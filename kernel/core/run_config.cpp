@@ -105,6 +105,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                  "routed, multicore with --message-layer s4u: a send is injected at once and travels to the "
                  "receiving node without waiting for a posted receive (Blue Gene/P's DMA); otherwise sends "
                  "are rendezvous");
+    app.add_option("--reception-fifo", config.mechanisms.reception_fifo_messages,
+                   "with --dma-injection: messages a core's channel holds that no receive has taken yet, "
+                   "before sends to it wait (0: unbounded)")
+        ->capture_default_str();
     app.add_flag("--link-load", config.link_load,
                  "routed, multicore: report how busy each dimension's torus links were over the update phase "
                  "(simulated runs)");
@@ -124,6 +128,9 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     }
     if (config.mechanisms.dma_injection && config.algorithm == "direct") {
       throw CLI::ValidationError("--dma-injection applies to routed and multicore");
+    }
+    if (config.mechanisms.reception_fifo_messages > 0 && !config.mechanisms.dma_injection) {
+      throw CLI::ValidationError("--reception-fifo bounds what DMA injection sends: it needs --dma-injection");
     }
     if (config.mechanisms.dma_injection && config.message_layer != "s4u") {
       throw CLI::ValidationError("--dma-injection needs --message-layer s4u (SMPI's sends are rendezvous here)");

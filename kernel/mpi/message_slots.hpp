@@ -76,6 +76,9 @@ struct SimulatedMessages {
   // and the send completes when it has arrived. Otherwise a send waits for a
   // posted receive (rendezvous).
   bool dma_injection = false;
+  // With dma_injection: messages a rank's channel holds that no receive has
+  // taken yet, before sends to it wait (0: unbounded).
+  unsigned reception_fifo_messages = 0;
 };
 
 // `layer`: "mpi", or in the SimGrid build "s4u" (std::invalid_argument

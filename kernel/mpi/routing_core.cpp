@@ -76,7 +76,8 @@ class RoutingCore {
     poll_arrivals_ = context.config.mechanisms.dma_injection;
     messages_ = make_message_slots(
         context.config.message_layer, context.comm, context.rank, buckets_.size() + receive_buffers_.size(),
-        {context.config.machine.empty(), wire_bytes, context.config.mechanisms.dma_injection});
+        {context.config.machine.empty(), wire_bytes, context.config.mechanisms.dma_injection,
+         context.config.mechanisms.reception_fifo_messages});
     if (role_.generates) {
       remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
       random_ = starts(context.config.stream_offset +
