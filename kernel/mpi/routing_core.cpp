@@ -96,9 +96,10 @@ class RoutingCore {
   // One turn does all the work that can be done without news from MPI:
   // drain what was received, generate, close what can close. Only a turn
   // that moved nothing asks MPI, and then blocks in one MPI_Waitany for one
-  // completion. Completions are never polled: under SMPI each test of each
-  // request is a simcall (and SimGrid 3.32 never forgets an activity that a
-  // test completed), while a core with work to do needs no news.
+  // completion. With rendezvous sends completions are never polled: under
+  // SMPI each poll is a simcall, and a core with work to do needs no news
+  // (its generator soon waits on a bucket in flight). With DMA injection it
+  // seldom does, so the core takes what has completed once a turn.
   UpdateStats run() {
     for (auto& buffer : receive_buffers_) post(buffer);
     ProgressReport progress(context_.rank == 0, context_.config.progress_seconds, remaining_);
