@@ -42,6 +42,8 @@ def parser():
     s.add_argument("--model-only", action="store_true", help="gups-model only, no simulation")
     s.add_argument("--updates-per-node", type=int, default=0, help="simulations (default: gups-sim's, at least 8192)")
     s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
+    s.add_argument("--reception-fifo", type=int, default=0,
+                   help="simulations: messages a core's channel holds before DMA sends to it wait (0: unbounded)")
     s.add_argument("--converge", action="store_true",
                    help="simulations: double the run until the steady state's quarters agree (gups-sim --converge)")
     s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)

@@ -84,6 +84,8 @@ class Study:
             command += ["--max-wall", str(self.args.max_wall)]
         if self.args.converge:
             command += ["--converge"]
+        if self.args.reception_fifo:
+            command += ["--reception-fifo", str(self.args.reception_fifo)]
         document, wall = self.run_json(command, path, name)
         self.progress.step(f"sim {machine} {algorithm} {nodes} nodes ({owner}{tag})")
         return document, wall
@@ -294,6 +296,8 @@ def study(args):
     args.algorithms = args.algorithms.split(",")
     if not args.nodes or any(n < 1 for n in args.nodes):
         raise ValueError("--nodes needs node counts of at least 1")
+    if args.reception_fifo < 0:
+        raise ValueError("--reception-fifo must be 0 (unbounded) or more")
     start = time.monotonic()
     rows, commands = (table4 if args.which == "table4" else table3)(args)
     wall = time.monotonic() - start
@@ -304,4 +308,7 @@ def study(args):
     sys.stdout.write(text)
     print(f"study: {args.which} in {args.out}/{args.which}.md, .csv, .json and {os.path.basename(png)} "
           f"({wall:.0f} s)", file=sys.stderr)
-    return 0
+    failed = sum(1 for r in rows if r.get("binds") == "failed")
+    if failed:
+        print(f"study: {failed} simulation(s) failed; their rows have no simulated figures", file=sys.stderr)
+    return 1 if failed else 0
