@@ -12,7 +12,7 @@ import shlex
 import sys
 import time
 
-from . import sweep
+from . import plot, sweep
 
 # Table 4: what the paper ran, and the machine it ran on.
 TABLE4_SERIES = [("bgp", "multicore"), ("bgp", "routed"), ("bgl", "routed")]
@@ -303,7 +303,6 @@ def study(args):
     wall = time.monotonic() - start
     text = (markdown4 if args.which == "table4" else markdown3)(rows, wall, commands)
     write(args, args.which, rows, text)
-    from . import plot
     png = plot.study_plot(args.which, rows, args.out)
     sys.stdout.write(text)
     print(f"study: {args.which} in {args.out}/{args.which}.md, .csv, .json and {os.path.basename(png)} "

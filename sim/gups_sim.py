@@ -200,6 +200,8 @@ def progress_seconds(max_wall):
 
 def mechanism_options(args, plan):
     """gups-smpi's options for the chosen mechanisms; raises BadInput."""
+    if args.reception_fifo < 0:
+        raise BadInput("--reception-fifo must be 0 (unbounded) or more")
     options = []
     if "wire" in args.chosen_mechanisms:
         options.append("--wire-packets")
@@ -211,8 +213,6 @@ def mechanism_options(args, plan):
             options += ["--reception-fifo", str(args.reception_fifo)]
     elif args.reception_fifo:
         raise BadInput("--reception-fifo bounds what DMA injection sends: it needs --mechanisms dma (or all)")
-    if args.reception_fifo < 0:
-        raise BadInput("--reception-fifo must be 0 (unbounded) or more")
     if "paper-buckets" in args.chosen_mechanisms:
         if plan["reference_bucket_size"] is None:
             raise BadInput(f"--mechanisms paper-buckets: machine {args.machine} lists no bucket size for "

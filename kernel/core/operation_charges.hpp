@@ -19,8 +19,10 @@ struct ModelledMechanisms {
   // A receive call takes the packets waiting, up to a batch, for a call
   // overhead plus a cost per packet, instead of the batched cost per packet.
   bool receive_batches = false;
-  // A send is injected by DMA at once and travels whether or not the
-  // receiver has posted a receive (not: it waits for one, rendezvous).
+  // A send is injected at once, as Blue Gene/P's DMA does: the message
+  // travels to the receiving node whether or not a receive is posted there,
+  // and the send completes when it has arrived. Otherwise a send waits for a
+  // posted receive (rendezvous).
   bool dma_injection = false;
   // With dma_injection: messages a receiving rank's channel holds before
   // sends to it wait (0: unbounded).

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "operation_charges.hpp"
+
 namespace gups {
 
 // SMPI adds this to every message's simulated size (tag, source and
@@ -71,14 +73,8 @@ struct SimulatedMessages {
   // SMPI's own calls do.
   bool timed_code = false;
   WireBytes wire_bytes;
-  // A send is injected at once, as Blue Gene/P's DMA does: the message
-  // travels to the receiving node whether or not a receive is posted there,
-  // and the send completes when it has arrived. Otherwise a send waits for a
-  // posted receive (rendezvous).
-  bool dma_injection = false;
-  // With dma_injection: messages a rank's channel holds that no receive has
-  // taken yet, before sends to it wait (0: unbounded).
-  unsigned reception_fifo_messages = 0;
+  // Its dma_injection and reception_fifo_messages: how sends travel.
+  ModelledMechanisms mechanisms;
 };
 
 // `layer`: "mpi", or in the SimGrid build "s4u" (std::invalid_argument

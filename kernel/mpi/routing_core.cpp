@@ -73,11 +73,9 @@ class RoutingCore {
     auto wire_bytes = [&costs = costs_](std::size_t count, int channel) {
       return channel == kLocalChannel ? std::nullopt : costs.wire_bytes(count);
     };
-    poll_arrivals_ = context.config.mechanisms.dma_injection;
-    messages_ = make_message_slots(
-        context.config.message_layer, context.comm, context.rank, buckets_.size() + receive_buffers_.size(),
-        {context.config.machine.empty(), wire_bytes, context.config.mechanisms.dma_injection,
-         context.config.mechanisms.reception_fifo_messages});
+    messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
+                                   buckets_.size() + receive_buffers_.size(),
+                                   {context.config.machine.empty(), wire_bytes, context.config.mechanisms});
     if (role_.generates) {
       remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
       random_ = starts(context.config.stream_offset +
@@ -113,12 +111,9 @@ class RoutingCore {
       if (role_.generates) window.note(total - remaining_);
       bool progressed = drain_receive_buffers();
       progressed |= generate();
-      // Read before the arrivals are taken: what stayed in hand this turn
-      // stayed because a bucket it needs is in flight.
-      const bool held_back = holding_work();
       // Messages injected by DMA arrive whether or not the core waits for
       // them, and its generator seldom has to: it takes what is in each turn.
-      if (poll_arrivals_) progressed |= take_completed();
+      if (context_.config.mechanisms.dma_injection) progressed |= take_completed();
       progressed |= close_what_can_close();
       if (role_.generates && remaining_ == 0 && stats_.generation_end < 0) {
         stats_.generation_end = std::max(run_clock(), costs_.busy_until()) - start;
@@ -129,6 +124,9 @@ class RoutingCore {
         noted_applied = stats_.applied;
       }
       if (!progressed && !finished()) {
+        // A turn that moved nothing and still holds work holds it because
+        // a bucket it needs is in flight.
+        const bool held_back = holding_work();
         const double waited = wait_for_one();
         idle += waited;
         if (held_back) stats_.stalled_seconds += waited;
@@ -476,7 +474,6 @@ class RoutingCore {
   std::vector<bool> dimension_closed_;
   std::vector<bool> dimension_flushing_;
   bool local_closed_ = false;
-  bool poll_arrivals_ = false;
 
   std::uint64_t posts_ = 0;
   std::uint64_t remaining_ = 0;

@@ -38,8 +38,8 @@ class S4uMessageSlots final : public MessageSlots {
   S4uMessageSlots(int rank, std::size_t slots, SimulatedMessages simulated)
       : rank_(rank),
         timed_(simulated.timed_code),
-        dma_injection_(simulated.dma_injection),
-        fifo_messages_(simulated.dma_injection ? simulated.reception_fifo_messages : 0),
+        dma_injection_(simulated.mechanisms.dma_injection),
+        fifo_messages_(dma_injection_ ? simulated.mechanisms.reception_fifo_messages : 0),
         wire_bytes_(std::move(simulated.wire_bytes)),
         slots_(slots) {}
 
