@@ -56,6 +56,10 @@ MECHANISMS = {
     "dma": "a send is injected at once and travels without waiting for a posted receive (BG/P's DMA)",
     "mesh": "partitions below the machine's torus.mesh_below_nodes have no wrap-around links",
 }
+FULL_VERIFICATION_MAX_RANKS = 1024
+# Measured peak per simulated rank, SimGrid's state and the kernel's (README, sim-scale benchmark): 89 KiB at
+# 131,072 ranks, 87 at 16,384, 102 at 2,048. The memory check refuses what cannot fit, not what might not.
+SIMULATED_BYTES_PER_RANK = 88 * 1024
 DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
 
 
@@ -94,8 +98,10 @@ def parse_arguments(argv):
     p.add_argument("--zero-latency", action="store_true", help="links without latency")
     p.add_argument("--stream-offset", type=int, default=DEFAULT_STREAM_OFFSET,
                    help=f"stream steps skipped first (default {DEFAULT_STREAM_OFFSET}; 0 = HPCC, checksums as gups)")
-    p.add_argument("--verify", default="auto", choices=["auto", "yes", "no"],
-                   help="auto: verify up to 1024 ranks")
+    p.add_argument("--verify", default="auto", choices=["auto", "full", "checksum", "no"],
+                   help="full: every word, by the simulated ranks (their all-to-all costs O(ranks^2) to simulate); "
+                        "checksum: the final table's checksums against a serial pass over the same stream; "
+                        f"auto (default): full up to {FULL_VERIFICATION_MAX_RANKS} ranks, checksum above")
     p.add_argument("--max-wall", type=float, default=0, help="stop after this many wall seconds (0: no limit)")
     p.add_argument("--json", help="write the result as JSON here")
     p.add_argument("--workdir", help="where platform, hostfile and raw result go (default: a temporary folder)")
@@ -225,7 +231,9 @@ def mechanism_options(args, plan):
 
 def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, clock_hz):
     ranks = nodes * ranks_per_node
-    verify = args.verify == "yes" or (args.verify == "auto" and ranks <= 1024)
+    verify = args.verify if args.verify != "auto" else \
+        "full" if ranks <= FULL_VERIFICATION_MAX_RANKS else "checksum"
+    verify = "none" if verify == "no" else verify
     options = list(SMPI_OPTIONS)
     if args.costs == "measured":
         options.append(f"smpi/host-speed:{clock_hz:.0f}f")
@@ -237,7 +245,7 @@ def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, c
     command += [f"--cfg={o}" for o in options] + ["--log=root.thres:warning"]
     command += [GUPS_SMPI, "--algo", args.algo, "--log2-table", str(log2), "--updates-per-word", str(per_word),
                 "--lookahead", str(args.lookahead), "--owner", args.owner,
-                "--stream-offset", str(args.stream_offset), "--verify", "true" if verify else "false",
+                "--stream-offset", str(args.stream_offset), "--verify", verify,
                 "--progress-seconds", progress_seconds(args.max_wall),
                 "--json", os.path.join(workdir, "raw.json")]
     if args.algo != "direct":
@@ -250,6 +258,29 @@ def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, c
     if args.link_load:
         command.append("--link-load")
     return command, options, verify
+
+
+def available_memory_bytes():
+    """MemAvailable of /proc/meminfo, or None where it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_memory(log2, ranks, verify):
+    """All simulated ranks live in one process: their tables (and the serial pass's copy when verifying by
+    checksum) and SimGrid's state per rank must fit in this host's memory; raises BadInput."""
+    table = 8 * 2 ** log2
+    needed = table * (2 if verify == "checksum" else 1) + SIMULATED_BYTES_PER_RANK * ranks
+    available = available_memory_bytes()
+    if available is not None and needed > available:
+        raise BadInput(f"{ranks} simulated ranks with a table of 2^{log2} words need about "
+                       f"{needed / 2**30:.1f} GiB, but only {available / 2**30:.1f} GiB is available")
 
 
 def run_simulation(command, max_wall, quiet, workdir):
@@ -385,6 +416,7 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
     """One simulation; returns (exit status, result, output lines). Raises BadInput."""
     log2, per_word = table_plan(args, nodes)
     command, options, verify = build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, clock_hz)
+    check_memory(log2, nodes * ranks_per_node, verify)
     if not args.quiet:
         print(f"gups-sim: {args.algo} on {args.machine}, {shape} {args.network} ({nodes} nodes x {ranks_per_node} ranks), "
               f"2^{log2} words, {per_word} updates per word, costs: {args.costs}, mechanisms: "
@@ -398,7 +430,7 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
                   "mechanisms": args.chosen_mechanisms, "network": args.network,
                   "updates_per_node": per_word * 2 ** log2 // nodes, "stream_offset": args.stream_offset,
-                  "verified": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
+                  "verification": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
                   "phase_end_wall_seconds": phase_walls(lines)}
     # SimGrid reports a deadlock, and smpirun still exits 0.
     deadlock = any("Deadlock detected" in line for line in lines)

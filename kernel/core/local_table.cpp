@@ -42,6 +42,13 @@ void apply_stream_segment(LocalTable& table, const TableLayout& layout, std::uin
   }
 }
 
+TableChecksums serial_checksums(const TableLayout& layout, std::uint64_t first_step, std::uint64_t count) {
+  LocalTable table(0, layout.total_words());
+  table.initialise();
+  apply_stream_segment(table, layout, first_step, count);
+  return table.checksums();
+}
+
 bool verification_passed(std::uint64_t errors, std::uint64_t total_words) noexcept {
   return static_cast<unsigned __int128>(errors) * 100 <= total_words;
 }

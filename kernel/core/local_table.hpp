@@ -60,6 +60,10 @@ class LocalTable {
 void apply_stream_segment(LocalTable& table, const TableLayout& layout, std::uint64_t first_step,
                           std::uint64_t count) noexcept;
 
+// The checksums of the whole table after steps first_step+1 ... +count,
+// computed in this process alone: O(count) time, the whole table in memory.
+TableChecksums serial_checksums(const TableLayout& layout, std::uint64_t first_step, std::uint64_t count);
+
 // The HPCC rule: a run passes when at most 1% of the table's words are wrong.
 bool verification_passed(std::uint64_t errors, std::uint64_t total_words) noexcept;
 

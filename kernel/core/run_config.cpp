@@ -6,9 +6,14 @@
 #undef exit
 #endif
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <bit>
 #include <filesystem>
+#include <map>
+
+#include "hpcc_stream.hpp"
 
 namespace gups {
 namespace {
@@ -38,7 +43,43 @@ std::string writable_path(const std::string& path) {
   return {};
 }
 
+const std::map<std::string, Verification>& verification_names() {
+  static const std::map<std::string, Verification> names{
+      {"full", Verification::full}, {"checksum", Verification::checksum}, {"none", Verification::none}};
+  return names;
+}
+
+// Sizes that the options allow one by one but not together; throws
+// CLI::ValidationError naming the reason.
+void check_combined_sizes(const RunConfig& config) {
+  const std::uint64_t most_per_word = kMaxTotalUpdates >> config.log2_table;
+  if (config.updates_per_word > most_per_word) {
+    throw CLI::ValidationError(fmt::format(
+        "{} updates per word on 2^{} words is about 2^{} updates, more than the 2^63 a run can count",
+        config.updates_per_word, config.log2_table,
+        config.log2_table + std::bit_width(config.updates_per_word) - 1));
+  }
+  if (config.stream_offset >= kPeriod) {
+    throw CLI::ValidationError(fmt::format(
+        "--stream-offset {} is not below the stream's period ({}): the stream repeats, give the offset "
+        "modulo the period",
+        config.stream_offset, kPeriod));
+  }
+  const std::uint64_t table_words = std::uint64_t{1} << config.log2_table;
+  if (config.inject_errors > table_words) {
+    throw CLI::ValidationError(fmt::format("--inject-errors {} is more than the table's {} words",
+                                           config.inject_errors, table_words));
+  }
+}
+
 }  // namespace
+
+std::string to_string(Verification verification) {
+  for (const auto& [name, value] : verification_names()) {
+    if (value == verification) return name;
+  }
+  return "?";
+}
 
 ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                                      const std::vector<std::string>& algorithms,
@@ -88,8 +129,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     app.add_option("--machine", config.machine,
                    "machine file whose per-operation cycles are charged to the simulated cores; "
                    "without it SMPI times the real code");
-    app.add_option("--verify", config.verify, "verify the table afterwards (costly at scale)")
-        ->capture_default_str();
+    app.add_option("--verify", config.verify,
+                   "full: every word, by a distributed pass (costly at scale); checksum: the table's "
+                   "checksums against a serial pass over the same stream in one process; none")
+        ->transform(CLI::CheckedTransformer(verification_names()))
+        ->option_text("{full|checksum|none} [full]");
     config.message_layer = "s4u";
     app.add_option("--message-layer", config.message_layer,
                    "what carries routed and multicore messages: s4u (SimGrid mailboxes) or mpi "
@@ -120,6 +164,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
 
   try {
     app.parse(argc, argv);
+    check_combined_sizes(config);
     if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.machine.empty()) {
       throw CLI::ValidationError("--wire-packets and --receive-batches model a machine: they need --machine");
     }

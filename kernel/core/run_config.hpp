@@ -10,6 +10,17 @@
 
 namespace gups {
 
+// How a run checks its final table: every word (distributed, the HPCC way),
+// or the table's checksums against a serial pass over the same stream in
+// one process (simulations too large for the distributed check), or not.
+enum class Verification { full, checksum, none };
+
+std::string to_string(Verification verification);
+
+// Stream steps: the HPCC generator repeats after kPeriod steps, and the
+// total is kept below 2^63 so that offset + steps never wraps.
+inline constexpr std::uint64_t kMaxTotalUpdates = std::uint64_t{1} << 63;
+
 struct RunConfig {
   std::string algorithm = "direct";
   unsigned log2_table = 22;
@@ -32,10 +43,10 @@ struct RunConfig {
   // updates per node skip it.
   std::uint64_t stream_offset = 0;
   // Simulation only (gups-smpi): the machine file whose costs are charged
-  // (empty: SMPI times the real code instead), whether to verify, and how
+  // (empty: SMPI times the real code instead), how to verify, and how
   // often rank 0 reports progress (wall seconds).
   std::string machine;
-  bool verify = true;
+  Verification verify = Verification::full;
   // What carries the routing engine's messages: "mpi", or under SimGrid
   // "s4u" (the same messages through SimGrid's mailboxes, without SMPI's
   // per-call overhead).

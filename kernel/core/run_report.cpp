@@ -61,11 +61,19 @@ std::string format_hpcc_lines(const RunResult& r) {
             : "not measured");
   }
   out += fmt::format("Verification: Real time used = {:.6f} seconds\n", r.verification_seconds);
-  if (r.verified) {
-    out += fmt::format("Found {} errors in {} locations ({}).\n", r.errors, r.total_words,
-                       r.passed ? "passed" : "failed");
-  } else {
-    out += "Verification skipped (--verify false).\n";
+  switch (r.config.verify) {
+    case Verification::full:
+      out += fmt::format("Found {} errors in {} locations ({}).\n", r.errors, r.total_words,
+                         r.passed ? "passed" : "failed");
+      break;
+    case Verification::checksum:
+      out += fmt::format("Checksums of a serial pass over the same {} updates: sum = {}, xor = {} ({}).\n",
+                         r.updates, hex64(r.serial_checksums.sum), hex64(r.serial_checksums.xor_all),
+                         r.passed ? "equal: passed" : "different: failed");
+      break;
+    case Verification::none:
+      out += "Verification skipped (--verify none).\n";
+      break;
   }
   return out;
 }
@@ -124,9 +132,10 @@ nlohmann::json to_json(const RunResult& r) {
        s.updates_sent ? static_cast<double>(s.network_bytes_sent) / static_cast<double>(s.updates_sent) : 0.0},
       {"first_generator_done_seconds", r.first_generator_done},
       {"applied_timeline", {{"bin_seconds", r.applied_over_time.width()}, {"updates", r.applied_over_time.counts()}}},
-      {"errors", r.verified ? nlohmann::json(r.errors) : nlohmann::json()},
-      {"passed", r.verified ? nlohmann::json(r.passed) : nlohmann::json()},
-      {"verified", r.verified},
+      {"errors", r.config.verify == Verification::full ? nlohmann::json(r.errors) : nlohmann::json()},
+      {"passed", r.config.verify != Verification::none ? nlohmann::json(r.passed) : nlohmann::json()},
+      {"verified", r.config.verify != Verification::none},
+      {"verification", to_string(r.config.verify)},
       {"verification_seconds", r.verification_seconds},
       {"owner_requested", to_string(r.config.owner)},
       {"owner", to_string(r.owner_effective)},
