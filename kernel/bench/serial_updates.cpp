@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   const std::uint64_t words = std::uint64_t{1} << log2_table;
   const auto available = gups::available_host_memory_bytes();
   if (available) {
-    if (auto shortfall = gups::memory_shortfall(8 * words, *available, "the table")) {
+    if (auto shortfall = gups::memory_shortfall(8.0 * static_cast<double>(words), *available, "the table")) {
       fmt::print(stderr, "gups-serial: error: {}\n", *shortfall);
       return 2;
     }

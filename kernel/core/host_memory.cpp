@@ -39,20 +39,20 @@ std::optional<std::uint64_t> available_host_memory_bytes() {
   return available;
 }
 
-std::string format_bytes(std::uint64_t bytes) {
-  constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  auto value = static_cast<double>(bytes);
+std::string format_bytes(double bytes) {
+  constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
+  auto value = bytes;
   int unit = 0;
-  while (value >= 1024.0 && unit < 6) {
+  while (value >= 1024.0 && unit < 8) {
     value /= 1024.0;
     ++unit;
   }
-  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.2f} {}", value, units[unit]);
+  return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.2f} {}", value, units[unit]);
 }
 
-std::optional<std::string> memory_shortfall(std::uint64_t needed, std::uint64_t available,
+std::optional<std::string> memory_shortfall(double needed, std::uint64_t available,
                                             const std::string& what) {
-  if (needed <= available) return std::nullopt;
+  if (needed <= static_cast<double>(available)) return std::nullopt;
   return fmt::format("{} needs {} on this host but only {} is available", what,
                      format_bytes(needed), format_bytes(available));
 }

@@ -12,18 +12,13 @@ namespace gups {
 // when a limit is set. Empty when neither can be read.
 std::optional<std::uint64_t> available_host_memory_bytes();
 
-// a * b, or the largest uint64 when the product does not fit: a size too
-// large to count is too large to allocate, and must not wrap to a small one.
-constexpr std::uint64_t saturating_product(std::uint64_t a, std::uint64_t b) noexcept {
-  std::uint64_t product = 0;
-  return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
-}
-
 // "1.50 GiB", "12.0 MiB", "512 B".
-std::string format_bytes(std::uint64_t bytes);
+std::string format_bytes(double bytes);
 
 // A one-line error when `needed` does not fit in `available`, else empty.
-std::optional<std::string> memory_shortfall(std::uint64_t needed, std::uint64_t available,
+// Needs are doubles: a size computed from user input may exceed 2^64 bytes,
+// and must not wrap to a small one.
+std::optional<std::string> memory_shortfall(double needed, std::uint64_t available,
                                             const std::string& what);
 
 }  // namespace gups

@@ -72,13 +72,12 @@ std::optional<std::string> check_host_memory(const TableLayout& layout, unsigned
   int host_rank = 0;
   MPI_Comm_rank(host_comm, &host_rank);
   // Whichever core of a node holds the table, the node's words are on its host.
-  const std::uint64_t table_bytes = saturating_product(8, layout.local_words(0)) / cores_per_node;
-  const std::uint64_t buffer_bytes = 8 * 3 * config.lookahead + 24 * static_cast<std::uint64_t>(ranks);
-  // Capped so that the host's sum cannot wrap: it is then far above any memory.
-  const std::uint64_t most_per_rank = (UINT64_MAX / 2) / static_cast<std::uint64_t>(ranks);
-  std::uint64_t mine = std::min(table_bytes, most_per_rank) + buffer_bytes;
-  std::uint64_t host_total = 0;
-  MPI_Reduce(&mine, &host_total, 1, MPI_UINT64_T, MPI_SUM, 0, host_comm);
+  // In doubles: 2^62 words are 2^65 bytes, which no integer here holds.
+  const double table_bytes = 8.0 * static_cast<double>(layout.local_words(0)) / cores_per_node;
+  const double buffer_bytes = 8.0 * 3 * static_cast<double>(config.lookahead) + 24.0 * ranks;
+  double mine = table_bytes + buffer_bytes;
+  double host_total = 0;
+  MPI_Reduce(&mine, &host_total, 1, MPI_DOUBLE, MPI_SUM, 0, host_comm);
   MPI_Comm_free(&host_comm);
 
   std::optional<std::string> shortfall;

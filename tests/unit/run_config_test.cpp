@@ -58,6 +58,11 @@ TEST(CommandLine, BadInputIsOneClearLine) {
       {{"--owner", "guess"}, "guess"},
       {{"--algo", "magic"}, "magic"},
       {{"--no-such-option"}, "--no-such-option"},
+      // Each within its range, too large together or for the table.
+      {{"--log2-table", "62", "--updates-per-word", "1024"}, "2^63"},
+      {{"--log2-table", "62", "--updates-per-word", "3"}, "2^63"},
+      {{"--log2-table", "10", "--inject-errors", "1025"}, "1024 words"},
+      {{"--stream-offset", "1317624576693539401"}, "period"},
   };
   for (const auto& bad : cases) {
     std::vector<const char*> argv{"gups"};
@@ -69,6 +74,23 @@ TEST(CommandLine, BadInputIsOneClearLine) {
         << "message: " << parsed.message;
     EXPECT_EQ(parsed.message.find('\n'), std::string::npos) << parsed.message;
   }
+}
+
+TEST(CommandLine, TheLargestCountsThatFitAreAccepted) {
+  const auto most = parse({"--log2-table", "62", "--updates-per-word", "1", "--inject-errors", "1024",
+                           "--stream-offset", "1317624576693539400"});
+  ASSERT_EQ(most.outcome, ParsedCommandLine::Outcome::run) << most.message;
+  EXPECT_EQ(most.config.total_updates(), std::uint64_t{1} << 62);
+  const auto doubled = parse({"--log2-table", "61", "--updates-per-word", "4"});
+  ASSERT_EQ(doubled.outcome, ParsedCommandLine::Outcome::run) << doubled.message;
+  EXPECT_EQ(doubled.config.total_updates(), kMaxTotalUpdates);
+}
+
+TEST(HostMemory, ShortfallOfTablesBeyond64BitsOfBytes) {
+  // 2^62 words of 8 bytes: 32 EiB, which wraps to 0 in 64-bit arithmetic.
+  const auto message = memory_shortfall(8.0 * 0x1p62, 1ULL << 30, "a table");
+  ASSERT_TRUE(message.has_value());
+  EXPECT_NE(message->find("32.00 EiB"), std::string::npos) << *message;
 }
 
 TEST(HostMemory, ShortfallNamesBothAmounts) {
