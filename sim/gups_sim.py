@@ -67,9 +67,17 @@ class BadInput(Exception):
     pass
 
 
+class OneLineArgumentParser(argparse.ArgumentParser):
+    """An error in the command line is one line, as in the project's other programs (argparse prints the usage
+    first)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def parse_arguments(argv):
-    p = argparse.ArgumentParser(prog="gups-sim", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineArgumentParser(prog="gups-sim", description=__doc__,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--machine", "-m", default="bgp", help="machine name or path (default bgp)")
     p.add_argument("--algo", default="multicore", choices=["direct", "routed", "multicore"])
     size = p.add_mutually_exclusive_group()
@@ -370,6 +378,15 @@ def phase_walls(lines):
     return {m.group(1): float(m.group(2)) for m in map(pattern.match, lines) if m}
 
 
+def check_writable(path, option):
+    """Checked before the run, so that a long run does not end unable to write its result."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise BadInput(f"{option} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise BadInput(f"{option} {path}: cannot write in {folder}")
+
+
 def prepare(args):
     """Checks the input, writes platform and hostfile; returns the run's fixed parts."""
     check_installation()
@@ -377,10 +394,21 @@ def prepare(args):
         raise BadInput("--cores-per-node must be at least 1")
     if args.nodes is not None and args.nodes < 1:
         raise BadInput("--nodes must be at least 1")
-    if args.network_scale <= 0:
-        raise BadInput("--network-scale must be positive")
+    if not (math.isfinite(args.network_scale) and args.network_scale > 0):
+        raise BadInput("--network-scale must be a finite number above 0")
     if not 0 < args.converge_tolerance < 1:
         raise BadInput("--converge-tolerance must be between 0 and 1")
+    if args.converge_max_updates < 1:
+        raise BadInput("--converge-max-updates must be at least 1")
+    if not (math.isfinite(args.max_wall) and args.max_wall >= 0):
+        raise BadInput("--max-wall must be 0 (no limit) or a number of seconds above 0")
+    if args.shape is not None and not args.shape:
+        raise BadInput("--shape must not be empty")
+    for option in args.extra_cfg:
+        if not re.fullmatch(r"[\w/.-]+:.*", option):
+            raise BadInput(f"--extra-cfg '{option}' is not a SimGrid option of the form name:value")
+    if args.json:
+        check_writable(args.json, "--json")
     if args.algo == "routed":
         ranks_per_node = 1
     elif args.algo == "direct":
@@ -392,7 +420,10 @@ def prepare(args):
     workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="gups-sim-"))
     if "/" in args.machine or args.machine.endswith(".json"):
         args.machine = os.path.abspath(args.machine)
-    os.makedirs(workdir, exist_ok=True)
+    try:
+        os.makedirs(workdir, exist_ok=True)
+    except OSError as error:
+        raise BadInput(f"--workdir {workdir}: {error.strerror}") from error
     args.chosen_mechanisms = chosen_mechanisms(args)
     plan = run_topology(args, workdir, ranks_per_node)
     args.network = plan["network"]
@@ -432,6 +463,9 @@ def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
                   "updates_per_node": per_word * 2 ** log2 // nodes, "stream_offset": args.stream_offset,
                   "verification": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
                   "phase_end_wall_seconds": phase_walls(lines)}
+    refused = [line for line in lines if line.startswith("gups: error: ")]
+    if status == 2 and refused:
+        raise BadInput(refused[0][len("gups: error: "):])
     # SimGrid reports a deadlock, and smpirun still exits 0.
     deadlock = any("Deadlock detected" in line for line in lines)
     if stopped or deadlock or status != 0 or not os.path.exists(raw_path):

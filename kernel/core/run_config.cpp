@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 
+#include "cli_checks.hpp"
 #include "hpcc_stream.hpp"
 
 namespace gups {
@@ -106,10 +107,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
       ->capture_default_str();
   app.add_option("--lookahead", config.lookahead,
                  "updates generated but not yet applied, at most, per process or node")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24))
+      ->check(CLI::Range(std::uint64_t{1}, kMaxLookahead))
       ->capture_default_str();
   app.add_option("--shape", config.shape,
-                 "virtual torus of the nodes, e.g. 8x8x8 (routed, multicore); default: balanced");
+                 "virtual torus of the nodes, e.g. 8x8x8 (routed, multicore); default: balanced")
+      ->check(cli::kNotEmpty);
   app.add_option("--cores-per-node", config.cores_per_node,
                  "multicore: ranks per node, rank = node * k + core [4]")
       ->check(CLI::Range(1u, 256u));
@@ -122,9 +124,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
   app.add_option("--stream-offset", config.stream_offset,
                  "skip this many steps of the stream first (0: HPCC, whose start is sparse and skews "
                  "short runs toward node 0)")
+      ->check(CLI::NonNegativeNumber)  // else CLI11 wraps "-1" to 2^64 - 1
       ->capture_default_str();
   app.add_option("--inject-errors", config.inject_errors,
-                 "testing aid: corrupt this many table words before verification");
+                 "testing aid: corrupt this many table words before verification")
+      ->check(CLI::NonNegativeNumber);
   if (simulated) {
     app.add_option("--machine", config.machine,
                    "machine file whose per-operation cycles are charged to the simulated cores; "

@@ -21,6 +21,9 @@ std::string to_string(Verification verification);
 // total is kept below 2^63 so that offset + steps never wraps.
 inline constexpr std::uint64_t kMaxTotalUpdates = std::uint64_t{1} << 63;
 
+// The most updates in flight per process or node that --lookahead takes.
+inline constexpr std::uint64_t kMaxLookahead = std::uint64_t{1} << 24;
+
 struct RunConfig {
   std::string algorithm = "direct";
   unsigned log2_table = 22;

@@ -20,7 +20,7 @@ TorusShape::TorusShape(std::vector<std::uint32_t> sizes) : sizes_(std::move(size
     power_of_two_sides_ &= std::has_single_bit(size);
     stride_.push_back(nodes_);
     nodes_ *= size;
-    if (nodes_ > (std::uint64_t{1} << 40)) {
+    if (nodes_ > kMaxNodes) {
       throw std::invalid_argument("torus shape has more than 2^40 nodes");
     }
     if (nodes_ <= kFastNodes) {

@@ -13,6 +13,7 @@
 namespace gups {
 
 inline constexpr unsigned kMaxDimensions = 6;
+inline constexpr std::uint64_t kMaxNodes = std::uint64_t{1} << 40;
 
 class TorusShape {
  public:

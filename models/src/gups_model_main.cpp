@@ -6,8 +6,10 @@
 #include <iostream>
 
 #include "bounds.hpp"
+#include "cli_checks.hpp"
 #include "machine.hpp"
 #include "model_report.hpp"
+#include "run_config.hpp"
 
 namespace {
 
@@ -109,17 +111,20 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--nodes,-n", request.nodes, "node counts (comma list), mapped to shapes by the machine's rule")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
-  app.add_option("--shape", request.shapes, "torus shapes such as 8x8x8 (comma list)")->delimiter(',');
-  app.add_option("--sweep", request.sweep, "node counts FROM:TO, doubling (default 64:32768 if no sizes given)");
+      ->check(CLI::Range(std::uint64_t{1}, gups::kMaxNodes));
+  app.add_option("--shape", request.shapes, "torus shapes such as 8x8x8 (comma list)")
+      ->delimiter(',')
+      ->check(gups::cli::kNotEmpty);
+  app.add_option("--sweep", request.sweep, "node counts FROM:TO, doubling (default 64:32768 if no sizes given)")
+      ->check(gups::cli::kNotEmpty);
   app.add_option("--lookahead", request.options.lookahead, "updates in flight per node")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(std::uint64_t{1}, gups::kMaxLookahead))
       ->capture_default_str();
   app.add_option("--cores-per-node", request.options.cores_per_node, "multicore: cores per node (default: machine's)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1u, 256u));
   app.add_option("--processes-per-node", request.options.processes_per_node,
                  "direct: processes per node (4 on Blue Gene/P is virtual-node mode)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
   app.add_option("--buckets", request.buckets,
                  "bucket sizes: sizing (floor(look-ahead / buckets), what gups uses) or reference (the "

@@ -274,12 +274,15 @@ TorusShape Machine::shape_for(std::uint64_t nodes) const {
 
 Machine load_machine(const std::string& name_or_path, const std::vector<std::string>& directories) {
   const auto path = resolve(name_or_path, directories);
+  if (std::filesystem::is_directory(path)) {
+    throw std::invalid_argument(fmt::format("machine file '{}' is a folder", path));
+  }
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(fmt::format("cannot read machine file '{}'", path));
   json document;
   try {
     document = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, and numbers out of range such as 1e400
     throw std::invalid_argument(fmt::format("machine file '{}' is not valid JSON: {}", path, e.what()));
   }
   try {

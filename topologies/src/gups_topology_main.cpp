@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli_checks.hpp"
 #include "torus_platform.hpp"
 
 int main(int argc, char** argv) {
@@ -13,14 +14,14 @@ int main(int argc, char** argv) {
   gups::topology::PlatformOptions options;
   CLI::App app{"gups-topology: a SimGrid 3D-torus platform and hostfile for a machine file"};
   app.add_option("--machine,-m", machine_name, "machine name or path")->capture_default_str();
-  app.add_option("--shape", shape_text, "torus shape such as 8x8x8");
-  app.add_option("--nodes,-n", nodes, "node count, mapped by the machine's shape rule")->check(CLI::PositiveNumber);
+  app.add_option("--shape", shape_text, "torus shape such as 8x8x8")->check(gups::cli::kNotEmpty);
+  app.add_option("--nodes,-n", nodes, "node count, mapped by the machine's shape rule")->check(CLI::Range(std::uint64_t{1}, gups::kMaxNodes));
   options.ranks_per_node = 0;
   app.add_option("--ranks-per-node", options.ranks_per_node, "ranks (cores) per node; 0: the machine's cores")
       ->check(CLI::Range(0u, 1024u))
       ->capture_default_str();
   app.add_option("--bandwidth-scale", options.bandwidth_scale, "multiply the link bandwidth (a faster network)")
-      ->check(CLI::PositiveNumber);
+      ->check(gups::cli::kFinitePositive);
   app.add_flag("--zero-latency", options.zero_latency, "links without latency");
   std::string wrap = "torus";
   app.add_option("--wrap", wrap,

@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Bad inputs, generated: every program of the project given command lines and
+machine files that are wrong (missing, mistyped, negative, huge, non-numeric,
+truncated JSON) must end with exit status 2 and exactly one error line
+("<program>: error: ..."), within a few seconds, and never crash (exit 3 or a
+signal).
+
+    fuzz_inputs.py --build build --source . [--json summary.json]
+
+Each case is built from a valid command line or machine file with one thing
+made wrong, so that the one error is the one the case names. Prints one line
+per failing case and a summary; exit status 1 when any case fails.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+SECONDS_ALLOWED = 10.0
+
+# Values that no option of the project accepts where a count is expected.
+NOT_A_COUNT = {"negative": "-1", "non-numeric": "abc", "fraction": "1.5", "beyond 64 bits": "99999999999999999999",
+               "empty": "", "not a number": "nan"}
+NOT_A_RATE = {"negative": "-1", "zero": "0", "non-numeric": "abc", "not a number": "nan", "infinite": "inf",
+              "empty": ""}
+NOT_A_SHAPE = {"two sides": "4x4", "zero side": "0x4x4", "negative side": "-4x4x4", "non-numeric": "axbxc",
+               "empty side": "4xx4", "beyond 64 bits": "99999999999999999999x1x1", "seven dimensions": "2x2x2x2x2x2x2",
+               "empty": ""}
+NOWHERE = "/nonexistent-folder/out.json"
+# gups-topology and gups-sim take tori of 1 to 6 dimensions: two sides are a shape there.
+NOT_A_SHAPE_OF_ANY_SIZE = {k: v for k, v in NOT_A_SHAPE.items() if k != "two sides"}
+
+
+class Case:
+    def __init__(self, program, category, argv, what):
+        self.program, self.category, self.argv, self.what = program, category, argv, what
+
+
+def option_cases(program, binary, base, option, values, category_prefix=""):
+    """One case per bad value of one option, on an otherwise valid command line."""
+    return [Case(program, category_prefix + category, [binary] + base + [option, value], f"{option} {value!r}")
+            for category, value in values.items()]
+
+
+def gups_cases(gups):
+    cases = []
+    for option, limit in (("--log2-table", "63"), ("--updates-per-word", "1025"), ("--lookahead", "16777217"),
+                          ("--cores-per-node", "257"), ("--bucket-size", "16777217")):
+        algo = ["--algo", "multicore"] if option in ("--cores-per-node", "--bucket-size") else []
+        cases += option_cases("gups", gups, algo, option, {**NOT_A_COUNT, "zero": "0", "above the range": limit})
+    for option in ("--stream-offset", "--inject-errors"):
+        cases += option_cases("gups", gups, [], option, {k: v for k, v in NOT_A_COUNT.items()})
+    cases += option_cases("gups", gups, ["--algo", "routed"], "--shape", {**NOT_A_SHAPE, "other node count": "2x1x1"})
+    cases += option_cases("gups", gups, [], "--algo", {"unknown": "magic", "empty": "", "case": "Direct"})
+    cases += option_cases("gups", gups, [], "--owner", {"unknown": "guess", "empty": ""})
+    cases += option_cases("gups", gups, [], "--json", {"no such folder": NOWHERE})
+    cases += [
+        Case("gups", "combined sizes", [gups, "--log2-table", "62", "--updates-per-word", "1024"], "2^72 updates"),
+        Case("gups", "combined sizes", [gups, "--log2-table", "61", "--updates-per-word", "5"], "beyond 2^63 updates"),
+        Case("gups", "combined sizes", [gups, "--log2-table", "10", "--inject-errors", "1025"], "errors > words"),
+        Case("gups", "combined sizes", [gups, "--stream-offset", "1317624576693539401"], "offset = period"),
+        Case("gups", "memory", [gups, "--log2-table", "62", "--updates-per-word", "1"], "32 EiB table"),
+        Case("gups", "memory", [gups, "--log2-table", "50"], "8 PiB table"),
+        Case("gups", "mistyped option", [gups, "--log2-tabel", "10"], "--log2-tabel"),
+        Case("gups", "mistyped option", [gups, "-x"], "-x"),
+        Case("gups", "stray argument", [gups, "--log2-table", "10", "10"], "stray 10"),
+        Case("gups", "missing value", [gups, "--log2-table"], "--log2-table at the end"),
+        Case("gups", "missing value", [gups, "--algo"], "--algo at the end"),
+        Case("gups", "option of another algorithm", [gups, "--shape", "1x1x1"], "--shape with direct"),
+        Case("gups", "option of the simulator", [gups, "--machine", "bgp"], "--machine on real MPI"),
+    ]
+    return cases
+
+
+def model_cases(model):
+    cases = []
+    for option in ("--nodes", "--lookahead", "--cores-per-node", "--processes-per-node"):
+        cases += option_cases("gups-model", model, [], option, {**NOT_A_COUNT, "zero": "0"})
+    cases += option_cases("gups-model", model, [], "--shape", NOT_A_SHAPE)
+    cases += option_cases("gups-model", model, [], "--sweep",
+                          {"backwards": "64:32", "one end": "64", "non-numeric": "a:b", "zero": "0:64",
+                           "three ends": "64:128:256", "empty": ""})
+    cases += option_cases("gups-model", model, [], "--algorithm", {"unknown": "magic", "empty": ""})
+    cases += option_cases("gups-model", model, [], "--buckets", {"unknown": "guess"})
+    cases += option_cases("gups-model", model, [], "--owner", {"unknown": "guess"})
+    cases += option_cases("gups-model", model, [], "--machine", {"unknown name": "nosuch", "no such file": "/x/y.json",
+                                                                 "a folder": "/tmp"})
+    cases += option_cases("gups-model", model, [], "--json", {"no such folder": NOWHERE})
+    cases += [Case("gups-model", "too many nodes", [model, "--nodes", "99999999999999"], "10^14 nodes"),
+              Case("gups-model", "mistyped option", [model, "--node", "64"], "--node")]
+    return cases
+
+
+def topology_cases(topology, out):
+    files = ["--platform", os.path.join(out, "p.xml"), "--hostfile", os.path.join(out, "h.txt")]
+    cases = []
+    cases += option_cases("gups-topology", topology, files, "--nodes", {**NOT_A_COUNT, "zero": "0"})
+    cases += option_cases("gups-topology", topology, files, "--shape", NOT_A_SHAPE_OF_ANY_SIZE)
+    cases += option_cases("gups-topology", topology, files + ["--nodes", "8"], "--ranks-per-node",
+                          {**NOT_A_COUNT, "above the range": "1025"})
+    cases += option_cases("gups-topology", topology, files + ["--nodes", "8"], "--bandwidth-scale", NOT_A_RATE)
+    cases += option_cases("gups-topology", topology, files + ["--nodes", "8"], "--wrap", {"unknown": "ring"})
+    cases += option_cases("gups-topology", topology, ["--nodes", "8", "--hostfile", os.path.join(out, "h.txt")],
+                          "--platform", {"no such folder": "/nonexistent-folder/p.xml"})
+    cases += [Case("gups-topology", "too many nodes", [topology] + files + ["--nodes", "99999999999999"], "10^14")]
+    return cases
+
+
+def calibrate_cases(calibrate):
+    cases = []
+    cases += option_cases("gups-calibrate", calibrate, [], "--log2-table", {**NOT_A_COUNT, "below the range": "9",
+                                                                           "above the range": "35"})
+    cases += option_cases("gups-calibrate", calibrate, [], "--repeats", {"zero": "0", "above the range": "101",
+                                                                        "non-numeric": "abc"})
+    cases += option_cases("gups-calibrate", calibrate, [], "--shape", {"two sides": "4x4", "non-numeric": "axbxc"})
+    cases += option_cases("gups-calibrate", calibrate, [], "--output", {"no such folder": NOWHERE})
+    return cases
+
+
+def sim_cases(sim):
+    quiet = ["--quiet", "--shape", "2x2x2"]
+    cases = []
+    for option in ("--updates-per-node", "--updates-per-word", "--words-per-node", "--log2-table", "--lookahead",
+                   "--cores-per-node", "--reception-fifo", "--converge-max-updates"):
+        base = ["--quiet", "--nodes", "8"] if option == "--cores-per-node" else quiet
+        # a ceiling may be as high as one likes; a FIFO of 0 messages is "unbounded"
+        values = {k: v for k, v in NOT_A_COUNT.items()
+                  if not (option == "--converge-max-updates" and k == "beyond 64 bits")}
+        cases += option_cases("gups-sim", sim, base, option, values if option == "--reception-fifo"
+                              else {**values, "zero": "0"})
+    cases += option_cases("gups-sim", sim, ["--quiet"], "--nodes", {**NOT_A_COUNT, "zero": "0"})
+    cases += option_cases("gups-sim", sim, ["--quiet"], "--shape", NOT_A_SHAPE_OF_ANY_SIZE)
+    cases += option_cases("gups-sim", sim, quiet, "--network-scale", NOT_A_RATE)
+    cases += option_cases("gups-sim", sim, quiet, "--max-wall", {"negative": "-1", "not a number": "nan",
+                                                                "non-numeric": "abc"})
+    cases += option_cases("gups-sim", sim, quiet + ["--converge"], "--converge-tolerance",
+                          {"negative": "-0.1", "zero": "0", "not a number": "nan"})
+    cases += option_cases("gups-sim", sim, quiet, "--stream-offset", {"negative": "-1", "period": "1317624576693539401"})
+    cases += option_cases("gups-sim", sim, quiet, "--mechanisms", {"unknown": "warp", "empty": "", "comma": ","})
+    cases += option_cases("gups-sim", sim, quiet, "--verify", {"unknown": "maybe"})
+    cases += option_cases("gups-sim", sim, quiet, "--costs", {"unknown": "free"})
+    cases += option_cases("gups-sim", sim, quiet, "--extra-cfg", {"no value": "network/model", "empty": ""})
+    cases += option_cases("gups-sim", sim, quiet, "--machine", {"unknown name": "nosuch", "no such file": "/x/y.json"})
+    cases += option_cases("gups-sim", sim, quiet, "--json", {"no such folder": NOWHERE})
+    cases += [
+        Case("gups-sim", "combined sizes", [sim] + quiet + ["--log2-table", "62", "--updates-per-word", "1024"],
+             "2^72 updates"),
+        Case("gups-sim", "memory", [sim] + quiet + ["--log2-table", "50", "--updates-per-word", "1"], "8 PiB table"),
+        Case("gups-sim", "memory", [sim, "--quiet", "--nodes", "1048576", "--updates-per-node", "1"],
+             "4 million ranks"),
+        Case("gups-sim", "mistyped option", [sim] + quiet + ["--update-per-node", "8"], "--update-per-node"),
+        Case("gups-sim", "both sizes", [sim, "--quiet", "--nodes", "8", "--shape", "2x2x2"], "--nodes and --shape"),
+    ]
+    return cases
+
+
+def machine_file_variants(source):
+    """(category, name, text) of machine files, each made wrong in one place."""
+    path = os.path.join(source, "models", "machines", "bgp.json")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    machine = json.loads(text)
+    variants = []
+    leaves = [(None, k) for k in ("clock_hz", "cores_per_node", "memory_per_node_bytes")]
+    for section in ("torus", "packet", "costs_cycles"):
+        leaves += [(section, k) for k, v in machine[section].items() if isinstance(v, (int, float))]
+    for section, key in leaves:
+        name = f"{section}.{key}" if section else key
+        for category, value in (("negative", -1), ("non-numeric", "abc"), ("null", None), ("list", [1]),
+                                ("missing", KeyError)):
+            broken = json.loads(text)
+            holder = broken[section] if section else broken
+            if value is KeyError:
+                del holder[key]
+            else:
+                holder[key] = value
+            variants.append((f"machine file: {category}", f"{name} {category}", json.dumps(broken)))
+        broken_text = json.dumps({**machine, **({section: {**machine[section], key: "HUGE"}} if section
+                                                 else {key: "HUGE"})}).replace('"HUGE"', "1e400")
+        variants.append(("machine file: huge", f"{name} 1e400", broken_text))
+    for fraction in (0.0, 0.02, 0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 0.99):
+        cut = int(len(text) * fraction)
+        variants.append(("machine file: truncated", f"first {cut} of {len(text)} bytes", text[:cut]))
+    structural = [("not JSON", "plain words"), ("a list", "[]"), ("empty object", "{}"), ("null", "null"),
+                  ("a number", "42"), ("binary", "\x00\x01\x02\xff")]
+    variants += [(f"machine file: {what}", what, body) for what, body in structural]
+    wrong = [("schema", lambda m: m.update(schema="torus-gups/machine/99")),
+             ("unknown field", lambda m: m.update(clock_hzz=1e9)),
+             ("cores vs overheads", lambda m: m.update(cores_per_node=3)),
+             ("zero bandwidth", lambda m: m["torus"].update(link_bandwidth_bytes_per_s=0)),
+             ("too many dimensions", lambda m: m["torus"].update(dimensions=99)),
+             ("packet too small", lambda m: m["packet"].update(max_bytes=8)),
+             ("bucket size key", lambda m: m["reference_bucket_sizes"].update({"sixty": 29})),
+             ("bucket size zero", lambda m: m["reference_bucket_sizes"].update({"64": 0})),
+             ("cores beyond 32 bits", lambda m: m.update(cores_per_node=2 ** 40))]
+    for what, change in wrong:
+        broken = json.loads(text)
+        change(broken)
+        variants.append((f"machine file: {what}", what, json.dumps(broken)))
+    return variants
+
+
+def machine_cases(model, topology, sim, source, out):
+    cases = []
+    for number, (category, what, body) in enumerate(machine_file_variants(source)):
+        path = os.path.join(out, f"machine-{number}.json")
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(body)
+        # Every variant through the model; every third also through the launchers.
+        cases.append(Case("gups-model", category, [model, "--machine", path, "--nodes", "64"], what))
+        if number % 3 == 0:
+            cases.append(Case("gups-topology", category,
+                              [topology, "--machine", path, "--nodes", "8", "--platform", os.path.join(out, "p.xml"),
+                               "--hostfile", os.path.join(out, "h.txt")], what))
+        if number % 3 == 1:
+            cases.append(Case("gups-sim", category, [sim, "--quiet", "--machine", path, "--shape", "2x2x2"], what))
+    return cases
+
+
+def run_case(case, environment):
+    start = time.monotonic()
+    try:
+        done = subprocess.run(case.argv, capture_output=True, text=True, errors="replace", timeout=SECONDS_ALLOWED,
+                              env=environment, stdin=subprocess.DEVNULL)
+        status, stderr = done.returncode, done.stderr
+    except subprocess.TimeoutExpired as expired:
+        status, stderr = "timeout", (expired.stderr or b"").decode(errors="replace") \
+            if isinstance(expired.stderr, bytes) else (expired.stderr or "")
+    seconds = time.monotonic() - start
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    error_line = re.compile(rf"^{re.escape(case.program)}: error: \S")
+    problems = []
+    if status == "timeout":
+        problems.append(f"still running after {SECONDS_ALLOWED:g} s")
+    elif status != 2:
+        problems.append(f"exit {status}" + (" (a crash)" if status == 3 or status < 0 else ""))
+    if len(lines) != 1 or not error_line.match(lines[0]):
+        problems.append(f"{len(lines)} lines on stderr, not one '{case.program}: error:' line")
+    return {"program": case.program, "category": case.category, "what": case.what, "status": status,
+            "seconds": round(seconds, 3), "stderr": lines[:5], "problems": problems}
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build", required=True, help="the build folder")
+    p.add_argument("--source", required=True, help="the source folder")
+    p.add_argument("--json", help="write every case and how it ended here")
+    p.add_argument("--jobs", type=int, default=4, help="cases run at once (default 4)")
+    p.add_argument("--no-sim", action="store_true", help="leave out gups-sim (a build without SimGrid)")
+    args = p.parse_args(argv)
+
+    binaries = {"gups": "kernel/gups", "gups-model": "models/gups-model", "gups-topology": "topologies/gups-topology",
+                "gups-calibrate": "models/gups-calibrate", "gups-sim": "sim/gups-sim"}
+    paths = {name: os.path.join(args.build, relative) for name, relative in binaries.items()}
+    environment = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                   "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
+    with tempfile.TemporaryDirectory(prefix="torus-gups-fuzz-") as out:
+        cases = gups_cases(paths["gups"]) + model_cases(paths["gups-model"]) + \
+            topology_cases(paths["gups-topology"], out) + calibrate_cases(paths["gups-calibrate"])
+        if not args.no_sim:
+            cases += sim_cases(paths["gups-sim"])
+        cases += machine_cases(paths["gups-model"], paths["gups-topology"], paths["gups-sim"], args.source, out)
+        if args.no_sim:
+            cases = [c for c in cases if c.program != "gups-sim"]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(lambda c: run_case(c, environment), cases))
+
+    failed = [r for r in results if r["problems"]]
+    for r in failed:
+        print(f"FAIL {r['program']} [{r['category']}] {r['what']}: {'; '.join(r['problems'])}; stderr: {r['stderr']}")
+    by_program = {}
+    for r in results:
+        by_program.setdefault(r["program"], []).append(r)
+    for program, runs in by_program.items():
+        slowest = max(r["seconds"] for r in runs)
+        print(f"fuzz: {program}: {len(runs)} bad inputs, {sum(not r['problems'] for r in runs)} ended with exit 2 "
+              f"and one error line (slowest {slowest:.1f} s)", file=sys.stderr)
+    categories = len({(r["program"], r["category"]) for r in results})
+    print(f"fuzz: {len(results)} bad inputs in {categories} kinds, {len(results) - len(failed)} ended with exit 2 and "
+          f"one error line, {len(failed)} did not")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=1)
+            f.write("\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
