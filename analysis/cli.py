@@ -28,6 +28,8 @@ def parser():
                            help="measured runs: division, predict or both (the paper's Table 3 experiment)")
             s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
             s.add_argument("--build", default=os.path.join(ROOT, "build"))
+            s.add_argument("--resume", action="store_true",
+                           help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
     s = sub.add_parser("study", help="the paper's Table 4 or Table 3, predicted by gups-model and gups-sim")
     s.add_argument("which", choices=["table4", "table3"])
     s.add_argument("--out", required=True, help="results folder")

@@ -13,13 +13,38 @@ def raw_folder(out):
     return os.path.join(out, "raw")
 
 
+def raw_path(out, name):
+    return os.path.join(raw_folder(out), name + ".json")
+
+
 def write_raw(out, name, document):
+    """Written whole or not at all (a temporary file renamed), so that a sweep stopped here leaves no half file."""
     os.makedirs(raw_folder(out), exist_ok=True)
-    path = os.path.join(raw_folder(out), name + ".json")
-    with open(path, "w", encoding="utf-8") as f:
+    path = raw_path(out, name)
+    with open(path + ".part", "w", encoding="utf-8") as f:
         json.dump(document, f, indent=2)
         f.write("\n")
+    os.replace(path + ".part", path)
     return path
+
+
+def kept_result(out, name, command):
+    """(True, None) when raw/<name>.json holds the finished result of this command; else (False, why it must be
+    run again), why being None when there is no file."""
+    path = raw_path(out, name)
+    if not os.path.exists(path):
+        return False, None
+    try:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+        meta = document["sweep"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return False, f"{path} is not a readable result ({type(error).__name__}: {error})"
+    if meta.get("command") != command:
+        return False, f"{path} holds another run ({meta.get('command')})"
+    if meta.get("failed"):
+        return False, f"{path} records a failed run"
+    return True, None
 
 
 def record_of(document, path):

@@ -1,8 +1,11 @@
 """Runs gups-model, gups-sim and gups (real, under mpirun, this machine only) over
 algorithms and node counts, keeping every raw JSON result."""
+import ctypes
+import functools
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -24,9 +27,32 @@ def binary(build, relative, made_by="cmake --build build"):
     return path
 
 
+def stop_with_parent(parent):
+    """Run in the child between fork and exec: the kernel sends it SIGTERM when the sweep ends, even killed with
+    SIGKILL (Linux prctl PR_SET_PDEATHSIG). gups-sim and mpirun stop their runs on SIGTERM."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent was gone before the request
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
 def run(command, env=None):
-    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **(env or {})},
+                          preexec_fn=functools.partial(stop_with_parent, os.getpid()))
     return done.returncode, done.stdout, done.stderr
+
+
+def already_done(args, name, command, progress, what):
+    """With --resume: True (and a progress step) when raw/<name>.json holds this run's finished result; a file
+    there that is unreadable, from another command or of a failed run is named and the run done again."""
+    if not args.resume:
+        return False
+    kept, why = results.kept_result(args.out, name, " ".join(shlex.quote(c) for c in command))
+    if kept:
+        progress.step(f"{what}: kept from an earlier sweep")
+        return True
+    if why:
+        print(f"sweep: {why}: running it again", file=sys.stderr, flush=True)
+    return False
 
 
 def load_machine(machine, source_root):
@@ -102,6 +128,10 @@ def model_series(args, model, algorithm, nodes, progress):
     path = os.path.join(args.out, f"model-{algorithm}.json")
     command = [model, "--machine", args.machine, "--algorithm", algorithm, "--shape",
                ",".join(torus_shape(n) for n in nodes), "--json", path]
+    quoted = " ".join(shlex.quote(c) for c in command)
+    if args.resume and all(results.kept_result(args.out, f"model-{algorithm}-{n}", quoted)[0] for n in nodes):
+        progress.step(f"model {algorithm}: kept from an earlier sweep")
+        return
     status, _, err = run(command)
     if status != 0:
         raise MissingBinary(f"gups-model failed: {err.strip()}")
@@ -123,14 +153,17 @@ def simulate(args, sim, machine, algorithm, nodes, repeat, progress):
                "--json", os.path.join(args.out, "sim.tmp.json")]
     if args.max_wall:
         command += ["--max-wall", str(args.max_wall)]
-    status, _, err = run(command)
     name = f"sim-{algorithm}-{nodes}-{repeat}"
+    if already_done(args, name, command, progress, f"sim {algorithm} {nodes} nodes #{repeat}"):
+        return
+    status, _, err = run(command)
     document = read_json(os.path.join(args.out, "sim.tmp.json"))
-    if status != 0 or document is None:
+    failed = status != 0 or document is None
+    if failed:
         print(f"sweep: {name} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
         document = document or {}
     document["sweep"] = {"source": "sim", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
-                         "repeat": repeat, "command": " ".join(shlex.quote(c) for c in command)}
+                         "repeat": repeat, "command": " ".join(shlex.quote(c) for c in command), "failed": failed}
     results.write_raw(args.out, name, document)
     progress.step(f"sim {algorithm} {nodes} nodes #{repeat}")
 
@@ -145,16 +178,19 @@ def measure(args, gups, machine, algorithm, nodes, repeat, progress, owner="divi
         command += ["--shape", torus_shape(nodes)]
     if algorithm == "multicore":
         command += ["--cores-per-node", str(cores)]
+    name = f"measured-{algorithm}-{nodes}-{repeat}" + ("" if owner == "division" else f"-{owner}")
+    if already_done(args, name, command, progress, f"measured {algorithm} {nodes} nodes #{repeat} ({owner})"):
+        return
     start = time.monotonic()
     status, _, err = run(command, MPI_ENV)
-    name = f"measured-{algorithm}-{nodes}-{repeat}" + ("" if owner == "division" else f"-{owner}")
     document = read_json(path)
-    if status != 0 or document is None:
+    failed = status != 0 or document is None
+    if failed:
         print(f"sweep: {name} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
         document = document or {}
     document["sweep"] = {"source": "measured", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
                          "repeat": repeat, "owner": owner, "wall_seconds": time.monotonic() - start,
-                         "command": " ".join(shlex.quote(c) for c in command)}
+                         "command": " ".join(shlex.quote(c) for c in command), "failed": failed}
     results.write_raw(args.out, name, document)
     progress.step(f"measured {algorithm} {nodes} nodes #{repeat} ({owner})")
 

@@ -8,6 +8,8 @@ section: simulated and wall seconds, peak memory, SimGrid version, options.
 """
 
 import argparse
+import ctypes
+import functools
 import json
 import math
 import os
@@ -291,6 +293,14 @@ def check_memory(log2, ranks, verify):
                        f"{needed / 2**30:.1f} GiB, but only {available / 2**30:.1f} GiB is available")
 
 
+def stop_with_parent(parent):
+    """Run in the child between fork and exec: the kernel sends it SIGTERM when gups-sim ends, even killed with
+    SIGKILL (Linux prctl PR_SET_PDEATHSIG, kept across exec). smpirun traps SIGTERM and stops the simulation."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent was gone before the request
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
 def run_simulation(command, max_wall, quiet, workdir):
     """Runs smpirun; returns (status, output lines, wall seconds, peak KiB, stopped)."""
     start = time.monotonic()
@@ -302,7 +312,8 @@ def run_simulation(command, max_wall, quiet, workdir):
     if not any(t.startswith("glibc.malloc.hugetlb=") for t in tunables):
         environment["GLIBC_TUNABLES"] = ":".join(tunables + ["glibc.malloc.hugetlb=1"])
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=workdir,
-                               start_new_session=True, env=environment)
+                               start_new_session=True, env=environment,
+                               preexec_fn=functools.partial(stop_with_parent, os.getpid()))
     lines = []
 
     def read_output():
