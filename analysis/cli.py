@@ -48,6 +48,8 @@ def parser():
                    help="simulations: messages a core's channel holds before DMA sends to it wait (0: unbounded)")
     s.add_argument("--converge", action="store_true",
                    help="simulations: double the run until the steady state's quarters agree (gups-sim --converge)")
+    s.add_argument("--resume", action="store_true",
+                   help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
     s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
     return p

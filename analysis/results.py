@@ -17,10 +17,8 @@ def raw_path(out, name):
     return os.path.join(raw_folder(out), name + ".json")
 
 
-def write_raw(out, name, document):
-    """Written whole or not at all (a temporary file renamed), so that a sweep stopped here leaves no half file."""
-    os.makedirs(raw_folder(out), exist_ok=True)
-    path = raw_path(out, name)
+def write_whole(path, document):
+    """Written whole or not at all (a temporary file renamed), so that a run stopped here leaves no half file."""
     with open(path + ".part", "w", encoding="utf-8") as f:
         json.dump(document, f, indent=2)
         f.write("\n")
@@ -28,18 +26,24 @@ def write_raw(out, name, document):
     return path
 
 
-def kept_result(out, name, command):
-    """(True, None) when raw/<name>.json holds the finished result of this command; else (False, why it must be
-    run again), why being None when there is no file."""
-    path = raw_path(out, name)
+def write_raw(out, name, document):
+    os.makedirs(raw_folder(out), exist_ok=True)
+    return write_whole(raw_path(out, name), document)
+
+
+def kept_result(path, command, section="sweep"):
+    """(True, None) when the JSON file at path holds the finished result of this command (recorded in its
+    `section`: sweep or study); else (False, why it must be run again), why being None when there is no file."""
     if not os.path.exists(path):
         return False, None
     try:
         with open(path, encoding="utf-8") as f:
             document = json.load(f)
-        meta = document["sweep"]
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except (OSError, ValueError) as error:
         return False, f"{path} is not a readable result ({type(error).__name__}: {error})"
+    meta = document.get(section) if isinstance(document, dict) else None
+    if not isinstance(meta, dict):
+        return False, f"{path} holds no finished result"
     if meta.get("command") != command:
         return False, f"{path} holds another run ({meta.get('command')})"
     if meta.get("failed"):

@@ -12,7 +12,7 @@ import shlex
 import sys
 import time
 
-from . import plot, sweep
+from . import plot, results, sweep
 
 # Table 4: what the paper ran, and the machine it ran on.
 TABLE4_SERIES = [("bgp", "multicore"), ("bgp", "routed"), ("bgl", "routed")]
@@ -48,7 +48,19 @@ class Study:
         os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
 
     def run_json(self, command, path, what):
-        self.commands.append(" ".join(shlex.quote(c) for c in command))
+        """Runs command, which writes the JSON at path; returns (document or None, wall seconds). With --resume,
+        a finished result of the same command at path is taken instead of running it again."""
+        quoted = " ".join(shlex.quote(c) for c in command)
+        self.commands.append(quoted)
+        if self.args.resume:
+            kept, why = results.kept_result(path, quoted, "study")
+            if kept:
+                with open(path, encoding="utf-8") as f:
+                    document = json.load(f)
+                print(f"study: {what}: kept from an earlier study", file=sys.stderr, flush=True)
+                return document, document.get("simulation", {}).get("wall_seconds", 0.0)
+            if why:
+                print(f"study: {why}: running it again", file=sys.stderr, flush=True)
         if os.path.exists(path):
             os.remove(path)  # a result left by an earlier study is not this one's
         start = time.monotonic()
@@ -60,6 +72,9 @@ class Study:
             document = None
         if status != 0 or document is None:
             print(f"study: {what} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
+            return document, time.monotonic() - start
+        document["study"] = {"command": quoted}
+        results.write_whole(path, document)
         return document, time.monotonic() - start
 
     def model_rows(self, machine, algorithm, nodes, buckets, owner="division"):

@@ -46,7 +46,7 @@ def already_done(args, name, command, progress, what):
     there that is unreadable, from another command or of a failed run is named and the run done again."""
     if not args.resume:
         return False
-    kept, why = results.kept_result(args.out, name, " ".join(shlex.quote(c) for c in command))
+    kept, why = results.kept_result(results.raw_path(args.out, name), " ".join(shlex.quote(c) for c in command))
     if kept:
         progress.step(f"{what}: kept from an earlier sweep")
         return True
@@ -129,7 +129,8 @@ def model_series(args, model, algorithm, nodes, progress):
     command = [model, "--machine", args.machine, "--algorithm", algorithm, "--shape",
                ",".join(torus_shape(n) for n in nodes), "--json", path]
     quoted = " ".join(shlex.quote(c) for c in command)
-    if args.resume and all(results.kept_result(args.out, f"model-{algorithm}-{n}", quoted)[0] for n in nodes):
+    if args.resume and all(results.kept_result(results.raw_path(args.out, f"model-{algorithm}-{n}"), quoted)[0]
+                           for n in nodes):
         progress.step(f"model {algorithm}: kept from an earlier sweep")
         return
     status, _, err = run(command)
