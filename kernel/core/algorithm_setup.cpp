@@ -8,7 +8,8 @@ namespace gups {
 
 AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
   AlgorithmSetup setup;
-  const bool routing = config.algorithm != "direct";
+  const auto& algorithm = traits(config.algorithm);
+  const bool routing = algorithm.routes_over_torus;
   if (!routing) {
     if (!config.shape.empty()) throw std::invalid_argument("--shape applies to routed and multicore only");
     if (config.bucket_size > 0) throw std::invalid_argument("--bucket-size applies to routed and multicore only");
@@ -19,7 +20,7 @@ AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
     return setup;
   }
   unsigned cores = 1;
-  if (config.algorithm == "multicore") {
+  if (algorithm.specialised_cores) {
     cores = config.cores_per_node == 0 ? 4 : config.cores_per_node;
   } else if (config.cores_per_node > 1) {
     throw std::invalid_argument("--cores-per-node applies to multicore only (routed runs one rank per node)");

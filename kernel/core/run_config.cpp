@@ -90,9 +90,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
   CLI::App app{"HPCC RandomAccess (GUPS) with aggregation and software routing over a "
                "virtual torus.",
                "gups"};
-  app.add_option("--algo", config.algorithm, "update algorithm")
+  std::string algorithm_name(to_string(config.algorithm));
+  app.add_option("--algo", algorithm_name, "update algorithm")
       ->check(CLI::IsMember(algorithms))
-      ->option_text("{" + join(algorithms) + "} [" + config.algorithm + "]");
+      ->option_text("{" + join(algorithms) + "} [" + algorithm_name + "]");
   app.add_option("--log2-table", config.log2_table, "table size: 2^N 64-bit words in total")
       ->check(CLI::Range(1u, 62u))
       ->capture_default_str();
@@ -168,6 +169,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
 
   try {
     app.parse(argc, argv);
+    config.algorithm = *algorithm_named(algorithm_name);
     check_combined_sizes(config);
     if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.machine.empty()) {
       throw CLI::ValidationError("--wire-packets and --receive-batches model a machine: they need --machine");
@@ -175,7 +177,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     if (config.mechanisms.wire_packets && config.message_layer != "s4u") {
       throw CLI::ValidationError("--wire-packets needs --message-layer s4u (MPI sends payloads only)");
     }
-    if (config.mechanisms.dma_injection && config.algorithm == "direct") {
+    if (config.mechanisms.dma_injection && !traits(config.algorithm).routes_over_torus) {
       throw CLI::ValidationError("--dma-injection applies to routed and multicore");
     }
     if (config.mechanisms.reception_fifo_messages > 0 && !config.mechanisms.dma_injection) {

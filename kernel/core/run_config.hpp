@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithm.hpp"
 #include "operation_charges.hpp"
 #include "table_layout.hpp"
 
@@ -25,7 +26,7 @@ inline constexpr std::uint64_t kMaxTotalUpdates = std::uint64_t{1} << 63;
 inline constexpr std::uint64_t kMaxLookahead = std::uint64_t{1} << 24;
 
 struct RunConfig {
-  std::string algorithm = "direct";
+  Algorithm algorithm = Algorithm::direct;
   unsigned log2_table = 22;
   unsigned updates_per_word = 4;
   OwnerMode owner = OwnerMode::division;

@@ -14,7 +14,7 @@ std::string format_hpcc_lines(const RunResult& r) {
   std::string out;
   out += fmt::format("Running on {} processors ({})\n", r.ranks,
                      power_of_two ? "PowerofTwo" : "NonPowerofTwo");
-  out += fmt::format("Algorithm = {}, owner = {}{}, lookahead = {}\n", r.config.algorithm,
+  out += fmt::format("Algorithm = {}, owner = {}{}, lookahead = {}\n", to_string(r.config.algorithm),
                      to_string(r.owner_effective),
                      r.owner_effective != r.config.owner ? " (predict not valid here)" : "",
                      r.config.lookahead);
@@ -115,7 +115,7 @@ nlohmann::json to_json(const RunResult& r) {
   }
   return {
       {"schema", "torus-gups/result/1"},
-      {"algorithm", r.config.algorithm},
+      {"algorithm", to_string(r.config.algorithm)},
       {"ranks", r.ranks},
       {"log2_table", r.config.log2_table},
       {"table_words", r.total_words},

@@ -155,7 +155,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
         const PhaseReport& phases) {
   const auto& algorithms = update_algorithms();
   const auto algorithm = std::find_if(algorithms.begin(), algorithms.end(),
-                                      [&](const auto& entry) { return entry.name == config.algorithm; });
+                                      [&](const auto& entry) { return entry.algorithm == config.algorithm; });
   const OwnerFinder owner_of(layout, config.owner);
   if (rank == 0 && owner_of.fell_back()) {
     std::fprintf(stderr,

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithm.hpp"
 #include "algorithm_setup.hpp"
 #include "link_load.hpp"
 #include "local_table.hpp"
@@ -36,7 +37,7 @@ struct UpdateContext {
 using UpdateAlgorithm = UpdateStats (*)(const UpdateContext&, LocalTable&);
 
 struct AlgorithmEntry {
-  std::string name;
+  Algorithm algorithm;
   UpdateAlgorithm run;
 };
 

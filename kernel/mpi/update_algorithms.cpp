@@ -4,16 +4,16 @@ namespace gups {
 
 const std::vector<AlgorithmEntry>& update_algorithms() {
   static const std::vector<AlgorithmEntry> entries{
-      {"direct", &run_direct},
-      {"routed", &run_routed},
-      {"multicore", &run_routed},
+      {Algorithm::direct, &run_direct},
+      {Algorithm::routed, &run_routed},
+      {Algorithm::multicore, &run_routed},
   };
   return entries;
 }
 
 std::vector<std::string> update_algorithm_names() {
   std::vector<std::string> names;
-  for (const auto& entry : update_algorithms()) names.push_back(entry.name);
+  for (const auto& entry : update_algorithms()) names.emplace_back(to_string(entry.algorithm));
   return names;
 }
 

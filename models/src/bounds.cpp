@@ -189,15 +189,16 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
   p.nodes = shape.nodes();
   p.expected_hops = shape.expected_hops();
   if (options.lookahead == 0) throw std::invalid_argument("the look-ahead must be at least 1");
-  if (options.algorithm == "direct") {
-    direct_bound(machine, options, p);
-  } else if (options.algorithm == "routed") {
-    routed_bound(machine, options, p);
-  } else if (options.algorithm == "multicore") {
-    multicore_bound(machine, options, p);
-  } else {
-    throw std::invalid_argument(fmt::format(
-        "unknown algorithm '{}' (known: direct, routed, multicore)", options.algorithm));
+  switch (options.algorithm) {
+    case Algorithm::direct:
+      direct_bound(machine, options, p);
+      break;
+    case Algorithm::routed:
+      routed_bound(machine, options, p);
+      break;
+    case Algorithm::multicore:
+      multicore_bound(machine, options, p);
+      break;
   }
   p.mesh = machine.is_mesh(p.nodes);
   p.bisection_bytes_per_s = bisection_bandwidth(shape, machine.link_bandwidth, p.mesh);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithm.hpp"
 #include "machine.hpp"
 #include "torus_shape.hpp"
 
@@ -19,7 +20,7 @@ enum class BucketRule {
 };
 
 struct ModelOptions {
-  std::string algorithm = "multicore";  // direct, routed or multicore
+  Algorithm algorithm = Algorithm::multicore;
   std::uint64_t lookahead = 1024;
   unsigned cores_per_node = 0;          // multicore: 0 = the machine's
   unsigned processes_per_node = 1;      // direct: 4 on Blue Gene/P is virtual-node mode
@@ -34,7 +35,7 @@ struct CoreLoad {
 };
 
 struct Prediction {
-  std::string algorithm;
+  Algorithm algorithm = Algorithm::multicore;
   std::uint64_t nodes = 0;
   std::uint64_t processes = 0;
   TorusShape shape{std::vector<std::uint32_t>{1}};

@@ -78,7 +78,7 @@ int run(const Request& request) {
   for (const auto& algorithm : request.algorithms) {
     ModelSeries series;
     series.options = options;
-    series.options.algorithm = algorithm;
+    series.options.algorithm = *gups::algorithm_named(algorithm);
     for (const auto& shape : shapes) series.rows.push_back(predict(machine, shape, series.options));
     series.crossover_searched_from = series.rows.front().nodes;
     series.crossover = crossover_nodes(machine, series.options, series.crossover_searched_from);
@@ -105,9 +105,9 @@ int main(int argc, char** argv) {
       "machine file's torus"};
   app.add_option("--machine,-m", request.machine, "machine name (models/machines/NAME.json) or path")
       ->capture_default_str();
-  app.add_option("--algorithm,--algo,-a", request.algorithms, "direct, routed, multicore (comma list)")
+  app.add_option("--algorithm,--algo,-a", request.algorithms, fmt::format("{} (comma list)", fmt::join(gups::algorithm_names(), ", ")))
       ->delimiter(',')
-      ->check(CLI::IsMember({"direct", "routed", "multicore"}))
+      ->check(CLI::IsMember(gups::algorithm_names()))
       ->capture_default_str();
   app.add_option("--nodes,-n", request.nodes, "node counts (comma list), mapped to shapes by the machine's rule")
       ->delimiter(',')

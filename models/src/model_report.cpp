@@ -30,13 +30,15 @@ const char* rule_name(BucketRule rule) { return rule == BucketRule::sizing ? "si
 
 std::string format_series(const Machine& machine, const ModelSeries& series) {
   const auto& o = series.options;
-  const bool multicore = o.algorithm == "multicore";
-  std::string out = fmt::format("# {} on {} ({}), look-ahead {}", o.algorithm, machine.name,
+  const bool multicore = o.algorithm == Algorithm::multicore;
+  const bool direct = o.algorithm == Algorithm::direct;
+  const std::string name(to_string(o.algorithm));
+  std::string out = fmt::format("# {} on {} ({}), look-ahead {}", name, machine.name,
                                 machine.description, o.lookahead);
   if (multicore) {
     out += fmt::format(", {} cores per node, bucket sizes: {}",
                        o.cores_per_node ? o.cores_per_node : machine.cores_per_node, rule_name(o.buckets));
-  } else if (o.algorithm == "direct") {
+  } else if (direct) {
     out += fmt::format(", {} process(es) per node", o.processes_per_node);
   } else {
     out += fmt::format(", bucket sizes: {}", rule_name(o.buckets));
@@ -49,7 +51,7 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
   }
   out += "\n";
   std::string header = fmt::format("{:>7} {:>9} {:>7} ", "N", "shape", "procs");
-  if (o.algorithm == "direct") {
+  if (direct) {
     header += fmt::format("{:>6} ", "fill");
   } else {
     header += fmt::format("{:>4} {:>4} {:>4} {:>5} ", "bkts", "bkt", "rule", "paper");
@@ -67,7 +69,7 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
   out += header + "\n";
   for (const auto& p : series.rows) {
     std::string line = fmt::format("{:>7} {:>9} {:>7} ", p.nodes, p.shape.to_string(), p.processes);
-    if (o.algorithm == "direct") {
+    if (direct) {
       line += fmt::format("{:>6.2f} ", p.mean_fill);
     } else {
       line += fmt::format("{:>4} {:>4} {:>4} {:>5} ", p.buckets, p.bucket_size, p.rule_bucket_size,
@@ -79,8 +81,8 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     } else {
       line += fmt::format("{:>5.3f} {:>7.1f} ", p.expected_hops, p.cpu_cycles_per_update);
     }
-    const auto paper = reference(machine, o.algorithm + "_bound", p.nodes);
-    const auto measured = reference(machine, o.algorithm + "_measured", p.nodes);
+    const auto paper = reference(machine, name + "_bound", p.nodes);
+    const auto measured = reference(machine, name + "_measured", p.nodes);
     const std::optional<double> diff =
         paper ? std::optional<double>(100.0 * (p.cpu_gups / *paper - 1)) : std::nullopt;
     line += fmt::format("{:>8} {:>8} {:>6} {:>6.2f} {:>8} {:>7}  {}", gups_text(p.cpu_gups),
@@ -111,14 +113,15 @@ nlohmann::json machine_summary(const Machine& machine) {
 
 nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series) {
   const auto& o = series.options;
+  const std::string name(to_string(o.algorithm));
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& p : series.rows) {
     nlohmann::json cores = nlohmann::json::array();
     for (const auto& core : p.cores) {
       cores.push_back({{"role", core.role}, {"cycles", core.cycles}, {"share", core.share}});
     }
-    const auto paper = reference(machine, o.algorithm + "_bound", p.nodes);
-    const auto measured = reference(machine, o.algorithm + "_measured", p.nodes);
+    const auto paper = reference(machine, name + "_bound", p.nodes);
+    const auto measured = reference(machine, name + "_measured", p.nodes);
     rows.push_back({{"nodes", p.nodes},
                     {"shape", p.shape.to_string()},
                     {"processes", p.processes},
@@ -144,7 +147,7 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"reference_bound_gups", paper ? nlohmann::json(*paper) : nlohmann::json()},
                     {"reference_measured_gups", measured ? nlohmann::json(*measured) : nlohmann::json()}});
   }
-  return {{"algorithm", o.algorithm},
+  return {{"algorithm", to_string(o.algorithm)},
           {"lookahead", o.lookahead},
           {"cores_per_node", o.cores_per_node ? o.cores_per_node : machine.cores_per_node},
           {"processes_per_node", o.processes_per_node},

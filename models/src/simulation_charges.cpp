@@ -6,7 +6,7 @@
 
 namespace gups::model {
 
-OperationCharges charges_for(const Machine& machine, const std::string& algorithm, unsigned cores_per_node,
+OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsigned cores_per_node,
                              unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms,
                              OwnerMode owner, std::uint64_t owners) {
   const auto& c = machine.costs;
@@ -18,32 +18,34 @@ OperationCharges charges_for(const Machine& machine, const std::string& algorith
   charges.packet = packet;
   charges.mechanisms = mechanisms;
   charges.owner_lookup = core_updates_only ? 0 : machine.owner_lookup_cycles(owner, owners);
-  if ((mechanisms.wire_packets || mechanisms.receive_batches) && algorithm == "direct") {
+  if ((mechanisms.wire_packets || mechanisms.receive_batches) && !traits(algorithm).routes_over_torus) {
     throw std::invalid_argument("the modelled mechanisms (packets on the wire, receive batches) apply to routed "
                                 "and multicore, whose messages go through the message layer");
   }
   if (mechanisms.receive_batches) derive_receive_call(machine, charges);
-  if (algorithm == "direct") {
-    charges.route = c.message_overhead;
-    charges.apply = c.update_streamed;
-    charges.receive_call = c.receive_call;
-  } else if (algorithm == "routed") {
-    charges.route = c.message_overhead;
-    charges.apply = c.update;
-    charges.receive_call = c.receive_call_batched;
-  } else if (algorithm == "multicore") {
-    if (c.core_overhead.size() != cores_per_node) {
-      throw std::invalid_argument(fmt::format(
-          "machine '{}' gives per-core overheads for {} cores, not {} (costs_cycles.core_overhead)", machine.name,
-          c.core_overhead.size(), cores_per_node));
-    }
-    // A routing core pays its overhead per update it sends on; a core that
-    // only updates pays it per update it applies (Eq. 6: top3 on core 3).
-    charges.route = c.core_overhead.at(core);
-    charges.apply = c.update + (core_updates_only ? c.core_overhead.at(core) : 0);
-    charges.receive_call = c.receive_call_batched;
-  } else {
-    throw std::invalid_argument(fmt::format("no simulation charges for algorithm '{}'", algorithm));
+  switch (algorithm) {
+    case Algorithm::direct:
+      charges.route = c.message_overhead;
+      charges.apply = c.update_streamed;
+      charges.receive_call = c.receive_call;
+      break;
+    case Algorithm::routed:
+      charges.route = c.message_overhead;
+      charges.apply = c.update;
+      charges.receive_call = c.receive_call_batched;
+      break;
+    case Algorithm::multicore:
+      if (c.core_overhead.size() != cores_per_node) {
+        throw std::invalid_argument(fmt::format(
+            "machine '{}' gives per-core overheads for {} cores, not {} (costs_cycles.core_overhead)",
+            machine.name, c.core_overhead.size(), cores_per_node));
+      }
+      // A routing core pays its overhead per update it sends on; a core that
+      // only updates pays it per update it applies (Eq. 6: top3 on core 3).
+      charges.route = c.core_overhead.at(core);
+      charges.apply = c.update + (core_updates_only ? c.core_overhead.at(core) : 0);
+      charges.receive_call = c.receive_call_batched;
+      break;
   }
   return charges;
 }

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "algorithm.hpp"
 #include "machine.hpp"
 #include "operation_charges.hpp"
 
@@ -15,7 +16,7 @@ namespace gups::model {
 // not apply to the algorithm. `owners`: how many own a part of the table
 // (nodes, or processes for direct), found by `owner` on every core except
 // one that only applies (its updates are its own).
-OperationCharges charges_for(const Machine& machine, const std::string& algorithm, unsigned cores_per_node,
+OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsigned cores_per_node,
                              unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms,
                              OwnerMode owner, std::uint64_t owners);
 

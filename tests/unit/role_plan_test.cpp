@@ -99,7 +99,7 @@ TEST(BucketSizing, PerCoreCountsAddUpToTheNode) {
 
 TEST(AlgorithmSetup, RejectsRankCountsShapesAndBudgetsThatDoNotFit) {
   RunConfig config;
-  config.algorithm = "multicore";
+  config.algorithm = Algorithm::multicore;
   EXPECT_EQ(plan_algorithm(config, 32).shape->to_string(), "2x2x2");
   EXPECT_THROW(plan_algorithm(config, 30), std::invalid_argument);  // not nodes x 4
   config.shape = "2x2x3";
@@ -111,7 +111,7 @@ TEST(AlgorithmSetup, RejectsRankCountsShapesAndBudgetsThatDoNotFit) {
   EXPECT_EQ(plan_algorithm(config, 32).node_buckets.capacity, 1u);
 
   RunConfig routed;
-  routed.algorithm = "routed";
+  routed.algorithm = Algorithm::routed;
   routed.cores_per_node = 4;
   EXPECT_THROW(plan_algorithm(routed, 8), std::invalid_argument);
   RunConfig direct;

@@ -18,7 +18,7 @@ ParsedCommandLine parse(std::initializer_list<const char*> args) {
 TEST(CommandLine, DefaultsAreTheHpccRules) {
   const auto parsed = parse({});
   ASSERT_EQ(parsed.outcome, ParsedCommandLine::Outcome::run);
-  EXPECT_EQ(parsed.config.algorithm, "direct");
+  EXPECT_EQ(parsed.config.algorithm, Algorithm::direct);
   EXPECT_EQ(parsed.config.updates_per_word, 4u);
   EXPECT_EQ(parsed.config.lookahead, 1024u);
   EXPECT_EQ(parsed.config.owner, OwnerMode::division);
@@ -29,7 +29,7 @@ TEST(CommandLine, ReadsEveryOption) {
   const auto parsed = parse({"--algo", "routed", "--log2-table", "16", "--updates-per-word", "2",
                              "--owner", "predict", "--lookahead", "64", "--json", "out.json"});
   ASSERT_EQ(parsed.outcome, ParsedCommandLine::Outcome::run) << parsed.message;
-  EXPECT_EQ(parsed.config.algorithm, "routed");
+  EXPECT_EQ(parsed.config.algorithm, Algorithm::routed);
   EXPECT_EQ(parsed.config.log2_table, 16u);
   EXPECT_EQ(parsed.config.updates_per_word, 2u);
   EXPECT_EQ(parsed.config.owner, OwnerMode::predict);
@@ -101,6 +101,23 @@ TEST(HostMemory, ShortfallNamesBothAmounts) {
   EXPECT_NE(message->find("1.00 GiB"), std::string::npos) << *message;
   EXPECT_EQ(format_bytes(512), "512 B");
   EXPECT_TRUE(available_host_memory_bytes().has_value());
+}
+
+
+TEST(Algorithms, EveryNameRoundTripsAndUnknownNamesAreRefused) {
+  ASSERT_EQ(algorithm_names().size(), algorithm_table().size());
+  for (const auto& name : algorithm_names()) {
+    const auto algorithm = algorithm_named(name);
+    ASSERT_TRUE(algorithm.has_value()) << name;
+    EXPECT_EQ(to_string(*algorithm), name);
+  }
+  EXPECT_FALSE(algorithm_named("scatter").has_value());
+  EXPECT_FALSE(algorithm_named("").has_value());
+  // What the set-up and the charges key on.
+  EXPECT_FALSE(traits(Algorithm::direct).routes_over_torus);
+  EXPECT_TRUE(traits(Algorithm::routed).routes_over_torus);
+  EXPECT_FALSE(traits(Algorithm::routed).specialised_cores);
+  EXPECT_TRUE(traits(Algorithm::multicore).specialised_cores);
 }
 
 }  // namespace
