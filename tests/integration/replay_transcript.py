@@ -14,6 +14,18 @@ order, other lines may come between them (timings vary); a `~` line is the
 same but a regular expression that must match a whole line, `! expect return N`
 sets the exit status required (default 0), `! timeout S` the seconds allowed
 (default 120). Lines starting with `#` are comments.
+
+`! output exact` makes the expected lines the whole output, as SimGrid's tesh
+does: no line missing, none extra, none out of order (for deterministic runs,
+simulated times included, and for error messages that must come once).
+`! ignore REGEX` (with exact) leaves out of the comparison the output lines
+it matches whole, such as wall times.
+
+Open MPI 4.1's launcher sometimes loses a process that ended normally and
+reports "process rank N with PID 0 ... exiting improperly" after the run
+printed everything (open-mpi/ompi#7833, #9389, #12607; more likely with many
+ranks on few cores). A command failing with exactly that message is run
+again, at most twice, and the retry is said.
 """
 
 import argparse
@@ -43,7 +55,7 @@ def parse(path, variables):
                 continue
             if line.startswith("$ "):
                 commands.append({"command": substitute(line[2:], variables), "expected": [],
-                                 "status": 0, "timeout": 120.0, "line": number})
+                                 "status": 0, "timeout": 120.0, "line": number, "exact": False, "ignored": []})
             elif not commands:
                 sys.exit(f"replay: {path}:{number}: expectation before any '$' command")
             elif line.startswith("> ") or line == ">":
@@ -55,36 +67,73 @@ def parse(path, variables):
                 commands[-1]["status"] = int(line.split()[-1])
             elif line.startswith("! timeout "):
                 commands[-1]["timeout"] = float(line.split()[-1])
+            elif line == "! output exact":
+                commands[-1]["exact"] = True
+            elif line.startswith("! ignore "):
+                commands[-1]["ignored"].append(re.compile(substitute(line[len("! ignore "):], variables, re.escape)))
             else:
                 sys.exit(f"replay: {path}:{number}: cannot read line: {line!r}")
     return commands
 
 
+LAUNCHER_LOST_PROCESS = re.compile(r"(mpiexec|mpirun) has exited due to process rank \d+ with PID 0 on")
+LAUNCHER_RETRIES = 2
+
+
+def matches(kind, expected, line):
+    return line == expected if kind == "text" else expected.fullmatch(line)
+
+
+def exact_problems(command, lines):
+    """Every output line (less the ignored ones) against every expected line, in order."""
+    kept = [line for line in lines if not any(pattern.fullmatch(line) for pattern in command["ignored"])]
+    for number, (got, (kind, expected)) in enumerate(zip(kept, command["expected"]), start=1):
+        if not matches(kind, expected, got):
+            shown = expected if kind == "text" else expected.pattern
+            return [f"output line {number} is {got!r}, expected {shown!r}"]
+    if len(kept) > len(command["expected"]):
+        return [f"{len(kept) - len(command['expected'])} line(s) more than expected, from {kept[len(command['expected'])]!r}"]
+    if len(kept) < len(command["expected"]):
+        kind, expected = command["expected"][len(kept)]
+        return [f"output ended before {expected if kind == 'text' else expected.pattern!r}"]
+    return []
+
+
 def check(command):
+    for attempt in range(1 + LAUNCHER_RETRIES):
+        problems, output, status = run_once(command)
+        if not (status not in (None, command["status"]) and LAUNCHER_LOST_PROCESS.search(output)):
+            break
+        print(f"retry line {command['line']}: Open MPI's launcher lost a process that ended (PID 0), "
+              f"attempt {attempt + 2} of {1 + LAUNCHER_RETRIES}")
+    return problems, output
+
+
+def run_once(command):
     try:
         completed = subprocess.run(command["command"], shell=True, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True,
                                    timeout=command["timeout"], start_new_session=True)
     except subprocess.TimeoutExpired as expired:
-        return [f"timed out after {command['timeout']} s"], expired.stdout or ""
+        partial = expired.stdout or ""
+        return [f"timed out after {command['timeout']} s"], partial if isinstance(partial, str) else partial.decode(errors="replace"), None
     output = completed.stdout
     problems = []
     if completed.returncode != command["status"]:
         problems.append(f"exit status {completed.returncode}, expected {command['status']}")
     lines = output.splitlines()
+    if command["exact"]:
+        return problems + exact_problems(command, lines), output, completed.returncode
     position = 0
     for kind, expected in command["expected"]:
-        def matches(line):
-            return line == expected if kind == "text" else expected.fullmatch(line)
-
-        while position < len(lines) and not matches(lines[position]):
+        while position < len(lines) and not matches(kind, expected, lines[position]):
             position += 1
         if position == len(lines):
             shown = expected if kind == "text" else expected.pattern
             problems.append(f"missing (in this order): {shown!r}")
             break
         position += 1
-    return problems, output
+    return problems, output, completed.returncode
 
 
 def main():
