@@ -10,6 +10,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/packet_format.cpp
   kernel/core/run_config.cpp
   kernel/core/role_plan.cpp
+  kernel/core/route_step.cpp
   kernel/core/run_report.cpp
   kernel/core/table_distribution.cpp
   kernel/core/table_layout.cpp

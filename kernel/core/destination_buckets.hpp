@@ -10,6 +10,12 @@
 
 namespace gups {
 
+// direct polls for incoming messages every this many updates. The reference
+// polls before every update; every few keeps receivers just as responsive
+// at a fraction of the MPI_Test calls (calibration spreads a poll's cost
+// over as many updates).
+inline constexpr std::uint64_t kDirectUpdatesPerPoll = 8;
+
 class DestinationBuckets {
  public:
   DestinationBuckets(std::uint32_t destinations, std::uint32_t capacity);

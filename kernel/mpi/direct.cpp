@@ -16,9 +16,6 @@ namespace {
 
 constexpr int kUpdateTag = 1;
 constexpr int kFinishedTag = 2;
-// The reference polls for messages before every update; every few updates
-// keeps receivers just as responsive at a fraction of the MPI_Test calls.
-constexpr std::uint64_t kUpdatesPerPoll = 8;
 
 class DirectUpdater {
  public:
@@ -70,7 +67,7 @@ class DirectUpdater {
         continue;
       }
       // Between polls, generate as many as the budget allows, up to a batch.
-      std::uint64_t batch = std::min<std::uint64_t>({remaining, kUpdatesPerPoll, budget_ - pending()});
+      std::uint64_t batch = std::min<std::uint64_t>({remaining, kDirectUpdatesPerPoll, budget_ - pending()});
       remaining -= batch;
       costs.generated(batch);
       costs.owner_found(batch);

@@ -22,6 +22,7 @@
 
 #include "hpcc_stream.hpp"
 #include "message_slots.hpp"
+#include "route_step.hpp"
 #include "update_algorithm.hpp"
 
 namespace gups {
@@ -65,7 +66,8 @@ class RoutingCore {
         core_(static_cast<unsigned>(context.rank) % cores_),
         role_(plan_.role(core_)),
         capacity_(context.setup.node_buckets.capacity),
-        costs_(context.costs) {
+        costs_(context.costs),
+        route_(context.layout, context.owner_of, shape_, plan_, context.distribution, node_, core_) {
     stats_.bucket_capacity = capacity_;
     build_buckets();
     build_receive_buffers();
@@ -86,9 +88,7 @@ class RoutingCore {
     for (unsigned d = 0; d < shape_.dimensions(); ++d) {
       if (!role_.routes_along(d)) dimension_closed_[d] = true;
     }
-    local_closed_ = local_bucket_of_core_.empty() ||
-                    std::all_of(local_bucket_of_core_.begin(), local_bucket_of_core_.end(),
-                                [](int b) { return b < 0; });
+    local_closed_ = route_.hands_nothing_on();
   }
 
   // One turn does all the work that can be done without news from MPI:
@@ -149,17 +149,14 @@ class RoutingCore {
   }
 
   void build_buckets() {
-    network_bucket_.assign(shape_.dimensions(), {});
     for (unsigned d = role_.first_dimension; d < role_.end_dimension; ++d) {
-      network_bucket_[d].assign(shape_.size(d), -1);
       for (const auto neighbour : shape_.line_neighbours(node_, d)) {
-        network_bucket_[d][shape_.coordinate(neighbour, d)] = add_bucket(
-            rank_of(neighbour, plan_.network_receiver(d)), static_cast<int>(d));
+        route_.set_network_bucket(d, neighbour,
+                                  add_bucket(rank_of(neighbour, plan_.network_receiver(d)), static_cast<int>(d)));
       }
     }
-    local_bucket_of_core_.assign(cores_, -1);
     for (const auto receiver : plan_.local_receivers(core_)) {
-      local_bucket_of_core_[receiver] = add_bucket(rank_of(node_, receiver), kLocalChannel);
+      route_.set_local_bucket(receiver, add_bucket(rank_of(node_, receiver), kLocalChannel));
     }
   }
 
@@ -193,29 +190,13 @@ class RoutingCore {
 
   // ---- routing ------------------------------------------------------------
 
-  static constexpr int kApplyHere = -1;
-
-  // The bucket an update goes to next from this core, or kApplyHere.
-  int next_bucket(std::uint64_t update) const {
-    const std::uint64_t index = context_.layout.index_of(update);
-    const std::uint64_t destination = context_.owner_of(index);
-    const unsigned d = shape_.first_difference(node_, destination);
-    if (d == shape_.dimensions()) {
-      const unsigned updater_core =
-          plan_.updater_core(context_.distribution.updater_of(node_, index));
-      return updater_core == core_ ? kApplyHere : local_bucket_of_core_[updater_core];
-    }
-    if (role_.routes_along(d)) return network_bucket_[d][shape_.coordinate(destination, d)];
-    return local_bucket_of_core_[plan_.router_of(d)];
-  }
-
   // False when the bucket's last send is still in flight: the caller waits
   // (and the owner, found again then, is charged once).
   bool place(std::uint64_t update) {
-    const int b = next_bucket(update);
-    if (b != kApplyHere && buckets_[static_cast<std::size_t>(b)].in_flight) return false;
+    const int b = route_.next_bucket(update);
+    if (b != RouteStep::kApplyHere && buckets_[static_cast<std::size_t>(b)].in_flight) return false;
     costs_.owner_found();
-    if (b == kApplyHere) {
+    if (b == RouteStep::kApplyHere) {
       table_.apply(context_.layout.index_of(update), update);
       ++stats_.applied;
       --occupancy_;
@@ -458,13 +439,12 @@ class RoutingCore {
   const CoreRole& role_;
   const std::size_t capacity_;
   OperationCosts& costs_;
+  RouteStep route_;
 
   std::vector<Bucket> buckets_;
   // Slots of the bucket sends first, then those of the receive buffers.
   std::unique_ptr<MessageSlots> messages_;
   std::size_t receive_slot(std::size_t buffer) const noexcept { return buckets_.size() + buffer; }
-  std::vector<std::vector<int>> network_bucket_;  // [dimension][coordinate]
-  std::vector<int> local_bucket_of_core_;
   std::vector<ReceiveBuffer> receive_buffers_;
 
   std::array<int, kChannels> expected_done_{};

@@ -13,7 +13,9 @@
 #include <thread>
 
 #include "compute_costs.hpp"
+#include "destination_buckets.hpp"
 #include "host_memory.hpp"
+#include "machine.hpp"
 #include "message_costs.hpp"
 #include "role_plan.hpp"
 
@@ -85,7 +87,8 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   return m;
 }
 
-json machine_file(const Options& options, const Measured& m, const std::string& command) {
+// The timed figures as a machine, written by the machine file's one writer.
+gups::model::Machine host_machine(const Options& options, const Measured& m, const std::string& command) {
   const double cycles_per_ns = m.clock_hz * 1e-9;
   const auto cycles = [&](double ns) { return ns * cycles_per_ns; };
   const auto shape = gups::TorusShape::parse(options.shape);
@@ -93,119 +96,117 @@ json machine_file(const Options& options, const Measured& m, const std::string& 
   // The least of the repeats throughout: interference from other work only adds time.
   const double tg = m.generate.min_ns;
   const double tu = std::max(0.0, m.generate_dependent_update.min_ns - tg);
-  const double send_call = cycles(m.send_fit.intercept), receive_call = cycles(m.receive_fit.intercept);
   const double per_update_copy = m.send_fit.slope + m.receive_fit.slope;
   const double hop = m.route.min_ns + per_update_copy;  // ns per update per software hop
-  const gups::RolePlan plan(options.cores, 3);
-  json core_overhead = json::array();
-  for (unsigned c = 0; c < plan.cores(); ++c) {
-    core_overhead.push_back(cycles(plan.role(c).routes() ? hop : m.receive_fit.slope));
-  }
-  json calls = json::array();
-  for (const auto& c : m.calls) {
-    calls.push_back({{"updates", c.updates}, {"send", timing_json(c.send)}, {"receive", timing_json(c.receive)}});
-  }
   const auto memory = gups::available_host_memory_bytes();
   const auto now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return {
-      {"schema", "torus-gups/machine/1"},
-      {"name", options.name},
-      {"description", fmt::format("this host, calibrated by gups-calibrate on {}: {} cores, 2 MPI ranks over shared "
-                                  "memory", date, options.cores)},
-      {"clock_hz", m.clock_hz},
-      {"cores_per_node", options.cores},
-      {"memory_per_node_bytes", memory ? static_cast<double>(*memory) : 1e9},
-      {"torus",
-       {{"dimensions", 3},
-        {"max_side", 64},
-        {"mesh_below_nodes", 0},
-        {"link_bandwidth_bytes_per_s", m.link.bandwidth_bytes_per_s},
-        {"link_latency_s", m.link.latency_s}}},
-      {"packet", {{"max_bytes", 4096}, {"granularity_bytes", 8}, {"header_bytes", 32}, {"ack_bytes", 0},
-                  {"update_bytes", 8}}},
-      {"costs_cycles",
-       {{"generate", cycles(tg)},
-        {"update", cycles(tu)},
-        {"update_streamed", cycles(std::max(0.0, m.generate_update.min_ns - tg))},
-        {"loop_overhead", 0},
-        {"send_call", send_call},
-        {"receive_call", receive_call},
-        {"receive_call_batched", receive_call},
-        {"receive_batch_packets", 1},
-        {"routing_hop", (send_call + receive_call) / routed.capacity + cycles(hop)},
-        {"message_overhead", cycles(m.direct_bucketing.min_ns + per_update_copy + m.poll.min_ns / 8)},
-        {"core_overhead", core_overhead},
-        {"owner_division", cycles(std::max(0.0, m.owner_division.min_ns - m.owner_shift.min_ns))},
-        {"owner_prediction", cycles(std::max(0.0, m.owner_prediction.min_ns - m.owner_shift.min_ns))}}},
-      {"sources",
-       {{"clock_hz", m.clock_source},
-        {"costs_cycles.generate", "timed: HPCC stream steps; every timed figure is the least of the repeats"},
-        {"costs_cycles.update",
-         fmt::format("timed: stream step plus T[(a ^ c) & mask] ^= a on 2^{} words, c a bit of the word the "
-                     "previous update wrote (one memory latency each, as in a routing loop), less generate; "
-                     "a tight loop of independent updates is faster: update_streamed",
-                     options.log2_table)},
-        {"costs_cycles.update_streamed",
-         fmt::format("timed: stream step plus T[a & mask] ^= a on 2^{} words, less generate: the core overlaps "
-                     "the misses of independent updates (direct applies updates in such loops)",
-                     options.log2_table)},
-        {"costs_cycles.send_call", "timed: MPI_Send of messages of 64..480 updates (the bucket sizes in use) "
-                                   "to a rank that is not receiving, least of the repeats; the intercept of a "
-                                   "straight-line fit (the slope is a per-update copy)"},
-        {"costs_cycles.receive_call", "timed: MPI_Recv of messages that have all arrived; intercept of the fit"},
-        {"costs_cycles.receive_call_batched", "the kernel receives one message per call: same as receive_call"},
-        {"costs_cycles.routing_hop", fmt::format("the call costs over the routed bucket of a {} torus ({} updates), "
-                                                 "plus the timed next-hop and bucket append and the per-update "
-                                                 "copy slopes", options.shape, routed.capacity)},
-        {"costs_cycles.message_overhead", "timed: the HPCC bucket policy (insert, send the fullest) for 64 "
-                                          "destinations, the per-update copy slopes, and an MPI_Test of a "
-                                          "pending receive every 8 updates (how often direct polls)"},
-        {"costs_cycles.owner_division",
-         fmt::format("timed: stream step plus the owner among 96 of 2^{} words by HPCC's divisions, less the same "
-                     "among 64 (a shift)", kOwnerTableLog2)},
-        {"costs_cycles.owner_prediction",
-         "timed: as owner_division, by the paper's prediction (4.2)"},
-        {"costs_cycles.core_overhead", "routing cores: per send, as routing_hop without the call costs; "
-                                       "updating cores: the receive copy per update"},
-        {"torus", "timed: half an 8-byte MPI ping-pong (latency), 4 MiB ping-pongs (bandwidth, each way)"},
-        {"packet", "shared memory has no packets: a message up to Open MPI's 4 KiB eager limit counts as one, "
-                   "32 bytes of match header assumed"}}},
-      {"notes",
-       {{"command", command},
-        {"date", date},
-        {"repeats", options.repeats},
-        {"measured_clock_hz", m.measured_clock_hz},
-        {"generate", timing_json(m.generate)},
-        {"generate_and_owner_of_64", timing_json(m.owner_shift)},
-        {"generate_and_owner_of_96_by_division", timing_json(m.owner_division)},
-        {"generate_and_owner_of_96_by_prediction", timing_json(m.owner_prediction)},
-        {"generate_and_update", timing_json(m.generate_update)},
-        {"generate_and_dependent_update", timing_json(m.generate_dependent_update)},
-        {"route", timing_json(m.route)},
-        {"direct_bucketing", timing_json(m.direct_bucketing)},
-        {"poll", timing_json(m.poll)},
-        {"calls", calls},
-        {"send_fit_ns", {{"intercept", m.send_fit.intercept}, {"per_update", m.send_fit.slope}}},
-        {"receive_fit_ns", {{"intercept", m.receive_fit.intercept}, {"per_update", m.receive_fit.slope}}}}}};
+
+  gups::model::Machine machine;
+  machine.name = options.name;
+  machine.description = fmt::format(
+      "this host, calibrated by gups-calibrate on {}: {} cores, 2 MPI ranks over shared memory", date, options.cores);
+  machine.clock_hz = m.clock_hz;
+  machine.cores_per_node = options.cores;
+  machine.memory_per_node_bytes = memory ? static_cast<double>(*memory) : 1e9;
+  machine.torus = {3, 64, 0};
+  machine.link_bandwidth = m.link.bandwidth_bytes_per_s;
+  machine.link_latency = m.link.latency_s;
+  machine.packet = {4096, 8, 32, 0, 8};
+  auto& c = machine.costs;
+  c.generate = cycles(tg);
+  c.update = cycles(tu);
+  c.update_streamed = cycles(std::max(0.0, m.generate_update.min_ns - tg));
+  c.loop_overhead = 0;
+  c.send_call = cycles(m.send_fit.intercept);
+  c.receive_call = cycles(m.receive_fit.intercept);
+  c.receive_call_batched = c.receive_call;
+  c.receive_batch_packets = 1;
+  c.routing_hop = (c.send_call + c.receive_call) / routed.capacity + cycles(hop);
+  c.message_overhead = cycles(m.direct_bucketing.min_ns + per_update_copy + m.poll.min_ns / gups::kDirectUpdatesPerPoll);
+  const gups::RolePlan plan(options.cores, 3);
+  for (unsigned core = 0; core < plan.cores(); ++core) {
+    c.core_overhead.push_back(cycles(plan.role(core).routes() ? hop : m.receive_fit.slope));
+  }
+  c.owner_division = cycles(std::max(0.0, m.owner_division.min_ns - m.owner_shift.min_ns));
+  c.owner_prediction = cycles(std::max(0.0, m.owner_prediction.min_ns - m.owner_shift.min_ns));
+  machine.sources = {
+      {"clock_hz", m.clock_source},
+      {"costs_cycles.generate", "timed: HPCC stream steps; every timed figure is the least of the repeats"},
+      {"costs_cycles.update",
+       fmt::format("timed: stream step plus T[(a ^ c) & mask] ^= a on 2^{} words, c a bit of the word the "
+                   "previous update wrote (one memory latency each, as in a routing loop), less generate; "
+                   "a tight loop of independent updates is faster: update_streamed",
+                   options.log2_table)},
+      {"costs_cycles.update_streamed",
+       fmt::format("timed: stream step plus T[a & mask] ^= a on 2^{} words, less generate: the core overlaps "
+                   "the misses of independent updates (direct applies updates in such loops)",
+                   options.log2_table)},
+      {"costs_cycles.send_call", "timed: MPI_Send of messages of 64..480 updates (the bucket sizes in use) "
+                                 "to a rank that is not receiving, least of the repeats; the intercept of a "
+                                 "straight-line fit (the slope is a per-update copy)"},
+      {"costs_cycles.receive_call", "timed: MPI_Recv of messages that have all arrived; intercept of the fit"},
+      {"costs_cycles.receive_call_batched", "the kernel receives one message per call: same as receive_call"},
+      {"costs_cycles.routing_hop",
+       fmt::format("the call costs over the routed bucket of a {} torus ({} updates), plus the timed routing "
+                   "step of the kernel (owner, next bucket, append: RouteStep on node 0 of a 4x4x4 torus) and "
+                   "the per-update copy slopes",
+                   options.shape, routed.capacity)},
+      {"costs_cycles.message_overhead",
+       fmt::format("timed: the HPCC bucket policy (insert, send the fullest) for 64 destinations, the per-update "
+                   "copy slopes, and an MPI_Test of a pending receive every {} updates (how often direct polls)",
+                   gups::kDirectUpdatesPerPoll)},
+      {"costs_cycles.owner_division",
+       fmt::format("timed: stream step plus the owner among 96 of 2^{} words by HPCC's divisions, less the same "
+                   "among 64 (a shift)", kOwnerTableLog2)},
+      {"costs_cycles.owner_prediction", "timed: as owner_division, by the paper's prediction (4.2)"},
+      {"costs_cycles.core_overhead", "routing cores: per send, as routing_hop without the call costs; "
+                                     "updating cores: the receive copy per update"},
+      {"torus", "timed: half an 8-byte MPI ping-pong (latency), 4 MiB ping-pongs (bandwidth, each way)"},
+      {"packet", "shared memory has no packets: a message up to Open MPI's 4 KiB eager limit counts as one, "
+                 "32 bytes of match header assumed"}};
+  json calls = json::array();
+  for (const auto& call : m.calls) {
+    calls.push_back(
+        {{"updates", call.updates}, {"send", timing_json(call.send)}, {"receive", timing_json(call.receive)}});
+  }
+  machine.notes = {{"command", command},
+                   {"date", date},
+                   {"repeats", options.repeats},
+                   {"measured_clock_hz", m.measured_clock_hz},
+                   {"generate", timing_json(m.generate)},
+                   {"generate_and_owner_of_64", timing_json(m.owner_shift)},
+                   {"generate_and_owner_of_96_by_division", timing_json(m.owner_division)},
+                   {"generate_and_owner_of_96_by_prediction", timing_json(m.owner_prediction)},
+                   {"generate_and_update", timing_json(m.generate_update)},
+                   {"generate_and_dependent_update", timing_json(m.generate_dependent_update)},
+                   {"route", timing_json(m.route)},
+                   {"direct_bucketing", timing_json(m.direct_bucketing)},
+                   {"poll", timing_json(m.poll)},
+                   {"calls", calls},
+                   {"send_fit_ns", {{"intercept", m.send_fit.intercept}, {"per_update", m.send_fit.slope}}},
+                   {"receive_fit_ns", {{"intercept", m.receive_fit.intercept}, {"per_update", m.receive_fit.slope}}}};
+  return machine;
 }
 
-void print_summary(const json& machine) {
-  const auto& c = machine["costs_cycles"];
-  fmt::print("machine '{}' at {:.0f} MHz ({})\n", machine["name"].get<std::string>(),
-             machine["clock_hz"].get<double>() * 1e-6, machine["sources"]["clock_hz"].get<std::string>());
+void print_summary(const gups::model::Machine& machine) {
+  const auto& c = machine.costs;
+  fmt::print("machine '{}' at {:.0f} MHz ({})\n", machine.name, machine.clock_hz * 1e-6,
+             machine.sources.at("clock_hz"));
   fmt::print("  {:<22} {:>9}\n", "cost", "cycles");
-  for (const char* key : {"generate", "update", "update_streamed", "send_call", "receive_call", "routing_hop",
-                          "message_overhead", "owner_division", "owner_prediction"}) {
-    fmt::print("  {:<22} {:>9.1f}\n", key, c[key].get<double>());
+  const std::pair<const char*, double> costs[] = {
+      {"generate", c.generate},         {"update", c.update},
+      {"update_streamed", c.update_streamed}, {"send_call", c.send_call},
+      {"receive_call", c.receive_call}, {"routing_hop", c.routing_hop},
+      {"message_overhead", c.message_overhead}, {"owner_division", c.owner_division},
+      {"owner_prediction", c.owner_prediction}};
+  for (const auto& [key, cycles] : costs) fmt::print("  {:<22} {:>9.1f}\n", key, cycles);
+  for (std::size_t i = 0; i < c.core_overhead.size(); ++i) {
+    fmt::print("  {:<22} {:>9.1f}\n", fmt::format("core_overhead[{}]", i), c.core_overhead[i]);
   }
-  for (std::size_t i = 0; i < c["core_overhead"].size(); ++i) {
-    fmt::print("  {:<22} {:>9.1f}\n", fmt::format("core_overhead[{}]", i), c["core_overhead"][i].get<double>());
-  }
-  fmt::print("  link: {:.2f} GB/s each way, {:.2f} us latency\n",
-             machine["torus"]["link_bandwidth_bytes_per_s"].get<double>() * 1e-9,
-             machine["torus"]["link_latency_s"].get<double>() * 1e6);
+  fmt::print("  link: {:.2f} GB/s each way, {:.2f} us latency\n", machine.link_bandwidth * 1e-9,
+             machine.link_latency * 1e6);
 }
 
 }  // namespace
@@ -223,7 +224,7 @@ int main(int argc, char** argv) {
   app.add_option("--log2-table", options.log2_table, "timed update table: 2^N words")
       ->check(CLI::Range(10u, 34u))
       ->capture_default_str();
-  app.add_option("--repeats", options.repeats, "repeats of every measurement (the median is kept)")
+  app.add_option("--repeats", options.repeats, "repeats of every measurement (the least is kept: interference only adds time)")
       ->check(CLI::Range(1u, 100u))
       ->capture_default_str();
   app.add_option("--shape", options.shape, "routed torus whose bucket size sets routing_hop")->capture_default_str();
@@ -249,9 +250,9 @@ int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   const auto measured = measure(options, MPI_COMM_WORLD, rank);
   if (rank == 0) {
-    const auto machine = machine_file(options, measured, command);
+    const auto machine = host_machine(options, measured, command);
     std::ofstream out(options.output);
-    out << machine.dump(2) << "\n";
+    out << gups::model::to_json(machine).dump(2) << "\n";
     if (!out) {
       fmt::print(stderr, "gups-calibrate: error: cannot write {}\n", options.output);
       status = 2;

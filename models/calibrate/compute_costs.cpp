@@ -7,6 +7,9 @@
 
 #include "destination_buckets.hpp"
 #include "hpcc_stream.hpp"
+#include "role_plan.hpp"
+#include "route_step.hpp"
+#include "table_distribution.hpp"
 
 namespace gups::calibrate {
 namespace {
@@ -78,17 +81,31 @@ Timing time_generate_and_dependent_update(unsigned log2_words, std::uint64_t ope
 }
 
 Timing time_route(const TorusShape& shape, unsigned bucket_size, std::uint64_t operations, unsigned repeats) {
-  const std::uint64_t nodes = shape.nodes();
-  std::vector<std::vector<std::uint64_t>> buckets(nodes);
-  for (auto& bucket : buckets) bucket.reserve(bucket_size);
+  // Node 0 of a routed run (one core per node) on a table of 2^20 words.
+  const TableLayout layout(20, shape.nodes());
+  const OwnerFinder owner_of(layout, OwnerMode::division);
+  const RolePlan plan(1, shape.dimensions());
+  const TableDistribution distribution(layout, 1, plan.updater_cores());
+  constexpr std::uint64_t kNode = 0;
+  RouteStep route(layout, owner_of, shape, plan, distribution, kNode, 0);
+  std::vector<std::vector<std::uint64_t>> buckets;
+  for (unsigned d = 0; d < shape.dimensions(); ++d) {
+    for (const auto neighbour : shape.line_neighbours(kNode, d)) {
+      route.set_network_bucket(d, neighbour, static_cast<int>(buckets.size()));
+      buckets.emplace_back().reserve(bucket_size);
+    }
+  }
   return repeat_timing(repeats, [&] {
     std::uint64_t a = starts(4242), sent = 0;
-    const std::uint64_t here = 0;
     const auto start = Clock::now();
     for (std::uint64_t i = 0; i < operations; ++i) {
       a = next_random(a);
-      const auto target = a % nodes;
-      auto& bucket = buckets[shape.next_hop(here, target)];
+      const int b = route.next_bucket(a);
+      if (b == RouteStep::kApplyHere) {
+        sent ^= a;
+        continue;
+      }
+      auto& bucket = buckets[static_cast<std::size_t>(b)];
       bucket.push_back(a);
       if (bucket.size() == bucket_size) {
         sent += bucket.back();

@@ -28,7 +28,8 @@ Timing time_generate_and_update(unsigned log2_words, std::uint64_t operations, u
 // one loaded: one memory latency per update, as inside a routing loop whose
 // other work keeps the core from overlapping updates (the paper's tu = 104).
 Timing time_generate_and_dependent_update(unsigned log2_words, std::uint64_t operations, unsigned repeats);
-// Next hop in dimension order and the append to that neighbour's bucket.
+// Stream step and the kernel's routing step (RouteStep: owner, next bucket)
+// on node 0 of `shape`, and the append to that bucket.
 Timing time_route(const TorusShape& shape, unsigned bucket_size, std::uint64_t operations, unsigned repeats);
 // Stream step plus the owner of its index, found by `mode` among `owners`
 // of a 2^log2_words table (no table is made).

@@ -226,7 +226,7 @@ Machine parse_machine(const json& document) {
   read_network(top, machine);
   read_costs(top, machine);
   read_references(top, machine);
-  top.skip("notes");
+  if (top.has("notes")) machine.notes = top.child("notes");
   top.reject_unknown();
   return machine;
 }
@@ -251,7 +251,64 @@ std::string resolve(const std::string& name_or_path, const std::vector<std::stri
                                           name_or_path, fmt::join(known, ", ")));
 }
 
+template <typename Value>
+nlohmann::ordered_json keyed_by_nodes(const std::map<std::uint64_t, Value>& values) {
+  nlohmann::ordered_json object = nlohmann::ordered_json::object();
+  for (const auto& [nodes, value] : values) object[std::to_string(nodes)] = value;
+  return object;
+}
+
 }  // namespace
+
+nlohmann::ordered_json to_json(const Machine& machine) {
+  using ordered = nlohmann::ordered_json;
+  const auto& c = machine.costs;
+  const auto& p = machine.packet;
+  ordered document{
+      {"schema", kMachineSchema},
+      {"name", machine.name},
+      {"description", machine.description},
+      {"clock_hz", machine.clock_hz},
+      {"cores_per_node", machine.cores_per_node},
+      {"memory_per_node_bytes", machine.memory_per_node_bytes},
+      {"torus",
+       {{"dimensions", machine.torus.dimensions},
+        {"max_side", machine.torus.max_side},
+        {"mesh_below_nodes", machine.torus.mesh_below_nodes},
+        {"link_bandwidth_bytes_per_s", machine.link_bandwidth},
+        {"link_latency_s", machine.link_latency}}},
+      {"packet",
+       {{"max_bytes", p.max_bytes},
+        {"granularity_bytes", p.granularity_bytes},
+        {"header_bytes", p.header_bytes},
+        {"ack_bytes", p.ack_bytes},
+        {"update_bytes", p.update_bytes}}},
+      {"costs_cycles",
+       {{"generate", c.generate},
+        {"update", c.update},
+        {"update_streamed", c.update_streamed},
+        {"loop_overhead", c.loop_overhead},
+        {"send_call", c.send_call},
+        {"receive_call", c.receive_call},
+        {"receive_call_batched", c.receive_call_batched},
+        {"receive_batch_packets", c.receive_batch_packets},
+        {"routing_hop", c.routing_hop},
+        {"message_overhead", c.message_overhead},
+        {"core_overhead", c.core_overhead},
+        {"owner_division", c.owner_division},
+        {"owner_prediction", c.owner_prediction}}}};
+  if (!machine.reference_bucket_sizes.empty()) {
+    document["reference_bucket_sizes"] = keyed_by_nodes(machine.reference_bucket_sizes);
+  }
+  if (!machine.reference_gups.empty()) {
+    ordered series = ordered::object();
+    for (const auto& [name, values] : machine.reference_gups) series[name] = keyed_by_nodes(values);
+    document["reference_gups"] = series;
+  }
+  if (!machine.sources.empty()) document["sources"] = machine.sources;
+  if (!machine.notes.is_null()) document["notes"] = ordered::parse(machine.notes.dump());
+  return document;
+}
 
 double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const noexcept {
   if (owners == 0 || (owners & (owners - 1)) == 0) return 0;

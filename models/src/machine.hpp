@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,8 @@ struct Machine {
   // "multicore_bound") -> node count -> GUPS.
   std::map<std::string, std::map<std::uint64_t, double>> reference_gups;
   std::map<std::string, std::string> sources;                 // field -> where its value comes from
-  std::string path;                                           // file it was read from
+  nlohmann::json notes;                                       // free-form, kept as read
+  std::string path;                                           // file it was read from, empty if made
 
   // The partition shape for a node count under this machine's rules;
   // throws std::invalid_argument naming the count when it cannot be mapped.
@@ -73,6 +75,10 @@ struct Machine {
 // up as <directory>/<name>.json in each of `directories`. Throws
 // std::invalid_argument naming the file and the field at fault.
 Machine load_machine(const std::string& name_or_path, const std::vector<std::string>& directories);
+
+// The machine file's document: what load_machine reads back as the same
+// machine (fields in the file's order). The one writer of machine files.
+nlohmann::ordered_json to_json(const Machine& machine);
 
 // The directories searched for machine names: $TORUS_GUPS_MACHINES, then the
 // source tree's models/machines.

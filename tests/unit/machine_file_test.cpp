@@ -47,6 +47,23 @@ TEST(MachineFile, BgpLoadsWithThePapersFigures) {
   EXPECT_EQ(bgl.cores_per_node, 2u);
 }
 
+// One definition: what the writer makes is the file, field for field, and
+// reads back as the same machine.
+TEST(MachineFile, WrittenDocumentIsTheFileAndReadsBack) {
+  for (const auto* name : {"bgp", "bgl"}) {
+    const auto machine = load_machine(name, default_machine_directories());
+    std::ifstream in(machine.path);
+    const auto file = nlohmann::json::parse(in);
+    const auto written = nlohmann::json::parse(to_json(machine).dump());
+    EXPECT_EQ(written, file) << name << ": " << nlohmann::json::diff(file, written).dump();
+    EXPECT_EQ(load_error(written), "") << name;
+  }
+  // A change to a field shows in the document.
+  auto machine = load_machine("bgp", default_machine_directories());
+  machine.costs.core_overhead.at(2) = 1.5;
+  EXPECT_EQ(to_json(machine)["costs_cycles"]["core_overhead"][2], 1.5);
+}
+
 TEST(MachineFile, MissingFieldIsNamed) {
   auto doc = bgp_document();
   doc["costs_cycles"].erase("update");
