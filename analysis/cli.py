@@ -16,6 +16,7 @@ def parser():
         s.add_argument("--out", required=True, help="results folder")
         s.add_argument("--machine", default="bgp", help="machine name or path")
         s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)
+        s.add_argument("--build", default=os.path.join(ROOT, "build"), help="the build (its gups-topology reads machines)")
         if name == "sweep":
             s.add_argument("--algorithms", default="multicore,routed")
             s.add_argument("--nodes", default="64,128,256,512", help="comma list")
@@ -27,7 +28,6 @@ def parser():
             s.add_argument("--owners", default="division",
                            help="measured runs: division, predict or both (the paper's Table 3 experiment)")
             s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
-            s.add_argument("--build", default=os.path.join(ROOT, "build"))
             s.add_argument("--resume", action="store_true",
                            help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
     s = sub.add_parser("study", help="the paper's Table 4 or Table 3, predicted by gups-model and gups-sim")

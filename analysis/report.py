@@ -111,7 +111,7 @@ def report(args):
         return 2
     results.write_csv(all_records, os.path.join(args.out, "results.csv"))
     from .sweep import load_machine
-    machine = load_machine(args.machine, args.source)
+    machine = load_machine(args.machine, args.build)
     title = f"{machine.get('name')}: GUPS against nodes"
     plots = plot.gups_plot(records, args.out, title) + plot.shares_plot(records, raw_documents(args.out), args.out) + \
         plot.owner_plot(all_records, args.out)

@@ -142,7 +142,7 @@ def table4(args):
     study = Study(args, 0 if args.model_only else sum(len(v) for v in nodes_of.values()))
     rows = []
     for machine, algorithm in series:
-        machine_file = sweep.load_machine(machine, args.source)
+        machine_file = sweep.load_machine(machine, args.build)
         nodes = nodes_of[(machine, algorithm)]
         if not nodes:
             continue
@@ -170,7 +170,7 @@ def table4(args):
 
 
 def table3(args):
-    machine_file = sweep.load_machine(args.machine, args.source)
+    machine_file = sweep.load_machine(args.machine, args.build)
     divide_costs = args.divide_cycles or [machine_file["costs_cycles"]["owner_division"]]
     odd = [n for n in args.nodes if n & (n - 1)]
     neighbours = [n for n in TABLE3_NEIGHBOURS if any(n < m < 2 * n or m < n < 2 * m for m in odd)] \
@@ -208,8 +208,10 @@ def machine_variant(args, machine_file, cycles):
     """The machine file with another divide cost, written beside the results."""
     if cycles == machine_file["costs_cycles"]["owner_division"]:
         return args.machine
-    variant = json.loads(json.dumps(machine_file))
+    variant = {key: value for key, value in machine_file.items() if key != "path"}
+    variant["costs_cycles"] = dict(variant["costs_cycles"])
     variant["costs_cycles"]["owner_division"] = cycles
+    variant["sources"] = dict(variant.get("sources", {}))
     variant["sources"]["costs_cycles.owner_division"] = f"study variant: {cycles:g} cycles (python3 -m analysis study)"
     path = os.path.join(args.out, f"machine-{machine_file['name']}-divide-{cycles:g}.json")
     with open(path, "w", encoding="utf-8") as f:

@@ -55,29 +55,21 @@ def already_done(args, name, command, progress, what):
     return False
 
 
-def load_machine(machine, source_root):
-    path = machine if ("/" in machine or machine.endswith(".json")) else \
-        os.path.join(source_root, "models", "machines", machine + ".json")
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+def plan(build, machine, nodes, algorithm="multicore", options=()):
+    """gups-topology's plan of a run: the machine's shape for the node count, ranks, the kernel's arguments
+    and the machine file as the C++ reads it. Raises ValueError with its error."""
+    command = [binary(build, "topologies/gups-topology"), "--machine", machine, "--algo", algorithm,
+               "--nodes", str(nodes), *options]
+    status, out, err = run(command)
+    if status != 0:
+        raise ValueError(err.strip().replace("gups-topology: error: ", ""))
+    return json.loads(out)
 
 
-def torus_shape(nodes):
-    """The shape gups-model and gups-sim use (balanced, ascending)."""
-    sizes = [1, 1, 1]
-    remaining = nodes
-    factors = []
-    p = 2
-    while p * p <= remaining:
-        while remaining % p == 0:
-            factors.append(p)
-            remaining //= p
-        p += 1
-    if remaining > 1:
-        factors.append(remaining)
-    for f in sorted(factors, reverse=True):
-        sizes[sizes.index(min(sizes))] *= f
-    return "x".join(str(s) for s in sorted(sizes))
+def load_machine(machine, build):
+    """The machine file as gups reads it (a name looked up as gups does, $TORUS_GUPS_MACHINES first); its
+    "path" says which file that was."""
+    return plan(build, machine, 1)["machine"]
 
 
 class Progress:
@@ -93,7 +85,7 @@ class Progress:
 
 
 def sweep(args):
-    machine = load_machine(args.machine, args.source)
+    machine = load_machine(args.machine, args.build)
     algorithms = args.algorithms.split(",")
     nodes = [int(n) for n in args.nodes.split(",")]
     sources = args.sources.split(",")
@@ -126,8 +118,8 @@ def sweep(args):
 
 def model_series(args, model, algorithm, nodes, progress):
     path = os.path.join(args.out, f"model-{algorithm}.json")
-    command = [model, "--machine", args.machine, "--algorithm", algorithm, "--shape",
-               ",".join(torus_shape(n) for n in nodes), "--json", path]
+    command = [model, "--machine", args.machine, "--algorithm", algorithm, "--nodes",
+               ",".join(str(n) for n in nodes), "--json", path]
     quoted = " ".join(shlex.quote(c) for c in command)
     if args.resume and all(results.kept_result(results.raw_path(args.out, f"model-{algorithm}-{n}"), quoted)[0]
                            for n in nodes):
@@ -149,7 +141,7 @@ def model_series(args, model, algorithm, nodes, progress):
 
 
 def simulate(args, sim, machine, algorithm, nodes, repeat, progress):
-    command = [sim, "--quiet", "--machine", args.machine, "--algo", algorithm, "--shape", torus_shape(nodes),
+    command = [sim, "--quiet", "--machine", args.machine, "--algo", algorithm, "--nodes", str(nodes),
                "--updates-per-node", str(args.updates_per_node), "--costs", args.costs,
                "--json", os.path.join(args.out, "sim.tmp.json")]
     if args.max_wall:
@@ -170,15 +162,12 @@ def simulate(args, sim, machine, algorithm, nodes, repeat, progress):
 
 
 def measure(args, gups, machine, algorithm, nodes, repeat, progress, owner="division"):
-    cores = machine["cores_per_node"] if algorithm == "multicore" else 1
-    ranks = nodes * cores
+    # HPCC's 4 updates per word; the plan says how many ranks and which arguments.
+    run_plan = plan(args.build, args.machine, nodes, algorithm,
+                    ["--log2-table", str(args.log2_table), "--updates-per-word", "4", "--owner", owner])
     path = os.path.join(args.out, "measured.tmp.json")
-    command = ["mpirun", "--oversubscribe", "-np", str(ranks), gups, "--algo", algorithm,
-               "--log2-table", str(args.log2_table), "--owner", owner, "--json", path]
-    if algorithm != "direct":
-        command += ["--shape", torus_shape(nodes)]
-    if algorithm == "multicore":
-        command += ["--cores-per-node", str(cores)]
+    command = ["mpirun", "--oversubscribe", "-np", str(run_plan["ranks"]), gups, *run_plan["kernel_arguments"],
+               "--json", path]
     name = f"measured-{algorithm}-{nodes}-{repeat}" + ("" if owner == "division" else f"-{owner}")
     if already_done(args, name, command, progress, f"measured {algorithm} {nodes} nodes #{repeat} ({owner})"):
         return

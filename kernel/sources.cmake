@@ -7,6 +7,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/host_memory.cpp
   kernel/core/hpcc_stream.cpp
   kernel/core/local_table.cpp
+  kernel/core/operation_charges.cpp
   kernel/core/packet_format.cpp
   kernel/core/run_config.cpp
   kernel/core/role_plan.cpp
@@ -27,8 +28,3 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/run_statistics.cpp
   kernel/mpi/s4u_message_slots.cpp
   kernel/mpi/update_algorithms.cpp)
-set(GUPS_MODEL_SOURCES
-  models/src/bounds.cpp
-  models/src/machine.cpp
-  models/src/model_report.cpp
-  models/src/simulation_charges.cpp)

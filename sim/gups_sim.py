@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """gups-sim: the gups kernel inside a SimGrid model of a machine's torus.
 
-Writes the platform and hostfile (gups-topology), runs the SMPI build of the
-kernel (gups-smpi) under smpirun with the machine file's per-operation costs,
-and reports the result with the schema of `gups --json` plus a `simulation`
-section: simulated and wall seconds, peak memory, SimGrid version, options.
+Asks gups-topology for the run's plan (shape, ranks, table, verification, the
+kernel's arguments) and for its platform, hostfile and per-core charges, runs
+the SMPI build of the kernel (gups-smpi) under smpirun, and reports the result
+with the schema of `gups --json` plus a `simulation` section: simulated and
+wall seconds, peak memory, SimGrid version, options. Every rule about the run
+lives in C++; this launcher only supervises.
 """
 
 import argparse
@@ -58,10 +60,6 @@ MECHANISMS = {
     "dma": "a send is injected at once and travels without waiting for a posted receive (BG/P's DMA)",
     "mesh": "partitions below the machine's torus.mesh_below_nodes have no wrap-around links",
 }
-FULL_VERIFICATION_MAX_RANKS = 1024
-# Measured peak per simulated rank, SimGrid's state and the kernel's (README, sim-scale benchmark): 89 KiB at
-# 131,072 ranks, 87 at 16,384, 102 at 2,048. The memory check refuses what cannot fit, not what might not.
-SIMULATED_BYTES_PER_RANK = 88 * 1024
 DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
 
 
@@ -81,7 +79,7 @@ def parse_arguments(argv):
     p = OneLineArgumentParser(prog="gups-sim", description=__doc__,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--machine", "-m", default="bgp", help="machine name or path (default bgp)")
-    p.add_argument("--algo", default="multicore", choices=["direct", "routed", "multicore"])
+    p.add_argument("--algo", default="multicore", help="direct, routed or multicore (default multicore)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--shape", help="torus of nodes, such as 4x4x4")
     size.add_argument("--nodes", type=int, help="node count, mapped by the machine's shape rule")
@@ -111,7 +109,7 @@ def parse_arguments(argv):
     p.add_argument("--verify", default="auto", choices=["auto", "full", "checksum", "no"],
                    help="full: every word, by the simulated ranks (their all-to-all costs O(ranks^2) to simulate); "
                         "checksum: the final table's checksums against a serial pass over the same stream; "
-                        f"auto (default): full up to {FULL_VERIFICATION_MAX_RANKS} ranks, checksum above")
+                        "auto (default): full up to 1,024 ranks, checksum above")
     p.add_argument("--max-wall", type=float, default=0, help="stop after this many wall seconds (0: no limit)")
     p.add_argument("--json", help="write the result as JSON here")
     p.add_argument("--workdir", help="where platform, hostfile and raw result go (default: a temporary folder)")
@@ -147,42 +145,29 @@ def check_installation():
             raise BadInput(f"{what} is missing: {path}")
 
 
-def table_plan(args, nodes):
-    """log2 table size and updates per word giving about the asked updates per node."""
-    if args.log2_table is not None:
-        log2 = args.log2_table
-    else:
-        if args.words_per_node < 1:
-            raise BadInput("--words-per-node must be at least 1")
-        log2 = max(1, math.ceil(math.log2(nodes * args.words_per_node)))
-    if not 1 <= log2 <= 62:
-        raise BadInput(f"table size 2^{log2} is out of range")
-    words_per_node = 2 ** log2 / nodes
-    if words_per_node < 1:
-        raise BadInput(f"a table of 2^{log2} words has fewer words than the {nodes} nodes")
-    if args.updates_per_word is not None:
-        per_word = args.updates_per_word
-        if not 1 <= per_word <= 1024:
-            raise BadInput("--updates-per-word must be between 1 and 1024")
-        return log2, per_word
-    if args.updates_per_node < 1:
-        raise BadInput("--updates-per-node must be at least 1")
-    per_word = max(1, round(args.updates_per_node / words_per_node))
-    if per_word > 1024:
-        raise BadInput(f"{args.updates_per_node} updates per node on {words_per_node:.0f} words per node needs "
-                       f"{per_word} updates per word (at most 1024): raise --words-per-node")
-    return log2, per_word
-
-
-def run_topology(args, workdir, ranks_per_node):
-    command = [GUPS_TOPOLOGY, "--machine", args.machine, "--ranks-per-node", str(ranks_per_node),
-               "--platform", os.path.join(workdir, "platform.xml"),
-               "--hostfile", os.path.join(workdir, "hostfile.txt"),
-               "--bandwidth-scale", repr(args.network_scale),
+def run_plan(args, workdir=None):
+    """gups-topology's plan of this run (and, given a work folder, its platform, hostfile and charges there);
+    raises BadInput with its error."""
+    command = [GUPS_TOPOLOGY, "--machine", args.machine, "--algo", args.algo,
+               "--words-per-node", str(args.words_per_node), "--lookahead", str(args.lookahead),
+               "--owner", args.owner, "--verify", args.verify,
                "--wrap", "machine" if "mesh" in args.chosen_mechanisms else "torus"]
     command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64)]
-    if args.zero_latency:
-        command.append("--zero-latency")
+    for option, value in (("--cores-per-node", args.cores_per_node), ("--log2-table", args.log2_table),
+                          ("--updates-per-node", args.updates_per_node),
+                          ("--updates-per-word", args.updates_per_word),
+                          ("--min-updates-per-node", args.min_updates_per_node or None)):
+        if value is not None:
+            command += [option, str(value)]
+    if "paper-buckets" in args.chosen_mechanisms:
+        command.append("--paper-buckets")
+    if workdir:
+        command += ["--platform", os.path.join(workdir, "platform.xml"),
+                    "--hostfile", os.path.join(workdir, "hostfile.txt"),
+                    "--charges", os.path.join(workdir, "charges.json"),
+                    "--bandwidth-scale", repr(args.network_scale)]
+        if args.zero_latency:
+            command.append("--zero-latency")
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise BadInput(done.stderr.strip().replace("gups-topology: error: ", ""))
@@ -200,8 +185,6 @@ def chosen_mechanisms(args):
     if unknown or not asked:
         raise BadInput(f"--mechanisms: unknown {', '.join(unknown) or 'empty list'}; "
                        f"give none, all, or a comma list of {', '.join(MECHANISMS)}")
-    if args.algo == "direct":
-        raise BadInput("--mechanisms applies to routed and multicore")
     for name in ("wire", "dma"):
         if name in asked and args.message_layer != "s4u":
             raise BadInput(f"--mechanisms {name} needs --message-layer s4u (SMPI's calls send payloads only, "
@@ -214,8 +197,8 @@ def progress_seconds(max_wall):
     return f"{max(0.5, min(5.0, max_wall / 4)) if max_wall else 5.0:g}"
 
 
-def mechanism_options(args, plan):
-    """gups-smpi's options for the chosen mechanisms; raises BadInput."""
+def mechanism_options(args):
+    """gups-smpi's options for the chosen mechanisms (the paper's buckets come with the plan); raises BadInput."""
     if args.reception_fifo < 0:
         raise BadInput("--reception-fifo must be 0 (unbounded) or more")
     options = []
@@ -229,45 +212,33 @@ def mechanism_options(args, plan):
             options += ["--reception-fifo", str(args.reception_fifo)]
     elif args.reception_fifo:
         raise BadInput("--reception-fifo bounds what DMA injection sends: it needs --mechanisms dma (or all)")
-    if "paper-buckets" in args.chosen_mechanisms:
-        if plan["reference_bucket_size"] is None:
-            raise BadInput(f"--mechanisms paper-buckets: machine {args.machine} lists no bucket size for "
-                           f"{plan['nodes']} nodes (reference_bucket_sizes)")
-        options += ["--bucket-size", str(plan["reference_bucket_size"])]
-    if options and args.costs != "machine":
+    if (options or "paper-buckets" in args.chosen_mechanisms) and args.costs != "machine":
         raise BadInput("--mechanisms models the machine file's costs: it needs --costs machine")
     return options
 
 
-def build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, clock_hz):
-    ranks = nodes * ranks_per_node
-    verify = args.verify if args.verify != "auto" else \
-        "full" if ranks <= FULL_VERIFICATION_MAX_RANKS else "checksum"
-    verify = "none" if verify == "no" else verify
+def build_command(args, workdir, plan):
+    """smpirun running gups-smpi with the plan's arguments; returns (command, SimGrid options)."""
     options = list(SMPI_OPTIONS)
     if args.costs == "measured":
-        options.append(f"smpi/host-speed:{clock_hz:.0f}f")
+        options.append(f"smpi/host-speed:{plan['clock_hz']:.0f}f")
     else:
         options.append("smpi/simulate-computation:no")
     options += args.extra_cfg
-    command = [SMPIRUN, "-np", str(ranks), "-platform", os.path.join(workdir, "platform.xml"),
+    command = [SMPIRUN, "-np", str(plan["ranks"]), "-platform", os.path.join(workdir, "platform.xml"),
                "-hostfile", os.path.join(workdir, "hostfile.txt")]
     command += [f"--cfg={o}" for o in options] + ["--log=root.thres:warning"]
-    command += [GUPS_SMPI, "--algo", args.algo, "--log2-table", str(log2), "--updates-per-word", str(per_word),
-                "--lookahead", str(args.lookahead), "--owner", args.owner,
-                "--stream-offset", str(args.stream_offset), "--verify", verify,
-                "--progress-seconds", progress_seconds(args.max_wall),
-                "--json", os.path.join(workdir, "raw.json")]
-    if args.algo != "direct":
-        command += ["--shape", shape, "--message-layer", args.message_layer]
-    if args.algo == "multicore":
-        command += ["--cores-per-node", str(ranks_per_node)]
+    command += [GUPS_SMPI] + plan["kernel_arguments"]
+    command += ["--stream-offset", str(args.stream_offset), "--verify", plan["verification"]["mode"],
+                "--progress-seconds", progress_seconds(args.max_wall), "--json", os.path.join(workdir, "raw.json")]
+    if plan["routes_over_torus"]:
+        command += ["--message-layer", args.message_layer]
     if args.costs == "machine":
-        command += ["--machine", args.machine]
+        command += ["--charges", os.path.join(workdir, "charges.json")]
     command += args.mechanism_options
     if args.link_load:
         command.append("--link-load")
-    return command, options, verify
+    return command, options
 
 
 def available_memory_bytes():
@@ -282,15 +253,14 @@ def available_memory_bytes():
     return None
 
 
-def check_memory(log2, ranks, verify):
-    """All simulated ranks live in one process: their tables (and the serial pass's copy when verifying by
-    checksum) and SimGrid's state per rank must fit in this host's memory; raises BadInput."""
-    table = 8 * 2 ** log2
-    needed = table * (2 if verify == "checksum" else 1) + SIMULATED_BYTES_PER_RANK * ranks
+def check_memory(plan):
+    """All simulated ranks live in one process: what the plan says they need (tables, the serial pass's copy
+    when verifying by checksum, SimGrid's state per rank) must fit in this host's memory; raises BadInput."""
+    needed = plan["simulation_memory_bytes"]
     available = available_memory_bytes()
     if available is not None and needed > available:
-        raise BadInput(f"{ranks} simulated ranks with a table of 2^{log2} words need about "
-                       f"{needed / 2**30:.1f} GiB, but only {available / 2**30:.1f} GiB is available")
+        raise BadInput(f"{plan['ranks']} simulated ranks with a table of 2^{plan['table']['log2_words']} words need "
+                       f"about {needed / 2**30:.1f} GiB, but only {available / 2**30:.1f} GiB is available")
 
 
 def stop_with_parent(parent):
@@ -420,58 +390,49 @@ def prepare(args):
             raise BadInput(f"--extra-cfg '{option}' is not a SimGrid option of the form name:value")
     if args.json:
         check_writable(args.json, "--json")
-    if args.algo == "routed":
-        ranks_per_node = 1
-    elif args.algo == "direct":
-        ranks_per_node = args.cores_per_node or 1
-    else:
-        ranks_per_node = args.cores_per_node or 0  # 0: the machine's cores
     # smpirun runs in the work folder (it leaves its unrolled hostfile in
     # the current folder when a run fails), so every path is absolute.
     workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="gups-sim-"))
-    if "/" in args.machine or args.machine.endswith(".json"):
-        args.machine = os.path.abspath(args.machine)
     try:
         os.makedirs(workdir, exist_ok=True)
     except OSError as error:
         raise BadInput(f"--workdir {workdir}: {error.strerror}") from error
     args.chosen_mechanisms = chosen_mechanisms(args)
-    plan = run_topology(args, workdir, ranks_per_node)
-    args.network = plan["network"]
-    args.mechanism_options = mechanism_options(args, plan)
-    shape, ranks_per_node, clock_hz, nodes = plan["shape"], plan["ranks_per_node"], plan["clock_hz"], plan["nodes"]
-    if args.updates_per_node is None and args.updates_per_word is None:
-        args.updates_per_node = max(default_updates_per_node(nodes), args.min_updates_per_node)
-    return workdir, shape, nodes, ranks_per_node, clock_hz
+    args.mechanism_options = mechanism_options(args)
+    return workdir
 
 
-def default_updates_per_node(nodes):
-    """A run long enough for a steady state to show, and short enough to simulate. Small machines average
-    over few nodes and need long runs (64 nodes converge within 1% at 16,384 updates per node); at any size
-    the buckets fill first, about the 1,024 look-ahead per node, so no run is shorter than twice that
-    (4,096 nodes: quarters within 0.3% at 2,048; 8,192 nodes at 1,024: still filling, 167% apart)."""
-    wanted = 2 ** 20 // nodes
-    return min(16384, max(2048, 1 << max(0, wanted.bit_length() - 1)))
+def check_applies(args, plan):
+    """What only routing algorithms have (the plan says whether this one routes); raises BadInput."""
+    if plan["routes_over_torus"]:
+        return
+    if args.chosen_mechanisms:
+        raise BadInput("--mechanisms applies to routed and multicore")
+    if args.link_load:
+        raise BadInput("--link-load applies to routed and multicore")
 
 
-def simulate(args, workdir, shape, nodes, ranks_per_node, clock_hz, max_wall):
+def simulate(args, workdir, max_wall):
     """One simulation; returns (exit status, result, output lines). Raises BadInput."""
-    log2, per_word = table_plan(args, nodes)
-    command, options, verify = build_command(args, workdir, shape, nodes, ranks_per_node, log2, per_word, clock_hz)
-    check_memory(log2, nodes * ranks_per_node, verify)
+    plan = run_plan(args, workdir)
+    check_applies(args, plan)
+    command, options = build_command(args, workdir, plan)
+    check_memory(plan)
+    verify, table = plan["verification"]["mode"], plan["table"]
     if not args.quiet:
-        print(f"gups-sim: {args.algo} on {args.machine}, {shape} {args.network} ({nodes} nodes x {ranks_per_node} ranks), "
-              f"2^{log2} words, {per_word} updates per word, costs: {args.costs}, mechanisms: "
+        print(f"gups-sim: {plan['algorithm']} on {plan['machine']['name']}, {plan['shape']} {plan['network']} "
+              f"({plan['nodes']} nodes x {plan['ranks_per_node']} ranks), 2^{table['log2_words']} words, "
+              f"{table['updates_per_word']} updates per word, costs: {args.costs}, mechanisms: "
               f"{', '.join(args.chosen_mechanisms) or 'none'}", file=sys.stderr, flush=True)
     raw_path = os.path.join(workdir, "raw.json")
     if os.path.exists(raw_path):
         os.remove(raw_path)
     status, lines, wall, peak_kib, stopped = run_simulation(command, max_wall, args.quiet, workdir)
     simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
-                  "smpi_options": options, "machine": args.machine, "costs": args.costs, "message_layer": args.message_layer,
+                  "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"], "costs": args.costs, "message_layer": args.message_layer,
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
-                  "mechanisms": args.chosen_mechanisms, "network": args.network,
-                  "updates_per_node": per_word * 2 ** log2 // nodes, "stream_offset": args.stream_offset,
+                  "mechanisms": args.chosen_mechanisms, "network": plan["network"],
+                  "updates_per_node": table["updates_per_node"], "stream_offset": args.stream_offset,
                   "verification": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
                   "phase_end_wall_seconds": phase_walls(lines)}
     refused = [line for line in lines if line.startswith("gups: error: ")]
@@ -537,10 +498,10 @@ def main(argv):
     attempts = []
     done = False
     try:
-        fixed = prepare(args)
+        workdir = prepare(args)
         while True:
             left = max(1e-3, args.max_wall - (time.monotonic() - start)) if args.max_wall else 0
-            status, result, lines = simulate(args, *fixed, max_wall=left)
+            status, result, lines = simulate(args, workdir, max_wall=left)
             if not args.converge or status != 0:
                 break
             previous = attempts[-1]["steady_gups"] if attempts else None

@@ -1,13 +1,20 @@
 """Tests of the analysis package on small results written here."""
+import argparse
 import csv
 import io
 import json
 import os
 import struct
+import subprocess
 
 import pytest
 
 from analysis import plot, report, results, stats, sweep
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(ROOT, "build"))
+needs_build = pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "topologies", "gups-topology")),
+                                 reason="needs the build's gups-topology (TORUS_GUPS_BUILD)")
 
 
 def write(folder, name, document):
@@ -77,11 +84,12 @@ def png_size(path):
     return struct.unpack(">II", data[16:24])
 
 
+@needs_build
 def test_report_has_rates_ratios_plots_and_commands(folder, tmp_path):
     class Args:
         out = str(folder)
         machine = "bgp"
-        source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        build = BUILD
     assert report.report(Args) == 0
     text = (folder / "report.md").read_text()
     assert "| multicore | 8 | 2x2x2 | - | - | 0.05 | cpu | 0.042 | 4.8% | 0.84 |" in text
@@ -100,11 +108,53 @@ def test_missing_binary_says_which_build_step(tmp_path):
         sweep.binary(str(tmp_path), "models/gups-model")
 
 
-def test_shapes_match_the_balanced_rule():
-    assert [sweep.torus_shape(n) for n in (1, 2, 8, 12, 64, 128, 96)] == \
-        ["1x1x1", "1x1x2", "2x2x2", "2x2x3", "4x4x4", "4x4x8", "4x4x6"]
+def cxx_plan(*arguments):
+    done = subprocess.run([os.path.join(BUILD, "topologies", "gups-topology"), *arguments], capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout)
 
 
+@needs_build
+@pytest.mark.parametrize("algorithm,nodes", [("direct", 12), ("routed", 96), ("multicore", 96), ("multicore", 8)])
+def test_measured_runs_are_what_the_cxx_plan_says(tmp_path, monkeypatch, algorithm, nodes):
+    """The sweep's real runs take their rank count and the kernel's arguments from gups-topology's plan."""
+    started = []
+    real_run = sweep.run
+
+    def run(command, env=None):
+        if command[0] == "mpirun":
+            started.append(command)
+            return 1, "", "not run in this test"
+        return real_run(command, env)
+
+    monkeypatch.setattr(sweep, "run", run)
+    args = argparse.Namespace(out=str(tmp_path), build=BUILD, machine="bgp", log2_table=20, resume=False)
+    sweep.measure(args, "GUPS", None, algorithm, nodes, 1, sweep.Progress(1, "test"))
+    plan = cxx_plan("--machine", "bgp", "--algo", algorithm, "--nodes", str(nodes), "--log2-table", "20",
+                    "--updates-per-word", "4")
+    assert started == [["mpirun", "--oversubscribe", "-np", str(plan["ranks"]), "GUPS", *plan["kernel_arguments"],
+                        "--json", os.path.join(str(tmp_path), "measured.tmp.json")]]
+    assert ("--shape" in plan["kernel_arguments"]) == (algorithm != "direct")
+
+
+@needs_build
+def test_machines_are_found_and_shaped_as_the_cxx_does(tmp_path, monkeypatch):
+    """Names resolve as gups resolves them ($TORUS_GUPS_MACHINES first) and shapes follow the machine's rule."""
+    bgp = sweep.load_machine("bgp", BUILD)
+    assert bgp["name"] == "bgp" and bgp["path"].endswith("bgp.json")
+    tiny = {key: value for key, value in bgp.items() if key != "path"}
+    tiny.update(name="tiny", torus={**bgp["torus"], "max_side": 4})
+    (tmp_path / "tiny.json").write_text(json.dumps(tiny))
+    monkeypatch.setenv("TORUS_GUPS_MACHINES", str(tmp_path))
+    assert sweep.load_machine("tiny", BUILD)["path"] == str(tmp_path / "tiny.json")
+    assert sweep.plan(BUILD, "tiny", 64)["shape"] == "4x4x4"
+    with pytest.raises(ValueError, match="longer than its 4"):
+        sweep.plan(BUILD, "tiny", 128)
+    assert [sweep.plan(BUILD, "bgp", n)["shape"] for n in (1, 2, 12, 96)] == \
+        [cxx_plan("--nodes", str(n))["shape"] for n in (1, 2, 12, 96)]
+
+
+@needs_build
 def test_division_against_prediction_plot(folder):
     for owner, gups in (("division", 0.030), ("predict", 0.045)):
         document = run_doc("measured", 12, gups, 1, algorithm="direct")
@@ -114,7 +164,7 @@ def test_division_against_prediction_plot(folder):
     class Args:
         out = str(folder)
         machine = "bgp"
-        source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        build = BUILD
     assert report.report(Args) == 0
     assert png_size(folder / "owner.png") == (770, 495)
     text = (folder / "report.md").read_text()

@@ -1,10 +1,16 @@
 // What each operation the models count costs one simulated core, in cycles,
 // and which of the machine's mechanisms the simulation models beyond Eq. 7.
-// Filled from a machine file by the simulator; unused by real runs.
+// The run plan (gups-topology --charges) works them out from a machine file
+// and writes them, one entry per core of a node; the simulated kernel reads
+// that file (gups-smpi --charges) and never the machine file. Real runs
+// charge nothing.
 #pragma once
 
 #include <algorithm>
 #include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "packet_format.hpp"
 
@@ -40,11 +46,20 @@ struct OperationCharges {
   PacketFormat packet;
 
   ModelledMechanisms mechanisms;
-  // Receive calls, with mechanisms.receive_batches.
+  // Receive calls, with mechanisms.receive_batches (batch_packets 0: the
+  // machine's figures give no cost per call and per packet).
   unsigned batch_packets = 1;
   double receive_call_overhead = 0;
   double receive_per_packet = 0;
 };
+
+inline constexpr const char* kChargesSchema = "torus-gups/charges/1";
+
+// {"schema", "machine", "cores": [...]}: the charges of each core of a node.
+nlohmann::json charges_document(const std::string& machine, const std::vector<OperationCharges>& cores);
+// Reads such a file; throws std::invalid_argument naming the file and what
+// is wrong with it.
+std::vector<OperationCharges> read_core_charges(const std::string& path);
 
 // The receive calls of one core under the receive-batch mechanism. A call is
 // made when the core gets to a message (its own time, the end of the work it

@@ -131,9 +131,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                  "testing aid: corrupt this many table words before verification")
       ->check(CLI::NonNegativeNumber);
   if (simulated) {
-    app.add_option("--machine", config.machine,
-                   "machine file whose per-operation cycles are charged to the simulated cores; "
-                   "without it SMPI times the real code");
+    app.add_option("--charges", config.charges_path,
+                   "per-core cycles to charge the simulated cores (gups-topology --charges writes them from a "
+                   "machine file); without it SMPI times the real code")
+        ->check(CLI::ExistingFile);
     app.add_option("--verify", config.verify,
                    "full: every word, by a distributed pass (costly at scale); checksum: the table's "
                    "checksums against a serial pass over the same stream in one process; none")
@@ -146,9 +147,9 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
         ->check(CLI::IsMember({"s4u", "mpi"}))
         ->capture_default_str();
     app.add_flag("--wire-packets", config.mechanisms.wire_packets,
-                 "with --machine: torus messages carry whole packets, headers and acks (not just payload)");
+                 "with --charges: torus messages carry whole packets, headers and acks (not just payload)");
     app.add_flag("--receive-batches", config.mechanisms.receive_batches,
-                 "with --machine: a receive call takes the packets waiting, up to the machine's batch, for a "
+                 "with --charges: a receive call takes the packets waiting, up to the machine's batch, for a "
                  "cost per call plus one per packet (not the batched cost per packet)");
     app.add_flag("--dma-injection", config.mechanisms.dma_injection,
                  "routed, multicore with --message-layer s4u: a send is injected at once and travels to the "
@@ -171,8 +172,8 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     app.parse(argc, argv);
     config.algorithm = *algorithm_named(algorithm_name);
     check_combined_sizes(config);
-    if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.machine.empty()) {
-      throw CLI::ValidationError("--wire-packets and --receive-batches model a machine: they need --machine");
+    if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.charges_path.empty()) {
+      throw CLI::ValidationError("--wire-packets and --receive-batches model a machine: they need --charges");
     }
     if (config.mechanisms.wire_packets && config.message_layer != "s4u") {
       throw CLI::ValidationError("--wire-packets needs --message-layer s4u (MPI sends payloads only)");

@@ -46,10 +46,11 @@ struct RunConfig {
   // skews short runs towards low indices (node 0); simulations of few
   // updates per node skip it.
   std::uint64_t stream_offset = 0;
-  // Simulation only (gups-smpi): the machine file whose costs are charged
-  // (empty: SMPI times the real code instead), how to verify, and how
-  // often rank 0 reports progress (wall seconds).
-  std::string machine;
+  // Simulation only (gups-smpi): the per-core charges to pay, written by
+  // the run plan from a machine file (empty: SMPI times the real code
+  // instead), how to verify, and how often rank 0 reports progress (wall
+  // seconds).
+  std::string charges_path;
   Verification verify = Verification::full;
   // What carries the routing engine's messages: "mpi", or under SimGrid
   // "s4u" (the same messages through SimGrid's mailboxes, without SMPI's

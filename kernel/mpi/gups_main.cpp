@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <fmt/format.h>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -20,8 +21,6 @@
 #include "update_algorithm.hpp"
 
 #ifdef GUPS_SIMULATED
-#include "machine.hpp"
-#include "simulation_charges.hpp"
 constexpr bool kSimulated = true;
 #else
 constexpr bool kSimulated = false;
@@ -103,20 +102,23 @@ void inject_errors(LocalTable& table, std::uint64_t count) {
   }
 }
 
-// This rank's operation costs: the machine file's cycles under SMPI when
-// one is given, nothing otherwise. Throws std::invalid_argument.
+// This rank's operation costs: its core's entry of the charges file under
+// SMPI when one is given, nothing otherwise. Throws std::invalid_argument.
 OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
-                               [[maybe_unused]] const AlgorithmSetup& setup,
-                               [[maybe_unused]] const TableLayout& layout, [[maybe_unused]] int rank) {
+                               [[maybe_unused]] const AlgorithmSetup& setup, [[maybe_unused]] int rank) {
 #ifdef GUPS_SIMULATED
-  if (config.machine.empty()) return OperationCosts{};
-  const auto machine = model::load_machine(config.machine, model::default_machine_directories());
-  const auto core = static_cast<unsigned>(rank) % setup.cores_per_node;
-  const auto& role = setup.plan.role(core);
-  const bool updates_only = setup.shape && role.updater >= 0 && !role.routes();
-  return OperationCosts(
-      model::charges_for(machine, config.algorithm, setup.cores_per_node, core, updates_only, config.mechanisms,
-                         OwnerFinder(layout, config.owner).effective(), layout.owners()));
+  if (config.charges_path.empty()) return OperationCosts{};
+  const auto cores = read_core_charges(config.charges_path);
+  if (cores.size() != setup.cores_per_node) {
+    throw std::invalid_argument(fmt::format("--charges {} gives the charges of {} core(s) per node; the run has {}",
+                                            config.charges_path, cores.size(), setup.cores_per_node));
+  }
+  auto charges = cores[static_cast<unsigned>(rank) % setup.cores_per_node];
+  if (config.mechanisms.receive_batches && charges.batch_packets == 0) {
+    throw std::invalid_argument("--receive-batches: the charges file gives no cost per receive call and per packet");
+  }
+  charges.mechanisms = config.mechanisms;
+  return OperationCosts(charges);
 #else
   return OperationCosts{};
 #endif
@@ -176,11 +178,11 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   // collectives', which MPI keeps apart, and it ends with every message received.
   const UpdateContext context{MPI_COMM_WORLD, rank,         ranks, layout, owner_of, config,
                               setup,          distribution, costs, links ? &*links : nullptr};
-  phase_barrier(ranks, config.machine.empty());
+  phase_barrier(ranks, config.charges_path.empty());
   phases.done("set-up");
   const double start = MPI_Wtime();
   const UpdateStats mine = algorithm->run(context, table);
-  phase_barrier(ranks, config.machine.empty());
+  phase_barrier(ranks, config.charges_path.empty());
   const double seconds = MPI_Wtime() - start;
   phases.done("update phase");
   std::vector<DimensionLoad> link_loads;
@@ -267,7 +269,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
   std::optional<OperationCosts> costs;
   std::optional<LinkLoad> links;
   try {
-    costs.emplace(operation_costs(config, *setup, *layout, rank));
+    costs.emplace(operation_costs(config, *setup, rank));
     if (config.link_load) {
       if (!setup->shape) throw std::invalid_argument("--link-load applies to routed and multicore");
       links.emplace();

@@ -77,7 +77,7 @@ class RoutingCore {
     };
     messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
                                    buckets_.size() + receive_buffers_.size(),
-                                   {context.config.machine.empty(), wire_bytes, context.config.mechanisms});
+                                   {context.config.charges_path.empty(), wire_bytes, context.config.mechanisms});
     if (role_.generates) {
       remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
       random_ = starts(context.config.stream_offset +

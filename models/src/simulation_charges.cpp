@@ -7,8 +7,7 @@
 namespace gups::model {
 
 OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsigned cores_per_node,
-                             unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms,
-                             OwnerMode owner, std::uint64_t owners) {
+                             unsigned core, bool core_updates_only, OwnerMode owner, std::uint64_t owners) {
   const auto& c = machine.costs;
   const auto& packet = machine.packet;
   OperationCharges charges;
@@ -16,13 +15,12 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
   charges.generate = c.generate + c.loop_overhead;
   charges.send_call = c.send_call;
   charges.packet = packet;
-  charges.mechanisms = mechanisms;
   charges.owner_lookup = core_updates_only ? 0 : machine.owner_lookup_cycles(owner, owners);
-  if ((mechanisms.wire_packets || mechanisms.receive_batches) && !traits(algorithm).routes_over_torus) {
-    throw std::invalid_argument("the modelled mechanisms (packets on the wire, receive batches) apply to routed "
-                                "and multicore, whose messages go through the message layer");
+  try {
+    derive_receive_call(machine, charges);
+  } catch (const std::invalid_argument&) {
+    charges.batch_packets = 0;
   }
-  if (mechanisms.receive_batches) derive_receive_call(machine, charges);
   switch (algorithm) {
     case Algorithm::direct:
       charges.route = c.message_overhead;
@@ -48,6 +46,19 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
       break;
   }
   return charges;
+}
+
+std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm algorithm, const AlgorithmSetup& setup,
+                                           const TableLayout& layout, OwnerMode owner) {
+  std::vector<OperationCharges> cores;
+  const auto effective = OwnerFinder(layout, owner).effective();
+  for (unsigned core = 0; core < setup.cores_per_node; ++core) {
+    const auto& role = setup.plan.role(core);
+    const bool updates_only = setup.shape && role.updater >= 0 && !role.routes();
+    cores.push_back(
+        charges_for(machine, algorithm, setup.cores_per_node, core, updates_only, effective, layout.owners()));
+  }
+  return cores;
 }
 
 // 600 cycles for a call taking one packet and 330 per packet for a call

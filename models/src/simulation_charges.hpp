@@ -1,24 +1,31 @@
 // The cycles a simulated core is charged per operation, from a machine
 // file: the same figures the bounds use, so a simulation and a bound that
-// disagree do so about dynamics, never about inputs.
+// disagree do so about dynamics, never about inputs. The run plan writes
+// them (gups-topology --charges) for the simulated kernel to read.
 #pragma once
 
-#include <string>
+#include <vector>
 
 #include "algorithm.hpp"
+#include "algorithm_setup.hpp"
 #include "machine.hpp"
 #include "operation_charges.hpp"
+#include "table_layout.hpp"
 
 namespace gups::model {
 
 // Throws std::invalid_argument when the machine has no figures for the plan
-// (multicore needs one overhead per core of the node), or the mechanisms do
-// not apply to the algorithm. `owners`: how many own a part of the table
-// (nodes, or processes for direct), found by `owner` on every core except
-// one that only applies (its updates are its own).
-OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsigned cores_per_node,
-                             unsigned core, bool core_updates_only, const ModelledMechanisms& mechanisms,
-                             OwnerMode owner, std::uint64_t owners);
+// (multicore needs one overhead per core of the node). `owners`: how many
+// own a part of the table (nodes, or processes for direct), found by `owner`
+// on every core except one that only applies (its updates are its own).
+// The receive-call split (batch_packets ...) is filled where the machine's
+// figures make one, else batch_packets is 0.
+OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsigned cores_per_node, unsigned core,
+                             bool core_updates_only, OwnerMode owner, std::uint64_t owners);
+
+// The charges of every core of a node of this run, in core order.
+std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm algorithm, const AlgorithmSetup& setup,
+                                           const TableLayout& layout, OwnerMode owner);
 
 // A receive call's cost as overhead + per packet, from the machine's two
 // figures: one packet per call, and a full batch per call (per packet).

@@ -1,6 +1,8 @@
 // The analytic model against the paper's Table 4 and its stated inputs.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "bounds.hpp"
@@ -145,18 +147,38 @@ TEST(ModelBounds, CoreCountMismatchIsNamed) {
 
 TEST(SimulationCharges, ReceiveBatchesSplitThePapersTwoFiguresIntoACallAndAPacket) {
   auto machine = bgp();
-  const auto plain = charges_for(machine, Algorithm::multicore, 4, 1, false, {}, OwnerMode::division, 64);
-  EXPECT_FALSE(plain.mechanisms.receive_batches);
-  EXPECT_DOUBLE_EQ(plain.receive_call, 330);
-  ModelledMechanisms batches;
-  batches.receive_batches = true;
-  const auto charges = charges_for(machine, Algorithm::multicore, 4, 1, false, batches, OwnerMode::division, 64);
+  const auto charges = charges_for(machine, Algorithm::multicore, 4, 1, false, OwnerMode::division, 64);
+  EXPECT_DOUBLE_EQ(charges.receive_call, 330);
   EXPECT_DOUBLE_EQ(charges.receive_call_overhead + charges.receive_per_packet, 600);
   EXPECT_DOUBLE_EQ(charges.receive_call_overhead + 4 * charges.receive_per_packet, 4 * 330);
   EXPECT_EQ(charges.batch_packets, 4u);
-  EXPECT_THROW(charges_for(machine, Algorithm::direct, 1, 0, false, batches, OwnerMode::division, 64), std::invalid_argument);
   machine.costs.receive_call_batched = 700;  // more per packet in a batch than alone: no such line
-  EXPECT_THROW(charges_for(machine, Algorithm::routed, 1, 0, false, batches, OwnerMode::division, 64), std::invalid_argument);
+  OperationCharges scratch;
+  EXPECT_THROW(derive_receive_call(machine, scratch), std::invalid_argument);
+  EXPECT_EQ(charges_for(machine, Algorithm::routed, 1, 0, false, OwnerMode::division, 64).batch_packets, 0u);
+}
+
+TEST(SimulationCharges, WrittenAndReadBackCoreByCore) {
+  const auto machine = bgp();
+  RunConfig config;
+  config.algorithm = Algorithm::multicore;
+  config.log2_table = 20;
+  const auto setup = plan_algorithm(config, 4 * 96);
+  const TableLayout layout(config.log2_table, setup.nodes);
+  const auto cores = node_charges(machine, config.algorithm, setup, layout, OwnerMode::division);
+  ASSERT_EQ(cores.size(), 4u);
+  const auto path = std::filesystem::temp_directory_path() / "torus-gups-charges-test.json";
+  std::ofstream(path) << charges_document(machine.name, cores).dump();
+  const auto read = read_core_charges(path.string());
+  std::filesystem::remove(path);
+  ASSERT_EQ(read.size(), 4u);
+  for (unsigned core = 0; core < 4; ++core) {
+    EXPECT_EQ(read[core].route, machine.costs.core_overhead[core]) << core;
+    EXPECT_EQ(read[core].owner_lookup, core == 3 ? 0 : machine.costs.owner_division) << core;  // 96 nodes
+    EXPECT_EQ(read[core].receive_per_packet, cores[core].receive_per_packet);
+    EXPECT_EQ(read[core].packet.header_bytes, machine.packet.header_bytes);
+  }
+  EXPECT_THROW(read_core_charges("/no/such/charges.json"), std::invalid_argument);
 }
 
 TEST(OwnerCosts, PaidOnlyWhenTheNodeCountIsNotAPowerOfTwoAndOnlyByCoresThatDecide) {
@@ -167,9 +189,9 @@ TEST(OwnerCosts, PaidOnlyWhenTheNodeCountIsNotAPowerOfTwoAndOnlyByCoresThatDecid
   EXPECT_EQ(machine.owner_lookup_cycles(OwnerMode::predict, 768), machine.costs.owner_prediction);
   for (unsigned core = 0; core < 4; ++core) {
     const bool updates_only = core == 3;
-    const auto charges = charges_for(machine, Algorithm::multicore, 4, core, updates_only, {}, OwnerMode::division, 768);
+    const auto charges = charges_for(machine, Algorithm::multicore, 4, core, updates_only, OwnerMode::division, 768);
     EXPECT_EQ(charges.owner_lookup, updates_only ? 0 : machine.costs.owner_division) << "core " << core;
-    EXPECT_EQ(charges_for(machine, Algorithm::multicore, 4, core, updates_only, {}, OwnerMode::division, 512).owner_lookup, 0);
+    EXPECT_EQ(charges_for(machine, Algorithm::multicore, 4, core, updates_only, OwnerMode::division, 512).owner_lookup, 0);
   }
 }
 

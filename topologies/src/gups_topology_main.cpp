@@ -1,36 +1,83 @@
-// gups-topology: writes the SimGrid platform and hostfile of a machine's
-// torus for a shape or a node count.
+// gups-topology: the plan of a run on a machine's torus (shape, ranks, table,
+// verification, the kernel's arguments), printed as one line of JSON, and on
+// request the SimGrid platform and hostfile of that torus and the per-core
+// charges the simulated kernel pays. The one place where launchers (gups-sim,
+// the analysis) learn what a machine file and the kernel's rules make of a run.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <fstream>
 #include <iostream>
 
 #include "cli_checks.hpp"
+#include "run_plan.hpp"
 #include "torus_platform.hpp"
 
+namespace {
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::invalid_argument("cannot write " + path);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  std::string machine_name = "bgp", shape_text, platform_path = "platform.xml", hostfile_path = "hostfile.txt";
-  std::uint64_t nodes = 0;
+  gups::topology::PlanRequest request;
+  std::string algorithm = "multicore", owner = "division", wrap = "torus";
+  std::string platform_path, hostfile_path, charges_path;
+  unsigned log2_table = 0, updates_per_word = 0;
+  std::uint64_t updates_per_node = 0;
+  bool paper_buckets = false;
   gups::topology::PlatformOptions options;
-  CLI::App app{"gups-topology: a SimGrid 3D-torus platform and hostfile for a machine file"};
-  app.add_option("--machine,-m", machine_name, "machine name or path")->capture_default_str();
-  app.add_option("--shape", shape_text, "torus shape such as 8x8x8")->check(gups::cli::kNotEmpty);
-  app.add_option("--nodes,-n", nodes, "node count, mapped by the machine's shape rule")->check(CLI::Range(std::uint64_t{1}, gups::kMaxNodes));
-  options.ranks_per_node = 0;
-  app.add_option("--ranks-per-node", options.ranks_per_node, "ranks (cores) per node; 0: the machine's cores")
-      ->check(CLI::Range(0u, 1024u))
+  CLI::App app{"gups-topology: the plan of a run on a machine's torus as JSON; with --platform, --hostfile and "
+               "--charges, the SimGrid platform, hostfile and per-core charges of the simulation"};
+  app.add_option("--machine,-m", request.machine, "machine name or path")->capture_default_str();
+  app.add_option("--algo", algorithm, "update algorithm")
+      ->check(CLI::IsMember(gups::algorithm_names()))
       ->capture_default_str();
+  app.add_option("--shape", request.shape, "torus shape such as 8x8x8 (1 to 6 dimensions)")
+      ->check(gups::cli::kNotEmpty);
+  app.add_option("--nodes,-n", request.nodes, "node count, mapped by the machine's shape rule")
+      ->check(CLI::Range(std::uint64_t{1}, gups::kMaxNodes));
+  app.add_option("--ranks-per-node,--cores-per-node", request.cores_per_node,
+                 "multicore: cores per node (0: the machine's); direct: processes per node; routed: 1")
+      ->check(CLI::Range(0u, 1024u));
+  app.add_option("--log2-table", log2_table, "table of 2^N words (default: --words-per-node)")
+      ->check(CLI::Range(1u, 62u));
+  app.add_option("--words-per-node", request.words_per_node, "table words per node, at least")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->capture_default_str();
+  auto* per_node = app.add_option("--updates-per-node", updates_per_node, "updates each node generates, about")
+                       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 50));
+  app.add_option("--updates-per-word", updates_per_word, "updates per table word instead")
+      ->check(CLI::Range(1u, 1024u))
+      ->excludes(per_node);
+  app.add_option("--min-updates-per-node", request.min_updates_per_node,
+                 "with the default run length: at least this many updates per node")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--lookahead", request.lookahead, "updates in flight per node or process")
+      ->check(CLI::Range(std::uint64_t{1}, gups::kMaxLookahead))
+      ->capture_default_str();
+  app.add_option("--owner", owner, "division or predict")
+      ->check(CLI::IsMember({"division", "predict"}))
+      ->capture_default_str();
+  app.add_option("--verify", request.verify,
+                 "auto (full up to 1,024 ranks, checksum above), full, checksum or none")
+      ->check(CLI::IsMember({"auto", "full", "checksum", "none", "no"}))
+      ->capture_default_str();
+  app.add_flag("--paper-buckets", paper_buckets, "the machine file's reference bucket sizes");
   app.add_option("--bandwidth-scale", options.bandwidth_scale, "multiply the link bandwidth (a faster network)")
       ->check(gups::cli::kFinitePositive);
   app.add_flag("--zero-latency", options.zero_latency, "links without latency");
-  std::string wrap = "torus";
   app.add_option("--wrap", wrap,
                  "torus: every line wraps around; mesh: no line does; machine: a mesh below the machine's "
                  "torus.mesh_below_nodes, a torus from there")
       ->check(CLI::IsMember({"torus", "mesh", "machine"}))
       ->capture_default_str();
-  app.add_option("--platform", platform_path, "platform XML to write")->capture_default_str();
-  app.add_option("--hostfile", hostfile_path, "hostfile to write")->capture_default_str();
+  app.add_option("--platform", platform_path, "write the SimGrid platform XML here");
+  app.add_option("--hostfile", hostfile_path, "write the hostfile here");
+  app.add_option("--charges", charges_path, "write the per-core charges (gups-smpi --charges) here");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -40,28 +87,21 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const auto machine = gups::model::load_machine(machine_name, gups::model::default_machine_directories());
-    if (shape_text.empty() == (nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
-    const auto shape = shape_text.empty() ? machine.shape_for(nodes) : gups::TorusShape::parse(shape_text);
-    if (options.ranks_per_node == 0) options.ranks_per_node = machine.cores_per_node;
-    options.mesh = wrap == "mesh" || (wrap == "machine" && machine.is_mesh(shape.nodes()));
-    std::ofstream platform(platform_path);
-    platform << gups::topology::platform_xml(machine, shape, options);
-    std::ofstream hosts(hostfile_path);
-    hosts << gups::topology::hostfile(shape, options.ranks_per_node);
-    if (!platform || !hosts) throw std::invalid_argument("cannot write " + platform_path + " or " + hostfile_path);
-    // For launchers, one line of JSON: what they need to start the run.
-    nlohmann::json plan{{"shape", shape.to_string()},
-                        {"nodes", shape.nodes()},
-                        {"ranks_per_node", options.ranks_per_node},
-                        {"clock_hz", machine.clock_hz},
-                        {"network", options.mesh ? "mesh" : "torus"},
-                        {"reference_bucket_size", nullptr}};
-    if (const auto size = machine.reference_bucket_sizes.find(shape.nodes());
-        size != machine.reference_bucket_sizes.end()) {
-      plan["reference_bucket_size"] = size->second;
-    }
-    std::cout << plan.dump() << "\n";
+    using gups::topology::Wrap;
+    request.algorithm = *gups::algorithm_named(algorithm);
+    request.owner = owner == "predict" ? gups::OwnerMode::predict : gups::OwnerMode::division;
+    request.wrap = wrap == "mesh" ? Wrap::mesh : wrap == "machine" ? Wrap::machine : Wrap::torus;
+    request.paper_buckets = paper_buckets;
+    if (log2_table) request.log2_table = log2_table;
+    if (updates_per_word) request.updates_per_word = updates_per_word;
+    if (updates_per_node) request.updates_per_node = updates_per_node;
+    const auto plan = gups::topology::plan_run(request);
+    options.ranks_per_node = plan.ranks_per_node;
+    options.mesh = plan.mesh;
+    if (!platform_path.empty()) write_file(platform_path, gups::topology::platform_xml(plan.machine, plan.shape, options));
+    if (!hostfile_path.empty()) write_file(hostfile_path, gups::topology::hostfile(plan.shape, plan.ranks_per_node));
+    if (!charges_path.empty()) write_file(charges_path, gups::charges_document(plan.machine.name, plan.charges).dump(2));
+    std::cout << gups::topology::to_json(plan).dump() << "\n";
     return 0;
   } catch (const std::invalid_argument& e) {
     std::cerr << "gups-topology: error: " << e.what() << "\n";

@@ -1,0 +1,80 @@
+#include "operation_charges.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <stdexcept>
+
+namespace gups {
+namespace {
+
+using nlohmann::json;
+
+json to_json(const OperationCharges& c) {
+  return {{"clock_hz", c.clock_hz},
+          {"generate", c.generate},
+          {"route", c.route},
+          {"apply", c.apply},
+          {"send_call", c.send_call},
+          {"receive_call", c.receive_call},
+          {"owner_lookup", c.owner_lookup},
+          {"packet",
+           {{"max_bytes", c.packet.max_bytes},
+            {"granularity_bytes", c.packet.granularity_bytes},
+            {"header_bytes", c.packet.header_bytes},
+            {"ack_bytes", c.packet.ack_bytes},
+            {"update_bytes", c.packet.update_bytes}}},
+          {"batch_packets", c.batch_packets},
+          {"receive_call_overhead", c.receive_call_overhead},
+          {"receive_per_packet", c.receive_per_packet}};
+}
+
+OperationCharges charges_from(const json& j) {
+  OperationCharges c;
+  c.clock_hz = j.at("clock_hz").get<double>();
+  c.generate = j.at("generate").get<double>();
+  c.route = j.at("route").get<double>();
+  c.apply = j.at("apply").get<double>();
+  c.send_call = j.at("send_call").get<double>();
+  c.receive_call = j.at("receive_call").get<double>();
+  c.owner_lookup = j.at("owner_lookup").get<double>();
+  const auto& p = j.at("packet");
+  c.packet = {p.at("max_bytes").get<unsigned>(), p.at("granularity_bytes").get<unsigned>(),
+              p.at("header_bytes").get<unsigned>(), p.at("ack_bytes").get<unsigned>(),
+              p.at("update_bytes").get<unsigned>()};
+  c.batch_packets = j.at("batch_packets").get<unsigned>();
+  c.receive_call_overhead = j.at("receive_call_overhead").get<double>();
+  c.receive_per_packet = j.at("receive_per_packet").get<double>();
+  if (!(c.clock_hz > 0) || c.packet.update_bytes == 0) {
+    throw std::invalid_argument("a clock and an update size must be above 0");
+  }
+  return c;
+}
+
+}  // namespace
+
+json charges_document(const std::string& machine, const std::vector<OperationCharges>& cores) {
+  json list = json::array();
+  for (const auto& charges : cores) list.push_back(to_json(charges));
+  return {{"schema", kChargesSchema}, {"machine", machine}, {"cores", list}};
+}
+
+std::vector<OperationCharges> read_core_charges(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(fmt::format("cannot read the charges file '{}'", path));
+  try {
+    const auto document = json::parse(in);
+    if (document.at("schema") != kChargesSchema) {
+      throw std::invalid_argument(fmt::format("schema is not {}", kChargesSchema));
+    }
+    std::vector<OperationCharges> cores;
+    for (const auto& core : document.at("cores")) cores.push_back(charges_from(core));
+    if (cores.empty()) throw std::invalid_argument("it lists no core");
+    return cores;
+  } catch (const std::exception& e) {  // json's parse, type and missing-key errors too
+    throw std::invalid_argument(fmt::format("charges file '{}': {} (made by gups-topology --charges)", path,
+                                            e.what()));
+  }
+}
+
+}  // namespace gups

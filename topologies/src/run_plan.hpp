@@ -1,0 +1,80 @@
+// The plan of one run of the kernel on a machine: its torus, ranks per node,
+// table, verification, memory and the kernel's own arguments, worked out
+// once, here, from the machine file and the kernel's rules (run_config,
+// plan_algorithm, TableLayout). gups-sim and the analysis read it as JSON
+// (gups-topology prints it) instead of keeping copies of those rules.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithm.hpp"
+#include "machine.hpp"
+#include "operation_charges.hpp"
+#include "run_config.hpp"
+#include "torus_shape.hpp"
+
+namespace gups::topology {
+
+// Above this many ranks, gups-sim's "auto" verifies by checksums: the
+// distributed check's all-to-all costs O(ranks^2) to simulate.
+inline constexpr std::uint64_t kFullVerificationMaxRanks = 1024;
+// What one simulated rank costs the simulating process, SimGrid's state and
+// the kernel's, measured at 2,048 to 131,072 ranks (sim-scale benchmark:
+// 102, 87, 89 KiB). The memory check refuses what cannot fit.
+inline constexpr double kSimulatedBytesPerRank = 88 * 1024;
+
+enum class Wrap { torus, mesh, machine };
+
+struct PlanRequest {
+  std::string machine = "bgp";
+  Algorithm algorithm = Algorithm::multicore;
+  std::string shape;                 // or
+  std::uint64_t nodes = 0;           // mapped by the machine's shape rule
+  unsigned cores_per_node = 0;       // multicore: 0 = the machine's; direct: processes per node (0 = 1)
+  std::optional<unsigned> log2_table;
+  std::uint64_t words_per_node = 1024;      // with no log2_table: the table has at least this many per node
+  std::optional<std::uint64_t> updates_per_node;
+  std::optional<unsigned> updates_per_word;
+  std::uint64_t min_updates_per_node = 0;   // with neither: the default run length, at least this
+  std::uint64_t lookahead = 1024;
+  OwnerMode owner = OwnerMode::division;
+  std::string verify = "auto";              // auto, full, checksum, none
+  bool paper_buckets = false;               // the machine's reference_bucket_sizes
+  Wrap wrap = Wrap::torus;
+};
+
+struct RunPlan {
+  model::Machine machine;
+  Algorithm algorithm = Algorithm::multicore;
+  TorusShape shape{std::vector<std::uint32_t>{1}};
+  bool mesh = false;
+  unsigned ranks_per_node = 1;
+  std::uint64_t ranks = 1;
+  unsigned log2_table = 1;
+  unsigned updates_per_word = 1;
+  std::uint64_t updates_per_node = 0;
+  std::optional<unsigned> bucket_size;      // the paper's, when asked
+  std::optional<unsigned> reference_bucket_size;
+  Verification verify = Verification::full;
+  double table_bytes = 0;
+  double simulation_bytes = 0;              // tables (twice when checked by checksums) and every rank's state
+  std::vector<std::string> kernel_arguments;  // gups and gups-smpi alike
+  std::vector<OperationCharges> charges;      // per core of a node, from the machine's cycles
+};
+
+// A run long enough for a steady state to show, and short enough to
+// simulate: 2^20 / nodes as a power of two, from 2,048 to 16,384 (64 nodes
+// converge within 1% at 16,384; at any size the buckets fill first, about
+// the 1,024 look-ahead per node, so no run is shorter than twice that).
+std::uint64_t default_updates_per_node(std::uint64_t nodes);
+
+// Throws std::invalid_argument naming the option at fault.
+RunPlan plan_run(const PlanRequest& request);
+
+nlohmann::json to_json(const RunPlan& plan);
+
+}  // namespace gups::topology
