@@ -1,6 +1,7 @@
 // A SimGrid platform of a machine's torus: a TORUS cluster with the
-// machine's link bandwidth and latency, hosts with its cores and clock
-// (1 flop = 1 cycle), and the hostfile placing core c of node n at rank
+// machine's link bandwidth and latency, hosts with its cores and clock (what
+// --costs measured scales SMPI's timings by; charged cycles are timed waits),
+// and the hostfile placing core c of node n at rank
 // n * k + c (SimGrid numbers torus hosts with dimension 0 fastest, as the
 // kernel does). A mesh, which SimGrid's clusters do not offer, is a zone of
 // the same hosts and links without the wrap-around ones, routed by shortest
