@@ -1,9 +1,9 @@
-"""Command line: python3 -m analysis sweep|plot|report|study"""
+"""Command line: python3 -m analysis sweep|plot|report|study|main"""
 import argparse
 import os
 import sys
 
-from . import plot, report, results, study, sweep
+from . import main_job, plot, report, results, study, sweep
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -30,6 +30,15 @@ def parser():
             s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
             s.add_argument("--resume", action="store_true",
                            help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
+    s = sub.add_parser("main", help="the main job after the builds: this host validated, Table 3 and Table 4 "
+                                    "predicted within a wall budget, and the report (analysis/main-job.sh)")
+    s.add_argument("--out", default=os.path.join(ROOT, "results", "main"), help="results folder")
+    s.add_argument("--budget", type=float, default=600, help="seconds for the whole job (default 600)")
+    # Three repeats give a spread; 2^22 words (32 MiB) is past a host's caches, as HPCC intends.
+    s.add_argument("--host-repeats", type=int, default=3, help="this host: repeats of each run")
+    s.add_argument("--host-log2-table", type=int, default=22, help="this host: measured table of 2^N words")
+    s.add_argument("--host-updates-per-node", type=int, default=65536, help="this host: simulated updates per node")
+    s.add_argument("--build", default=os.path.join(ROOT, "build"))
     s = sub.add_parser("study", help="the paper's Table 4 or Table 3, predicted by gups-model and gups-sim")
     s.add_argument("which", choices=["table4", "table3"])
     s.add_argument("--out", required=True, help="results folder")
@@ -48,6 +57,10 @@ def parser():
                    help="simulations: messages a core's channel holds before DMA sends to it wait (0: unbounded)")
     s.add_argument("--converge", action="store_true",
                    help="simulations: double the run until the steady state's quarters agree (gups-sim --converge)")
+    s.add_argument("--wall-budget", type=float, default=0,
+                   help="table4: seconds for the whole study; a size that would end past it, and every larger "
+                        "one, is modelled but not simulated (0: no limit)")
+    s.add_argument("--jobs", type=int, default=1, help="table4: simulations run side by side (one core each)")
     s.add_argument("--resume", action="store_true",
                    help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
     s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)
@@ -64,6 +77,8 @@ def main(argv):
             return sweep.sweep(args)
         if args.command == "study":
             return study.study(args)
+        if args.command == "main":
+            return main_job.main_job(args)
         if args.command == "plot":
             records = results.load_records(args.out)
             paths = plot.gups_plot(records, args.out, args.machine) + \

@@ -3,6 +3,7 @@ per-core busy shares (model against simulation and measurement)."""
 import os
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -12,9 +13,13 @@ from . import stats  # noqa: E402
 COLOURS = {"direct": "tab:blue", "routed": "tab:orange", "multicore": "tab:green"}
 
 
-def gups_plot(records, out, title):
+def gups_plot(records, out, title, by_ranks=False, cores=None):
+    """GUPS against nodes, or (by_ranks) against MPI ranks, so that algorithms with different ranks per node
+    stand at the cores they use; cores draws where this host's cores end."""
     summary = stats.by_point(records)
-    fig, ax = plt.subplots(figsize=(8, 5.5))
+    ranks_of = {(r["algorithm"], r["nodes"]): r["ranks"] for r in records if r.get("ranks")}
+    x_of = (lambda algorithm, nodes: ranks_of.get((algorithm, nodes), nodes)) if by_ranks else (lambda _, nodes: nodes)
+    fig, ax = plt.subplots(figsize=(11, 5.5))
     algorithms = sorted({r["algorithm"] for r in records if r["algorithm"]})
     network_drawn = False
     for algorithm in algorithms:
@@ -22,17 +27,18 @@ def gups_plot(records, out, title):
         model = sorted((r for r in records if r["source"] == "model" and r["algorithm"] == algorithm),
                        key=lambda r: r["nodes"])
         if model:
-            xs = [r["nodes"] for r in model]
+            xs = [x_of(algorithm, r["nodes"]) for r in model]
             ax.plot(xs, [r["cpu_gups"] for r in model], "-", color=colour, label=f"{algorithm}: CPU bound (model)")
-            network = [(r["nodes"], r["network_gups"]) for r in model if r.get("network_gups")]
-            if network and not network_drawn:
+            network = [(x_of(algorithm, r["nodes"]), r["network_gups"]) for r in model if r.get("network_gups")]
+            if network and not network_drawn and not by_ranks:
                 ax.plot(*zip(*network), "--", color="grey", label="network bound 4B/b")
                 network_drawn = True
             crossover = next((r["nodes"] for r in model if r.get("binds") == "network"), None)
             if crossover:
-                ax.axvline(crossover, color=colour, linestyle=":", label=f"{algorithm}: network binds from here")
+                ax.axvline(x_of(algorithm, crossover), color=colour, linestyle=":",
+                           label=f"{algorithm}: network binds from here")
         for source, marker in (("sim", "o"), ("measured", "s")):
-            points = sorted((key[2], value) for key, value in summary.items()
+            points = sorted((x_of(algorithm, key[2]), value) for key, value in summary.items()
                             if key[0] == source and key[1] == algorithm)
             if points:
                 xs = [p[0] for p in points]
@@ -41,14 +47,24 @@ def gups_plot(records, out, title):
                           [max(0.0, p[1]["max"] - p[1]["mean"]) for p in points]]
                 ax.errorbar(xs, means, yerr=errors, fmt=marker, color=colour, mfc="white" if source == "sim" else colour,
                             capsize=3, label=f"{algorithm}: {'simulated' if source == 'sim' else 'measured'}")
+    if cores and max(x_of(r["algorithm"], r["nodes"]) for r in records if r["algorithm"]) > cores:
+        low, high = ax.get_xlim()
+        ax.axvspan(cores * 1.05, high, color="grey", alpha=0.12,
+                   label=f"more ranks than this host's {cores} cores: model and simulation only")
+        ax.set_xlim(low, high)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("nodes")
+    xs = sorted({x_of(r["algorithm"], r["nodes"]) for r in records if r["algorithm"] and r.get("nodes")})
+    if xs and len(xs) <= 12:
+        ax.set_xticks(xs, [str(x) for x in xs])
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    ax.set_xlabel("MPI ranks (one core each): direct and routed 1 per node, multicore its cores per node"
+                  if by_ranks else "nodes")
     ax.set_ylabel("GUPS (10^9 updates per second)")
-    ax.set_title(title)
+    ax.set_title(f"{title}\n(points: mean of the repeats; bars: fastest and slowest)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))  # beside the axes, never over a point
+    fig.subplots_adjust(left=0.08, right=0.62, bottom=0.12, top=0.93)
     return save(fig, out, "gups")
 
 
@@ -129,8 +145,9 @@ def study_plot(which, rows, out):
                 top.plot(*zip(*paper), "--", color=colour, label=f"{label}: Eq., paper's buckets")
             drawn(top, series, "sim_steady_gups", "o", colour, f"{label}: simulated, steady")
             drawn(top, series, "sim_gups", "x", colour, f"{label}: simulated, whole run")
+            drawn(top, series, "paper_bound_gups", "+", colour, f"{label}: the paper's printed Bottleneck", size=9)
             drawn(bottom, series, "sim_over_eq", "o-", colour, label)
-        bottom.set_ylabel("simulated steady / Eq.")
+        bottom.set_ylabel("simulated steady /\nEq. 7 (multicore), Eq. 1 (routed)", fontsize=9)
         top.set_title("Table 4, predicted: GUPS by node count")
     else:
         division_colours = iter(("tab:red", "tab:brown", "tab:pink", "tab:olive", "tab:gray"))
@@ -160,7 +177,7 @@ def study_plot(which, rows, out):
     return save(fig, out, which)[0]
 
 
-def drawn(ax, rows, key, style, colour, label):
+def drawn(ax, rows, key, style, colour, label, size=None):
     points = [(r["nodes"], r[key]) for r in rows if r.get(key)]
     if points:
-        ax.plot(*zip(*points), style, color=colour, mfc="white", label=label)
+        ax.plot(*zip(*points), style, color=colour, mfc="white", label=label, markersize=size)

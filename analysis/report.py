@@ -35,9 +35,10 @@ def build_tables(records):
         model = next((r for r in records if r["source"] == "model" and (r["algorithm"], r["nodes"]) == (algorithm, nodes)), None)
         sim, measured = summary.get(("sim", algorithm, nodes)), summary.get(("measured", algorithm, nodes))
         shape = next((r["shape"] for r in records if (r["algorithm"], r["nodes"]) == (algorithm, nodes) and r.get("shape")), "")
+        ranks = next((r["ranks"] for r in records if (r["algorithm"], r["nodes"]) == (algorithm, nodes) and r.get("ranks")), None)
         bound = model["gups"] if model else None
         rows.append({
-            "algorithm": algorithm, "nodes": nodes, "shape": shape,
+            "algorithm": algorithm, "nodes": nodes, "ranks": ranks, "shape": shape,
             "measured": measured["mean"] if measured else None,
             "measured_cv": measured["cv"] if measured else None,
             "model": bound, "binds": model["binds"] if model else None,
@@ -49,25 +50,35 @@ def build_tables(records):
     return rows
 
 
+def system_table(machine):
+    torus = machine.get("torus", {})
+    return ["| item | value |", "| --- | --- |", f"| machine | {machine.get('description')} |",
+            f"| clock | {machine.get('clock_hz', 0) / 1e6:.0f} MHz |",
+            f"| cores per node | {machine.get('cores_per_node')} |",
+            f"| interconnect | {torus.get('dimensions')}-D torus, "
+            f"{torus.get('link_bandwidth_bytes_per_s', 0) / 1e6:.0f} MB/s per link each way |"]
+
+
+def rates_table(rows):
+    """The measured, modelled and simulated rates of each point, with their ratios."""
+    cv = lambda v: "-" if v is None else f"{100 * v:.1f}%"
+    lines = ["Benchmarked: `gups` on this machine (mean of the repeats); projected: `gups-model` (the bound that "
+             "binds) and `gups-sim` (mean); CV: run-to-run coefficient of variation.", "",
+             "| algorithm | nodes | ranks | shape | benchmarked | CV | model | binds | simulated | CV | sim/model | "
+             "bench/model | bench/sim |",
+             "| --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['algorithm']} | {r['nodes']} | {r['ranks'] or '-'} | {r['shape']} | {fmt(r['measured'])} | "
+                     f"{cv(r['measured_cv'])} | {fmt(r['model'])} | {r['binds'] or '-'} | {fmt(r['sim'])} | "
+                     f"{cv(r['sim_cv'])} | {fmt(r['sim_over_model'], 3)} | {fmt(r['measured_over_model'], 3)} | "
+                     f"{fmt(r['measured_over_sim'], 3)} |")
+    return lines
+
+
 def markdown(machine, rows, plots, commands, out):
     lines = [f"# torus-gups validation: {machine.get('name')}", "",
              f"Written {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC} from `{out}`.", "",
-             "## System", "", "| item | value |", "| --- | --- |",
-             f"| machine | {machine.get('description')} |",
-             f"| clock | {machine.get('clock_hz', 0) / 1e6:.0f} MHz |",
-             f"| cores per node | {machine.get('cores_per_node')} |",
-             f"| interconnect | {machine.get('torus', {}).get('dimensions')}-D torus, "
-             f"{machine.get('torus', {}).get('link_bandwidth_bytes_per_s', 0) / 1e6:.0f} MB/s per link each way |", "",
-             "## Rates (GUP/s)", "",
-             "Benchmarked: `gups` on this machine (mean of the repeats); projected: `gups-model` (the bound that "
-             "binds) and `gups-sim` (mean); CV: run-to-run coefficient of variation.", "",
-             "| algorithm | nodes | shape | benchmarked | CV | model | binds | simulated | CV | sim/model | bench/model | bench/sim |",
-             "| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
-    for r in rows:
-        cv = lambda v: "-" if v is None else f"{100 * v:.1f}%"
-        lines.append(f"| {r['algorithm']} | {r['nodes']} | {r['shape']} | {fmt(r['measured'])} | {cv(r['measured_cv'])} | "
-                     f"{fmt(r['model'])} | {r['binds'] or '-'} | {fmt(r['sim'])} | {cv(r['sim_cv'])} | "
-                     f"{fmt(r['sim_over_model'], 3)} | {fmt(r['measured_over_model'], 3)} | {fmt(r['measured_over_sim'], 3)} |")
+             "## System", ""] + system_table(machine) + ["", "## Rates (GUP/s)", ""] + rates_table(rows)
     lines += ["", "## Plots", ""] + [f"![{os.path.basename(p)}]({os.path.basename(p)})" for p in plots if p.endswith(".png")]
     lines += ["", "## Audit trail", "", "Every number above comes from a raw JSON file in `raw/`, made by:", ""]
     lines += [f"    {c}" for c in commands]

@@ -5,8 +5,10 @@ through gups-model (Eq. 1 or Eq. 6/7, with the sizing rule's buckets and with
 the paper's) and gups-sim (the machine as it was: every modelled mechanism),
 and the study writes a table a person reads (Markdown), one a script reads
 (CSV and JSON), a plot, and every raw result."""
+import concurrent.futures
 import csv
 import json
+import math
 import os
 import shlex
 import sys
@@ -140,9 +142,10 @@ def table4(args):
     series = [s for s in TABLE4_SERIES if s[1] in args.algorithms]
     nodes_of = {s: [n for n in args.nodes if n <= (65536 if s[0] == "bgl" else 32768)] for s in series}
     study = Study(args, 0 if args.model_only else sum(len(v) for v in nodes_of.values()))
-    rows = []
+    rows = {}
+    machine_files = {}
     for machine, algorithm in series:
-        machine_file = sweep.load_machine(machine, args.build)
+        machine_files[machine] = machine_file = sweep.load_machine(machine, args.build)
         nodes = nodes_of[(machine, algorithm)]
         if not nodes:
             continue
@@ -151,22 +154,85 @@ def table4(args):
         paper = study.model_rows(machine, algorithm, nodes, "reference") if algorithm == "multicore" else {}
         printed = machine_file.get("reference_gups", {})
         for n in nodes:
-            row = {"machine": machine, "algorithm": algorithm, "nodes": n, "shape": rule[n]["shape"],
-                   "rule_bucket": rule[n]["bucket_size"],
-                   "paper_bucket": rule[n]["reference_bucket_size"] if paper else None,
-                   "eq_rule_gups": rule[n]["gups"], "eq_paper_gups": paper[n]["gups"] if paper else None,
-                   "paper_bound_gups": printed.get(f"{algorithm}_bound", {}).get(str(n)),
-                   "model_binds": rule[n]["binds"]}
-            if not args.model_only:
-                mechanisms = mechanisms_for(algorithm, n, machine_file)
-                document, wall = study.simulate(machine, algorithm, n, mechanisms)
-                row.update(mechanisms=mechanisms, **sim_fields(document, wall))
-                # Eq. 7 with the buckets the simulation used.
-                eq = paper if "paper-buckets" in mechanisms else rule
-                row["sim_over_eq"] = ratio(row["sim_steady_gups"], eq[n]["gups"])
-                row["whole_over_eq"] = ratio(row["sim_gups"], eq[n]["gups"])
-            rows.append(row)
-    return rows, study.commands
+            rows[(machine, algorithm, n)] = {
+                "machine": machine, "algorithm": algorithm, "nodes": n, "shape": rule[n]["shape"],
+                "rule_bucket": rule[n]["bucket_size"],
+                "paper_bucket": rule[n]["reference_bucket_size"] if paper else None,
+                "eq_rule_gups": rule[n]["gups"], "eq_paper_gups": paper[n]["gups"] if paper else None,
+                "paper_bound_gups": printed.get(f"{algorithm}_bound", {}).get(str(n)),
+                "model_binds": rule[n]["binds"]}
+    if not args.model_only:
+        simulate_by_size(args, study, rows, machine_files)
+    ordered = sorted(rows.values(), key=lambda r: (SERIES_ORDER[(r["machine"], r["algorithm"])], r["nodes"]))
+    return ordered, study.commands
+
+
+SERIES_ORDER = {s: i for i, s in enumerate(TABLE4_SERIES)}
+
+
+def simulate_by_size(args, study, rows, machine_files):
+    """Smallest size first, every series of a size side by side (--jobs at a time); with --wall-budget, a size
+    whose estimated time would end past the budget is left unsimulated, and so are the larger ones."""
+    budget = WallBudget(args.wall_budget, args.jobs)
+    for n in sorted({key[2] for key in rows}):
+        keys = [key for key in rows if key[2] == n]
+        estimate = budget.estimate(keys)
+        if not budget.fits(estimate):
+            for key in (k for k in rows if k[2] >= n):
+                rows[key]["not_simulated"] = f"about {estimate:.0f} s for {n} nodes would pass the {args.wall_budget:g} s budget"
+            print(f"study: {n} nodes and more not simulated: about {estimate:.0f} s more would pass the "
+                  f"{args.wall_budget:g} s budget ({budget.elapsed():.0f} s used)", file=sys.stderr, flush=True)
+            return
+        tasks = [(key, mechanisms_for(key[1], n, machine_files[key[0]])) for key in keys]
+        done = parallel(lambda task: study.simulate(task[0][0], task[0][1], n, task[1]), tasks, args.jobs)
+        for (key, mechanisms), (document, wall) in zip(tasks, done):
+            row = rows[key]
+            row.update(mechanisms=mechanisms, **sim_fields(document, wall))
+            # Eq. 7 with the buckets the simulation used.
+            eq_gups = row["eq_paper_gups"] if "paper-buckets" in mechanisms else row["eq_rule_gups"]
+            row["sim_over_eq"] = ratio(row["sim_steady_gups"], eq_gups)
+            row["whole_over_eq"] = ratio(row["sim_gups"], eq_gups)
+            budget.record(key, wall)
+
+
+def parallel(work, items, jobs):
+    """work(item) for every item, at most jobs at a time; the results in the items' order."""
+    if jobs <= 1 or len(items) <= 1:
+        return [work(item) for item in items]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(work, items))
+
+
+class WallBudget:
+    """Estimates a size's simulations from the same series at the sizes before: wall time grows by about 2 to 4
+    per doubling of the nodes (Table 4 here: 2, 3, 9, 30, 68, 199, 530 s from 64 to 4,096 nodes)."""
+    FIRST_GROWTH, MIN_GROWTH, MAX_GROWTH, MARGIN = 3.0, 2.0, 4.0, 1.25
+
+    def __init__(self, seconds, jobs):
+        self.seconds, self.jobs, self.start, self.walls = seconds, max(1, jobs), time.monotonic(), {}
+
+    def elapsed(self):
+        return time.monotonic() - self.start
+
+    def record(self, key, wall):
+        self.walls.setdefault(key[:2], []).append((key[2], wall))
+
+    def estimate(self, keys):
+        """Seconds for these simulations run --jobs at a time, with a margin."""
+        each = []
+        for key in keys:
+            history = self.walls.get(key[:2], [])
+            if not history:
+                each.append(0.0)
+                continue
+            growth = self.FIRST_GROWTH
+            if len(history) >= 2 and history[-2][1] > 0:
+                growth = min(self.MAX_GROWTH, max(self.MIN_GROWTH, history[-1][1] / history[-2][1]))
+            each.append(history[-1][1] * growth ** math.log2(key[2] / history[-1][0]))
+        return self.MARGIN * max(max(each, default=0.0), sum(each) / self.jobs)
+
+    def fits(self, estimate):
+        return not self.seconds or self.elapsed() + estimate <= self.seconds
 
 
 def table3(args):
@@ -223,11 +289,15 @@ def fmt(value, spec=".3g"):
     return "-" if value is None else format(value, spec)
 
 
+def table_lines(columns, rows):
+    """A Markdown table; columns: (heading, right-aligned, cell of a row)."""
+    return ["| " + " | ".join(c[0] for c in columns) + " |",
+            "| " + " | ".join("---:" if c[1] else "---" for c in columns) + " |"] + \
+        ["| " + " | ".join(str(c[2](r)) for c in columns) + " |" for r in rows]
+
+
 def markdown(title, intro, columns, rows, commands, extra=()):
-    """columns: (heading, right-aligned, cell of a row)."""
-    lines = [f"# {title}", "", intro, "", "| " + " | ".join(c[0] for c in columns) + " |",
-             "| " + " | ".join("---:" if c[1] else "---" for c in columns) + " |"]
-    lines += ["| " + " | ".join(str(c[2](r)) for c in columns) + " |" for r in rows]
+    lines = [f"# {title}", "", intro, ""] + table_lines(columns, rows)
     return "\n".join(lines + list(extra) + ["", "Commands:", ""] + [f"    {c}" for c in commands]) + "\n"
 
 
@@ -257,8 +327,11 @@ def markdown4(rows, wall, commands):
         ("stalled shares", False, lambda r: shares(r.get("stalled_shares"))),
         ("wall s", True, lambda r: fmt(r.get("wall_seconds"), ".0f")),
     ]
+    skipped = next((r for r in rows if r.get("not_simulated")), None)
+    extra = ["", f"Not simulated from {skipped['nodes']} nodes: {skipped['not_simulated']} "
+             "(`--max-nodes` and a larger `--wall-budget` simulate them)."] if skipped else []
     return markdown("Table 4, predicted", f"gups-model (Eq. 1 / Eq. 6-7) and gups-sim (every modelled mechanism), "
-                    f"{wall:.0f} s of wall time on this machine.", columns, rows, commands)
+                    f"{wall:.0f} s of wall time on this machine.", columns, rows, commands, extra)
 
 
 def markdown3(rows, wall, commands):
@@ -315,6 +388,8 @@ def study(args):
         raise ValueError("--nodes needs node counts of at least 1")
     if args.reception_fifo < 0:
         raise ValueError("--reception-fifo must be 0 (unbounded) or more")
+    if args.jobs < 1 or args.wall_budget < 0 or not math.isfinite(args.wall_budget):
+        raise ValueError("--jobs needs 1 or more and --wall-budget 0 (no limit) or more seconds")
     start = time.monotonic()
     rows, commands = (table4 if args.which == "table4" else table3)(args)
     wall = time.monotonic() - start

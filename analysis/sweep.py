@@ -8,6 +8,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from . import results
@@ -75,13 +76,15 @@ def load_machine(machine, build):
 class Progress:
     def __init__(self, total, prefix="sweep"):
         self.total, self.done, self.start, self.prefix = total, 0, time.monotonic(), prefix
+        self.lock = threading.Lock()  # steps may come from simulations run side by side
 
     def step(self, what):
-        self.done += 1
-        elapsed = time.monotonic() - self.start
-        left = elapsed / self.done * (self.total - self.done)
-        print(f"{self.prefix}: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
-              file=sys.stderr, flush=True)
+        with self.lock:
+            self.done += 1
+            elapsed = time.monotonic() - self.start
+            left = elapsed / self.done * max(0, self.total - self.done)
+            print(f"{self.prefix}: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
+                  file=sys.stderr, flush=True)
 
 
 def sweep(args):
@@ -161,15 +164,25 @@ def simulate(args, sim, machine, algorithm, nodes, repeat, progress):
     progress.step(f"sim {algorithm} {nodes} nodes #{repeat}")
 
 
+def host_cores():
+    """The cores this process may run on (its CPU affinity), which a measured run must not exceed."""
+    return len(os.sched_getaffinity(0))
+
+
 def measure(args, gups, machine, algorithm, nodes, repeat, progress, owner="division"):
     # HPCC's 4 updates per word; the plan says how many ranks and which arguments.
     run_plan = plan(args.build, args.machine, nodes, algorithm,
                     ["--log2-table", str(args.log2_table), "--updates-per-word", "4", "--owner", owner])
-    path = os.path.join(args.out, "measured.tmp.json")
-    command = ["mpirun", "--oversubscribe", "-np", str(run_plan["ranks"]), gups, *run_plan["kernel_arguments"],
-               "--json", path]
     name = f"measured-{algorithm}-{nodes}-{repeat}" + ("" if owner == "division" else f"-{owner}")
-    if already_done(args, name, command, progress, f"measured {algorithm} {nodes} nodes #{repeat} ({owner})"):
+    what = f"measured {algorithm} {nodes} nodes #{repeat} ({owner})"
+    if run_plan["ranks"] > host_cores():
+        # Two ranks time-sharing a core measure the scheduler, not the algorithm.
+        progress.step(f"{what}: not run, it needs {run_plan['ranks']} ranks and this host gives {host_cores()} "
+                      "cores (measured runs never oversubscribe)")
+        return
+    path = os.path.join(args.out, "measured.tmp.json")
+    command = ["mpirun", "-np", str(run_plan["ranks"]), gups, *run_plan["kernel_arguments"], "--json", path]
+    if already_done(args, name, command, progress, what):
         return
     start = time.monotonic()
     status, _, err = run(command, MPI_ENV)
@@ -182,7 +195,7 @@ def measure(args, gups, machine, algorithm, nodes, repeat, progress, owner="divi
                          "repeat": repeat, "owner": owner, "wall_seconds": time.monotonic() - start,
                          "command": " ".join(shlex.quote(c) for c in command), "failed": failed}
     results.write_raw(args.out, name, document)
-    progress.step(f"measured {algorithm} {nodes} nodes #{repeat} ({owner})")
+    progress.step(what)
 
 
 def read_json(path):

@@ -92,11 +92,11 @@ def test_report_has_rates_ratios_plots_and_commands(folder, tmp_path):
         build = BUILD
     assert report.report(Args) == 0
     text = (folder / "report.md").read_text()
-    assert "| multicore | 8 | 2x2x2 | - | - | 0.05 | cpu | 0.042 | 4.8% | 0.84 |" in text
-    assert "| multicore | 16 | 2x2x2 | - | - | 0.1 | cpu | 0.09 | 0.0% | 0.9 |" in text
+    assert "| multicore | 8 | 32 | 2x2x2 | - | - | 0.05 | cpu | 0.042 | 4.8% | 0.84 |" in text
+    assert "| multicore | 16 | 64 | 2x2x2 | - | - | 0.1 | cpu | 0.09 | 0.0% | 0.9 |" in text
     assert "    gups-sim --nodes 8 # 2" in text and "    gups-model --nodes 16" in text
     assert "IBM Blue Gene/P" in text and "850 MHz" in text
-    assert png_size(folder / "gups.png") == (880, 605)
+    assert png_size(folder / "gups.png") == (1210, 605)
     assert png_size(folder / "core-shares.png") == (770, 495)
     assert (folder / "gups.svg").stat().st_size > 1000
     html = (folder / "report.html").read_text()
@@ -114,27 +114,45 @@ def cxx_plan(*arguments):
     return json.loads(done.stdout)
 
 
-@needs_build
-@pytest.mark.parametrize("algorithm,nodes", [("direct", 12), ("routed", 96), ("multicore", 96), ("multicore", 8)])
-def test_measured_runs_are_what_the_cxx_plan_says(tmp_path, monkeypatch, algorithm, nodes):
-    """The sweep's real runs take their rank count and the kernel's arguments from gups-topology's plan."""
-    started = []
+@pytest.fixture
+def started(monkeypatch):
+    """The mpirun commands the sweep starts; they are recorded, not run (other commands run)."""
+    launched = []
     real_run = sweep.run
 
     def run(command, env=None):
-        if command[0] == "mpirun":
-            started.append(command)
-            return 1, "", "not run in this test"
-        return real_run(command, env)
+        if command[0] != "mpirun":
+            return real_run(command, env)
+        launched.append(command)
+        return 1, "", "not run in this test"
 
     monkeypatch.setattr(sweep, "run", run)
+    return launched
+
+
+@needs_build
+@pytest.mark.parametrize("algorithm,nodes", [("direct", 12), ("routed", 96), ("multicore", 96), ("multicore", 8)])
+def test_measured_runs_are_what_the_cxx_plan_says(tmp_path, monkeypatch, started, algorithm, nodes):
+    """The sweep's real runs take their rank count and the kernel's arguments from gups-topology's plan."""
+    monkeypatch.setattr(sweep, "host_cores", lambda: 1 << 20)
     args = argparse.Namespace(out=str(tmp_path), build=BUILD, machine="bgp", log2_table=20, resume=False)
     sweep.measure(args, "GUPS", None, algorithm, nodes, 1, sweep.Progress(1, "test"))
     plan = cxx_plan("--machine", "bgp", "--algo", algorithm, "--nodes", str(nodes), "--log2-table", "20",
                     "--updates-per-word", "4")
-    assert started == [["mpirun", "--oversubscribe", "-np", str(plan["ranks"]), "GUPS", *plan["kernel_arguments"],
+    assert started == [["mpirun", "-np", str(plan["ranks"]), "GUPS", *plan["kernel_arguments"],
                         "--json", os.path.join(str(tmp_path), "measured.tmp.json")]]
     assert ("--shape" in plan["kernel_arguments"]) == (algorithm != "direct")
+
+
+@needs_build
+def test_measured_runs_never_oversubscribe(tmp_path, monkeypatch, started, capsys):
+    """A run that needs more ranks than the host's cores is not started, and the sweep says why."""
+    monkeypatch.setattr(sweep, "host_cores", lambda: 2)
+    args = argparse.Namespace(out=str(tmp_path), build=BUILD, machine="bgp", log2_table=20, resume=False)
+    sweep.measure(args, "GUPS", None, "multicore", 1, 1, sweep.Progress(2, "test"))  # 4 ranks
+    sweep.measure(args, "GUPS", None, "direct", 2, 1, sweep.Progress(2, "test"))  # 2 ranks
+    assert [c[:3] for c in started] == [["mpirun", "-np", "2"]]
+    assert "needs 4 ranks and this host gives 2 cores (measured runs never oversubscribe)" in capsys.readouterr().err
 
 
 @needs_build
@@ -169,6 +187,6 @@ def test_division_against_prediction_plot(folder):
     assert png_size(folder / "owner.png") == (770, 495)
     text = (folder / "report.md").read_text()
     assert "![owner.png](owner.png)" in text
-    assert "| direct | 12 | 2x2x2 | 0.03 |" in text  # the table shows the division runs, as HPCC does
+    assert "| direct | 12 | 48 | 2x2x2 | 0.03 |" in text  # the table shows the division runs, as HPCC does
     rows = list(csv.DictReader(open(folder / "results.csv")))
     assert sorted(r["owner"] for r in rows if r["source"] == "measured") == ["division", "predict"]

@@ -1,0 +1,189 @@
+"""The main job's report: its first screen says what was found (each sentence computed from the results below
+it), then the Table 4 replica, the owner experiment, this host's validation, the plots and every command."""
+import datetime
+import json
+import os
+import platform
+
+from . import plot, report, results, study
+
+TITLES = {("bgp", "multicore"): "Blue Gene/P, multi-core algorithm (4 specialised cores per node)",
+          ("bgp", "routed"): "Blue Gene/P, single-core algorithm",
+          ("bgl", "routed"): "Blue Gene/L, single-core algorithm"}
+EQUATION = {"multicore": "Eq. 7", "routed": "Eq. 1"}
+# A ratio this far from 1 or moving this much across sizes is worth a word; below it, it is noise of the run.
+NOTABLE = 0.01
+
+
+def g(value):
+    return study.fmt(value)
+
+
+def span(values, spec=".3f"):
+    low, high = min(values), max(values)
+    return format(low, spec) if format(low, spec) == format(high, spec) else f"{low:{spec}} to {high:{spec}}"
+
+
+def equation_gups(row):
+    """Eq. 1 or 7 with the buckets the simulation of this row used."""
+    return row["sim_steady_gups"] / row["sim_over_eq"]
+
+
+def series_finding(rows, key):
+    simulated = [r for r in rows if (r["machine"], r["algorithm"]) == key and r.get("sim_over_eq")]
+    if not simulated:
+        return None
+    eq = EQUATION[key[1]]
+    ratios = [r["sim_over_eq"] for r in simulated]
+    sizes = f"{simulated[0]['nodes']:,}" + (f" to {simulated[-1]['nodes']:,}" if len(simulated) > 1 else "")
+    text = f"**{TITLES[key]}**, simulated at {sizes} nodes: the steady state is {span(ratios)} of {eq}"
+    if ratios[0] - ratios[-1] > NOTABLE and all(b <= a + NOTABLE / 2 for a, b in zip(ratios, ratios[1:])):
+        text += ", further below it as the machine grows"
+    binds = sorted({r["binds"] for r in simulated})
+    text += f"; {binds[0]} binds at every size" if len(binds) == 1 else f"; binding: {', '.join(binds)}"
+    last = simulated[-1]
+    text += (f". At {last['nodes']:,} nodes: {g(last['sim_steady_gups'])} GUPS simulated ({g(last['sim_gups'])} over "
+             f"the whole run, start included), {g(equation_gups(last))} by {eq}")
+    if last.get("paper_bound_gups"):
+        text += f", {g(last['paper_bound_gups'])} in the paper's Bottleneck column"
+    return text + "."
+
+
+def table4_findings(rows):
+    lines = [f for f in (series_finding(rows, key) for key in TITLES) if f]
+    multi = {r["nodes"]: r for r in rows if (r["machine"], r["algorithm"]) == ("bgp", "multicore")}
+    single = {r["nodes"]: r for r in rows if (r["machine"], r["algorithm"]) == ("bgp", "routed")}
+    common = [n for n in multi if n in single and multi[n].get("sim_steady_gups") and single[n].get("sim_steady_gups")]
+    if common:
+        n = max(common)
+        lines.append(f"**Four specialised cores against one** on Blue Gene/P at {n:,} nodes: "
+                     f"{multi[n]['sim_steady_gups'] / single[n]['sim_steady_gups']:.2f}x simulated, "
+                     f"{equation_gups(multi[n]) / equation_gups(single[n]):.2f}x by the equations.")
+    skipped = [r for r in rows if r.get("not_simulated")]
+    if skipped:
+        first = min(r["nodes"] for r in skipped)
+        top = max((r for r in rows if (r["machine"], r["algorithm"]) == ("bgp", "multicore")),
+                  key=lambda r: r["nodes"], default=None)
+        text = f"**Modelled only** from {first:,} nodes up ({skipped[0]['not_simulated']})"
+        if top:
+            text += (f"; Eq. 7 gives {g(top['eq_paper_gups'] or top['eq_rule_gups'])} GUPS at {top['nodes']:,} nodes"
+                     + (f", the paper's Bottleneck column {g(top['paper_bound_gups'])}" if top.get("paper_bound_gups") else ""))
+        lines.append(text + ".")
+    network = sorted({r["nodes"] for r in rows if r.get("model_binds") == "network"})
+    lines.append(f"The network bound (4B/b) binds from {network[0]:,} nodes." if network else
+                 "The network bound (4B/b) binds at no size of the table: every bound is the CPU's.")
+    return lines
+
+
+def table3_finding(rows):
+    division = [r for r in rows if r["owner"] == "division" and not r["power_of_two"] and r.get("sim_steady_gups")]
+    predict = {r["nodes"]: r for r in rows if r["owner"] == "predict" and r.get("sim_steady_gups")}
+    found = []
+    for d in division:
+        p = predict.get(d["nodes"])
+        if p:
+            found.append(f"**Owners on {d['nodes']} nodes** (the paper's Table 3, multi-core Blue Gene/P): prediction "
+                         f"(Theorem 4.1) gives {p['sim_steady_gups'] / d['sim_steady_gups']:.2f}x the simulated GUPS "
+                         f"of division at {d['divide_cycles']:g} cycles ({p['eq_gups'] / d['eq_gups']:.2f}x by Eq. 7); "
+                         f"binding with division: {d['binds']}; with prediction: {p['binds']}.")
+    return found
+
+
+def host_findings(rows, measured_records, cores, machine):
+    measured = [r for r in rows if r["measured"] is not None]
+    lines = []
+    for algorithm in sorted({r["algorithm"] for r in measured}):
+        r = max((r for r in measured if r["algorithm"] == algorithm), key=lambda r: r["ranks"] or 0)
+        repeats = sum(1 for m in measured_records if (m["algorithm"], m["nodes"]) == (algorithm, r["nodes"]))
+        spread = f"{100 * r['measured_cv']:.1f}% run to run over {repeats} runs" if repeats > 1 else "one run"
+        text = f"{algorithm} on {r['ranks']} ranks: measured {g(r['measured'])} GUPS ({spread})"
+        if r["measured_over_model"]:
+            text += f", {r['measured_over_model']:.2f}x the model"
+        if r["measured_over_sim"]:
+            text += f", {r['measured_over_sim']:.2f}x the simulation"
+        lines.append(text)
+    unmeasured = [f"{r['algorithm']} on {r['nodes']} nodes ({r['ranks']} ranks)" for r in rows
+                  if r["measured"] is None and (r["ranks"] or 0) > cores]
+    text = (f"**This host** ({cores} cores, {machine.get('clock_hz', 0) / 1e9:.2f} GHz, costs calibrated by "
+            f"gups-calibrate): " + ("; ".join(lines) if lines else "nothing was measured"))
+    if unmeasured:
+        text += f". Not measured, as they need more ranks than cores: {', '.join(unmeasured)}"
+    return [text + "."]
+
+
+def read_rows(folder, name):
+    try:
+        with open(os.path.join(folder, f"{name}.json"), encoding="utf-8") as f:
+            return json.load(f)["rows"]
+    except (OSError, ValueError, KeyError):
+        return []
+
+
+TABLE4_COLUMNS = [
+    ("machine", False, lambda r: r["machine"]), ("algorithm", False, lambda r: r["algorithm"]),
+    ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
+    ("Eq. 1/7", True, lambda r: g(r["eq_paper_gups"] or r["eq_rule_gups"])),
+    ("paper's Bottleneck", True, lambda r: g(r["paper_bound_gups"])),
+    ("simulated steady", True, lambda r: g(r.get("sim_steady_gups"))),
+    ("simulated whole run", True, lambda r: g(r.get("sim_gups"))),
+    ("steady/Eq.", True, lambda r: study.fmt(r.get("sim_over_eq"), ".3f")),
+    ("binds", False, lambda r: r.get("binds") or f"{r['model_binds']} (model)"),
+    ("wall s", True, lambda r: study.fmt(r.get("wall_seconds"), ".0f")),
+]
+
+
+def write(out, folders, host_file, cores, step):
+    table4 = read_rows(folders["table4"], "table4")
+    table3 = read_rows(folders["table3"], "table3")
+    records = [r for r in results.load_records(folders["host"]) if r.get("owner", "division") == "division"]
+    with open(host_file, encoding="utf-8") as f:
+        host = json.load(f)
+    host_rows = report.build_tables(records)
+    plots = []
+    if records:
+        plots += plot.gups_plot(records, folders["host"], "this host: GUPS by cores in use", by_ranks=True, cores=cores)
+        plots += plot.shares_plot(records, report.raw_documents(folders["host"]), folders["host"])
+    found = table4_findings(table4) + table3_finding(table3) + host_findings(host_rows, [r for r in records if r["source"] == "measured"], cores, host)
+    wall = step.elapsed()
+    lines = [
+        "# torus-gups: what the main job found", "",
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}, {wall:.0f} s after the builds "
+        f"(budget {step_budget(step, wall)}) on {platform.node()}, {cores} cores. Every figure comes from a raw "
+        "JSON result kept under this folder; the sections below hold the tables, the plots and the commands.", "",
+    ] + [f"{i}. {text}" for i, text in enumerate(found, 1)]
+    if step.failed:
+        lines += ["", f"**{len(step.failed)} step(s) reported failures**: " + "; ".join(f"`{c}`" for c in step.failed)]
+    lines += ["", "## Table 4, predicted (Blue Gene/P and Blue Gene/L)", "",
+              "Eq. 1 (single-core) and Eq. 7 (multi-core) with the buckets the simulation used; the paper's "
+              "Bottleneck column as printed; simulated with every modelled mechanism (wire bytes, receive batches, "
+              "DMA, mesh below the torus size). Full table: `table4/table4.md`.", ""]
+    lines += study.table_lines(TABLE4_COLUMNS, table4)
+    lines += ["", "![table4](table4/table4.png)", "", "## Owners, predicted (the paper's Table 3)", "",
+              "Full table: `table3/table3.md`.", ""]
+    lines += study.table_lines(TABLE3_COLUMNS, table3)
+    lines += ["", "## This host", ""] + report.system_table(host) + [""] + report.rates_table(host_rows) + [""]
+    lines += [f"![{os.path.basename(p)}](host/{os.path.basename(p)})" for p in plots if p.endswith(".png")]
+    lines += ["", "## Commands", "", "The main job ran these (each folder's own report lists the runs inside):", ""]
+    lines += [f"    {c}" for c in step.commands]
+    text = "\n".join(lines) + "\n"
+    first_screen = text[:text.index("\n## ")]
+    path = os.path.join(out, "report.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    with open(os.path.join(out, "report.html"), "w", encoding="utf-8") as f:
+        f.write(report.to_html(text))
+    return path, first_screen
+
+
+TABLE3_COLUMNS = [
+    ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
+    ("owners", False, lambda r: "shift" if r["power_of_two"] else r["owner"]),
+    ("divide cycles", True, lambda r: study.fmt(r["divide_cycles"], "g")),
+    ("Eq. 7", True, lambda r: g(r["eq_gups"])), ("simulated steady", True, lambda r: g(r.get("sim_steady_gups"))),
+    ("steady/Eq. 7", True, lambda r: study.fmt(r.get("sim_over_eq"), ".3f")),
+    ("binds", False, lambda r: r.get("binds", "-")),
+]
+
+
+def step_budget(step, wall):
+    return f"{step.budget:.0f} s" + (", overrun" if wall > step.budget else "")

@@ -1,0 +1,96 @@
+"""The main job after the builds, within a wall budget: calibrates this host, validates model and simulation
+against measured runs on it (never more ranks than cores), simulates the paper's owner experiment (Table 3) at
+96 nodes, and replicates Table 4 on Blue Gene/P and Blue Gene/L, modelled at every size and simulated up to the
+largest size the rest of the budget allows; then writes the report whose first lines say what was found."""
+import contextlib
+import io
+import json
+import os
+import shlex
+import sys
+import time
+
+from . import headline, sweep
+
+HOST_NODES = "1,2"
+HOST_ALGORITHMS = "direct,routed,multicore"
+OWNER_NODES = 96  # the paper's Table 3 starts here: not a power of two, so owners are found by division
+REPORT_RESERVE_SECONDS = 30  # writing the report and its plots, and the slack of the last simulation
+
+
+class Step:
+    """One command of the job, run and recorded (the report's audit trail repeats it)."""
+
+    def __init__(self, out, budget):
+        self.out, self.budget, self.commands, self.failed, self.start = out, budget, [], [], time.monotonic()
+
+    def elapsed(self):
+        return time.monotonic() - self.start
+
+    def say(self, text):
+        print(f"main job: [{self.elapsed():.0f} s] {text}", file=sys.stderr, flush=True)
+
+    def analysis(self, argv):
+        from .cli import main  # the commands a user would type
+        command = "python3 -m analysis " + " ".join(shlex.quote(a) for a in argv)
+        self.commands.append(command)
+        with contextlib.redirect_stdout(io.StringIO()):  # their tables are in their folders; the report has them
+            status = main(argv)
+        if status != 0:
+            self.failed.append(command)
+
+    def program(self, command):
+        self.commands.append(" ".join(shlex.quote(c) for c in command))
+        status, _, err = sweep.run(command, sweep.MPI_ENV)
+        if status != 0:
+            raise sweep.MissingBinary(f"{command[0]} failed (status {status}): {err.strip()[-400:]}")
+
+
+def main_job(args):
+    if not 0 < args.budget < float("inf"):
+        raise ValueError("--budget needs a positive number of seconds")
+    if args.host_repeats < 1 or args.host_updates_per_node < 1:
+        raise ValueError("--host-repeats and --host-updates-per-node need 1 or more")
+    # The plan owns the table's limits: asked before anything runs.
+    try:
+        sweep.plan(args.build, "bgp", 1, "direct", ["--log2-table", str(args.host_log2_table)])
+    except ValueError as error:
+        raise ValueError(str(error).replace("--log2-table", "--host-log2-table")) from error
+    step = Step(args.out, args.budget)
+    folders = {name: os.path.join(args.out, name) for name in ("host", "table3", "table4")}
+    for folder in folders.values():
+        os.makedirs(folder, exist_ok=True)
+    cores = sweep.host_cores()
+    calibrate = sweep.binary(args.build, "models/gups-calibrate")
+    sweep.binary(args.build, "sim/gups-sim", "cmake --build build (needs SimGrid: libsimgrid-dev)")
+    host_file = os.path.join(folders["host"], "host.json")
+    build = ["--build", args.build]
+
+    step.say(f"calibrating this host ({cores} cores)")
+    step.program(["mpirun", "-np", str(min(2, cores)), calibrate, "--output", host_file])
+
+    step.say("this host: model, simulation and measured runs")
+    step.analysis(["sweep", "--machine", host_file, "--algorithms", HOST_ALGORITHMS, "--nodes", HOST_NODES,
+                              "--sources", "model,sim,measured", "--repeat", str(args.host_repeats), "--updates-per-node",
+                              str(args.host_updates_per_node), "--log2-table", str(args.host_log2_table),
+                              "--out", folders["host"], *build])
+
+    step.say(f"Table 3 at {OWNER_NODES} nodes: owners by division and by prediction, simulated")
+    step.analysis(["study", "table3", "--nodes", str(OWNER_NODES), "--no-neighbours",
+                               "--out", folders["table3"], *build])
+
+    left = args.budget - step.elapsed() - REPORT_RESERVE_SECONDS
+    step.say(f"Table 4: modelled at every size, simulated for the {max(0, left):.0f} s left of the budget")
+    step.analysis(["study", "table4", "--max-nodes", "32768", "--wall-budget", f"{max(1, left):.0f}",
+                               "--jobs", str(cores), "--out", folders["table4"], *build])
+
+    step.say("writing the report")
+    path, first_screen = headline.write(args.out, folders, host_file, cores, step)
+    with open(os.path.join(args.out, "main-job.json"), "w", encoding="utf-8") as f:
+        json.dump({"wall_seconds": round(step.elapsed(), 1), "budget_seconds": args.budget, "cores": cores,
+                   "commands": step.commands, "failed_steps": step.failed}, f, indent=1)
+    print(first_screen, flush=True)
+    step.say(f"done: {path} (and report.html beside it)")
+    for command in step.failed:
+        print(f"main job: this step reported a failure (see above): {command}", file=sys.stderr)
+    return 1 if step.failed else 0

@@ -1,0 +1,90 @@
+"""The main job's pieces: the wall budget of the Table 4 study and the sentences of the report's first screen."""
+import argparse
+
+import pytest
+
+from analysis import cli, headline, study
+
+
+def table4_row(machine, algorithm, nodes, eq, steady=None, binds="core 3", paper=None, skipped=None):
+    row = {"machine": machine, "algorithm": algorithm, "nodes": nodes, "shape": "4x4x4", "rule_bucket": 31,
+           "paper_bucket": None, "eq_rule_gups": eq, "eq_paper_gups": None, "paper_bound_gups": paper,
+           "model_binds": "cpu"}
+    if steady is not None:
+        row.update(sim_steady_gups=steady, sim_gups=0.9 * steady, sim_over_eq=steady / eq, binds=binds)
+    if skipped:
+        row["not_simulated"] = skipped
+    return row
+
+
+def test_budget_estimates_from_the_growth_of_each_series(monkeypatch):
+    clock = iter([100.0, 100.0, 150.0, 150.0])
+    monkeypatch.setattr(study.time, "monotonic", lambda: next(clock))
+    budget = study.WallBudget(seconds=100, jobs=2)
+    assert budget.estimate([("bgp", "multicore", 64)]) == 0  # nothing to go by: the first size always runs
+    budget.record(("bgp", "multicore", 64), 2.0)
+    budget.record(("bgp", "multicore", 128), 6.0)
+    budget.record(("bgp", "routed", 128), 10.0)
+    # multicore grew 3x per doubling: 18 s at 256; routed has one size, so the first guess (3x): 30 s.
+    # Side by side on 2 jobs the longer one decides, with the margin.
+    assert budget.estimate([("bgp", "multicore", 256), ("bgp", "routed", 256)]) == pytest.approx(1.25 * 30)
+    assert budget.estimate([("bgp", "multicore", 512)]) == pytest.approx(1.25 * 6 * 9)
+    assert budget.fits(40)      # 0 s used
+    assert not budget.fits(60)  # 50 s used
+
+
+def test_study_rejects_bad_budget_and_jobs(capsys):
+    for argv in (["--jobs", "0"], ["--wall-budget", "-1"], ["--wall-budget", "nan"]):
+        assert cli.main(["study", "table4", "--out", "/nonexistent/x", "--model-only", *argv]) == 2
+        assert "--jobs needs 1 or more and --wall-budget 0 (no limit) or more seconds" in capsys.readouterr().err
+
+
+def test_main_job_rejects_a_budget_that_is_not_positive(capsys):
+    for budget in ("0", "-5", "nan", "inf"):
+        assert cli.main(["main", "--out", "/nonexistent/x", "--budget", budget]) == 2
+        assert "--budget needs a positive number of seconds" in capsys.readouterr().err
+
+
+def test_findings_say_how_far_the_simulation_is_from_the_equation():
+    rows = [table4_row("bgp", "multicore", 64, 0.38, 0.381, paper=0.38),
+            table4_row("bgp", "multicore", 128, 0.75, 0.75, paper=0.75),
+            table4_row("bgp", "multicore", 256, 1.5, skipped="about 50 s would pass the 40 s budget", paper=1.49),
+            table4_row("bgp", "routed", 64, 0.12, 0.115, binds="core 0"),
+            table4_row("bgp", "routed", 128, 0.23, 0.21, binds="core 0")]
+    found = headline.table4_findings(rows)
+    assert found[0].startswith("**Blue Gene/P, multi-core algorithm")
+    assert "simulated at 64 to 128 nodes: the steady state is 1.000 to 1.003 of Eq. 7" in found[0]
+    assert "core 3 binds at every size" in found[0]
+    assert "At 128 nodes: 0.75 GUPS simulated (0.675 over the whole run, start included), 0.75 by Eq. 7, " \
+           "0.75 in the paper's Bottleneck column." in found[0]
+    assert "0.913 to 0.958 of Eq. 1, further below it as the machine grows" in found[1]
+    assert "at 128 nodes: 3.57x simulated, 3.26x by the equations" in found[2]
+    assert found[3] == ("**Modelled only** from 256 nodes up (about 50 s would pass the 40 s budget); Eq. 7 gives "
+                        "1.5 GUPS at 256 nodes, the paper's Bottleneck column 1.49.")
+    assert found[4] == "The network bound (4B/b) binds at no size of the table: every bound is the CPU's."
+    rows[2]["model_binds"] = "network"
+    assert headline.table4_findings(rows)[4] == "The network bound (4B/b) binds from 256 nodes."
+
+
+def test_findings_compare_owners_and_name_the_runs_the_host_cannot_take():
+    table3 = [{"nodes": 96, "owner": "division", "power_of_two": False, "divide_cycles": 100, "eq_gups": 0.38,
+               "sim_steady_gups": 0.39, "binds": "core 2"},
+              {"nodes": 96, "owner": "predict", "power_of_two": False, "divide_cycles": None, "eq_gups": 0.57,
+               "sim_steady_gups": 0.585, "binds": "core 3"}]
+    assert "prediction (Theorem 4.1) gives 1.50x the simulated GUPS of division at 100 cycles (1.50x by Eq. 7); " \
+           "binding with division: core 2; with prediction: core 3." in headline.table3_finding(table3)[0]
+    host = [{"algorithm": "direct", "nodes": 2, "ranks": 2, "measured": 0.03, "measured_cv": 0.1,
+             "measured_over_model": 0.5, "measured_over_sim": 0.6},
+            {"algorithm": "multicore", "nodes": 2, "ranks": 4, "measured": None, "measured_cv": None,
+             "measured_over_model": None, "measured_over_sim": None}]
+    runs = [{"source": "measured", "algorithm": "direct", "nodes": 2}] * 3
+    text = headline.host_findings(host, runs, 2, {"clock_hz": 2.4e9})[0]
+    assert "direct on 2 ranks: measured 0.03 GUPS (10.0% run to run over 3 runs), 0.50x the model, 0.60x the " \
+           "simulation" in text
+    assert "(one run)" in headline.host_findings(host, runs[:1], 2, {"clock_hz": 2.4e9})[0]
+    assert text.endswith("Not measured, as they need more ranks than cores: multicore on 2 nodes (4 ranks).")
+
+
+def test_the_main_command_is_the_documented_one():
+    args = cli.parser().parse_args(["main"])
+    assert isinstance(args, argparse.Namespace) and args.budget == 600 and args.out.endswith("results/main")
