@@ -25,7 +25,6 @@ class ConstantDivisor {
     const std::uint64_t fraction = inverse_ * n;  // n / divisor's fractional part, in 64 bits
     return static_cast<std::uint32_t>((static_cast<unsigned __int128>(fraction) * divisor_) >> 64);
   }
-  std::uint32_t divisor() const noexcept { return divisor_; }
 
  private:
   std::uint32_t divisor_ = 1;

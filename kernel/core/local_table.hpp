@@ -19,10 +19,6 @@ struct TableChecksums {
     sum += word;
     xor_all ^= word;
   }
-  void merge(const TableChecksums& other) noexcept {
-    sum += other.sum;
-    xor_all ^= other.xor_all;
-  }
   bool operator==(const TableChecksums&) const = default;
 };
 

@@ -21,7 +21,6 @@ class TableDistribution {
                     std::vector<unsigned> updater_cores);
 
   const TableLayout& node_layout() const noexcept { return *layout_; }
-  unsigned cores_per_node() const noexcept { return cores_per_node_; }
   std::uint64_t ranks() const noexcept { return layout_->owners() * cores_per_node_; }
 
   TableSlice slice_of_rank(std::uint64_t rank) const noexcept;

@@ -18,12 +18,9 @@ class TableLayout {
   // or log2_words is outside [0, 62].
   TableLayout(unsigned log2_words, std::uint64_t owners);
 
-  unsigned log2_words() const noexcept { return log2_words_; }
   std::uint64_t total_words() const noexcept { return total_words_; }
   std::uint64_t owners() const noexcept { return owners_; }
-  bool owners_power_of_two() const noexcept { return owner_shift_ >= 0; }
   std::uint64_t min_local_words() const noexcept { return mlts_; }
-  std::uint64_t remainder() const noexcept { return rem_; }
 
   std::uint64_t local_words(std::uint64_t owner) const noexcept;
   std::uint64_t global_start(std::uint64_t owner) const noexcept;
@@ -63,7 +60,6 @@ class OwnerFinder {
     return effective_ == OwnerMode::predict ? layout_->owner_by_prediction(global_index)
                                             : layout_->owner_by_division(global_index);
   }
-  OwnerMode requested() const noexcept { return requested_; }
   OwnerMode effective() const noexcept { return effective_; }
   bool fell_back() const noexcept { return requested_ != effective_; }
 

@@ -86,28 +86,11 @@ std::string TorusShape::to_string() const {
   return text;
 }
 
-TorusShape::Coordinates TorusShape::coordinates(std::uint64_t node) const noexcept {
-  Coordinates result{};
-  for (unsigned d = 0; d < dimensions(); ++d) result[d] = coordinate(node, d);
-  return result;
-}
-
-std::uint64_t TorusShape::node_at(const Coordinates& coordinates) const noexcept {
-  std::uint64_t node = 0;
-  for (unsigned d = 0; d < dimensions(); ++d) node += coordinates[d] * stride_[d];
-  return node;
-}
-
 unsigned TorusShape::first_difference(std::uint64_t here, std::uint64_t target) const noexcept {
   for (unsigned d = 0; d < dimensions(); ++d) {
     if (coordinate(here, d) != coordinate(target, d)) return d;
   }
   return dimensions();
-}
-
-std::uint64_t TorusShape::next_hop(std::uint64_t here, std::uint64_t target) const noexcept {
-  const unsigned d = first_difference(here, target);
-  return d == dimensions() ? here : with_coordinate(here, d, coordinate(target, d));
 }
 
 std::vector<std::uint64_t> TorusShape::line_neighbours(std::uint64_t node, unsigned dimension) const {

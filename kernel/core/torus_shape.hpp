@@ -17,8 +17,6 @@ inline constexpr std::uint64_t kMaxNodes = std::uint64_t{1} << 40;
 
 class TorusShape {
  public:
-  using Coordinates = std::array<std::uint32_t, kMaxDimensions>;
-
   // Throws std::invalid_argument for 0 or more than 6 dimensions, or a size 0.
   explicit TorusShape(std::vector<std::uint32_t> sizes);
 
@@ -35,8 +33,6 @@ class TorusShape {
   std::uint64_t nodes() const noexcept { return nodes_; }
   std::string to_string() const;
 
-  Coordinates coordinates(std::uint64_t node) const noexcept;
-  std::uint64_t node_at(const Coordinates& coordinates) const noexcept;
   // Shifts and masks when every side is a power of two (Blue Gene's shapes),
   // multiplications otherwise: software routing asks for coordinates on
   // every hop of every update.
@@ -59,10 +55,6 @@ class TorusShape {
   // The first dimension in which two nodes differ, or dimensions() if none:
   // the dimension of the next software-routing hop from `here` to `target`.
   unsigned first_difference(std::uint64_t here, std::uint64_t target) const noexcept;
-
-  // The next node on the way from `here` to `target` (target itself when in
-  // line, `here` when equal).
-  std::uint64_t next_hop(std::uint64_t here, std::uint64_t target) const noexcept;
 
   // The other nodes on `node`'s line along `dimension`, in coordinate order.
   std::vector<std::uint64_t> line_neighbours(std::uint64_t node, unsigned dimension) const;

@@ -43,7 +43,6 @@ struct SteadyState {
   double first_quarter = 0;  // 25% to 50% of the run
   double second_quarter = 0; // 50% to 75%
   double spread() const noexcept;  // |second - first| / rate
-  bool converged(double tolerance) const noexcept { return rate > 0 && spread() <= tolerance; }
 };
 
 SteadyState steady_state(const UpdateTimeline& timeline, double seconds);

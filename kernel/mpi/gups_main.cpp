@@ -62,6 +62,13 @@ int first_rank_with(bool flag, int rank, MPI_Comm comm) {
   return first == INT_MAX ? -1 : first;
 }
 
+// Besides its table a rank holds, for each update of its look-ahead, a bucket
+// slot (value and link: 12 bytes), a send buffer word and a receive buffer
+// word, rounded up to three words; and for each peer rank a bucket's head,
+// tail, count and count-list entries (DestinationBuckets: six 32-bit words).
+constexpr double kBytesPerPendingUpdate = 3 * sizeof(std::uint64_t);
+constexpr double kBytesPerPeerRank = 6 * sizeof(std::uint32_t);
+
 // Every host checks that the tables of all its ranks fit before any is
 // allocated; the first host short of memory says so.
 std::optional<std::string> check_host_memory(const TableLayout& layout, unsigned cores_per_node,
@@ -73,7 +80,8 @@ std::optional<std::string> check_host_memory(const TableLayout& layout, unsigned
   // Whichever core of a node holds the table, the node's words are on its host.
   // In doubles: 2^62 words are 2^65 bytes, which no integer here holds.
   const double table_bytes = 8.0 * static_cast<double>(layout.local_words(0)) / cores_per_node;
-  const double buffer_bytes = 8.0 * 3 * static_cast<double>(config.lookahead) + 24.0 * ranks;
+  const double buffer_bytes = kBytesPerPendingUpdate * static_cast<double>(config.lookahead) +
+                             kBytesPerPeerRank * static_cast<double>(ranks);
   double mine = table_bytes + buffer_bytes;
   double host_total = 0;
   MPI_Reduce(&mine, &host_total, 1, MPI_DOUBLE, MPI_SUM, 0, host_comm);

@@ -15,6 +15,12 @@ LocalTable serial_reference(unsigned log2_words) {
   return table;
 }
 
+// What the run's MPI_Reduce does with the slices' checksums (MPI_SUM, MPI_BXOR).
+void combine(TableChecksums& into, const TableChecksums& slice) {
+  into.sum += slice.sum;
+  into.xor_all ^= slice.xor_all;
+}
+
 TEST(LocalTable, SerialReferenceChecksumsMatchTheKnownTables) {
   const auto small = serial_reference(10).checksums();
   EXPECT_EQ(small.sum, 0xac384cb84247d355ULL);
@@ -39,7 +45,7 @@ TEST(LocalTable, SlicesUpdatedSeparatelyEqualTheSerialTable) {
     for (std::uint64_t i = 0; i < slice.size(); ++i) {
       ASSERT_EQ(slice.words()[i], reference.words()[slice.global_start() + i]);
     }
-    combined.merge(slice.checksums());
+    combine(combined, slice.checksums());
   }
   EXPECT_EQ(combined, reference.checksums());
 }
@@ -58,7 +64,7 @@ TEST(Verification, SerialChecksumsEqualTheSlicesOfADistributedRun) {
     slice.initialise();
     apply_stream_segment(slice, layout, offset, updates / 2);
     apply_stream_segment(slice, layout, offset + updates / 2, updates - updates / 2);
-    combined.merge(slice.checksums());
+    combine(combined, slice.checksums());
   }
   const auto serial = serial_checksums(layout, offset, updates);
   EXPECT_EQ(combined, serial);

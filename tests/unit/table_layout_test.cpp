@@ -35,12 +35,12 @@ TEST(TableLayout, PredictionEqualsDivisionForAllSmallTables) {
 TEST(TableLayout, SizesFollowTheReferenceRule) {
   const TableLayout layout(10, 3);  // 1024 = 342 + 341 + 341
   EXPECT_EQ(layout.min_local_words(), 341u);
-  EXPECT_EQ(layout.remainder(), 1u);
   EXPECT_EQ(layout.local_words(0), 342u);
   EXPECT_EQ(layout.local_words(1), 341u);
   EXPECT_EQ(layout.global_start(2), 683u);
-  EXPECT_FALSE(layout.owners_power_of_two());
-  EXPECT_TRUE(TableLayout(10, 8).owners_power_of_two());
+  EXPECT_EQ(layout.local_words(2), 341u);
+  EXPECT_EQ(TableLayout(10, 8).owner_by_division(1023), 7u);
+  EXPECT_EQ(TableLayout(10, 8).owner_by_division(128), 1u);
 }
 
 TEST(TableLayout, PredictionEqualsDivisionOnLargeTablesAndOddOwnerCounts) {
