@@ -11,6 +11,8 @@ namespace {
 using nlohmann::json;
 
 json to_json(const OperationCharges& c) {
+  json packet = json::object();
+  for (const auto& field : kPacketFields) packet[field.name] = c.packet.*field.member;
   return {{"clock_hz", c.clock_hz},
           {"generate", c.generate},
           {"route", c.route},
@@ -18,12 +20,7 @@ json to_json(const OperationCharges& c) {
           {"send_call", c.send_call},
           {"receive_call", c.receive_call},
           {"owner_lookup", c.owner_lookup},
-          {"packet",
-           {{"max_bytes", c.packet.max_bytes},
-            {"granularity_bytes", c.packet.granularity_bytes},
-            {"header_bytes", c.packet.header_bytes},
-            {"ack_bytes", c.packet.ack_bytes},
-            {"update_bytes", c.packet.update_bytes}}},
+          {"packet", packet},
           {"batch_packets", c.batch_packets},
           {"receive_call_overhead", c.receive_call_overhead},
           {"receive_per_packet", c.receive_per_packet}};
@@ -38,10 +35,7 @@ OperationCharges charges_from(const json& j) {
   c.send_call = j.at("send_call").get<double>();
   c.receive_call = j.at("receive_call").get<double>();
   c.owner_lookup = j.at("owner_lookup").get<double>();
-  const auto& p = j.at("packet");
-  c.packet = {p.at("max_bytes").get<unsigned>(), p.at("granularity_bytes").get<unsigned>(),
-              p.at("header_bytes").get<unsigned>(), p.at("ack_bytes").get<unsigned>(),
-              p.at("update_bytes").get<unsigned>()};
+  for (const auto& field : kPacketFields) c.packet.*field.member = j.at("packet").at(field.name).get<unsigned>();
   c.batch_packets = j.at("batch_packets").get<unsigned>();
   c.receive_call_overhead = j.at("receive_call_overhead").get<double>();
   c.receive_per_packet = j.at("receive_per_packet").get<double>();

@@ -3,6 +3,7 @@
 // use, so that the two cannot disagree about what goes on the wire.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 namespace gups {
@@ -16,6 +17,21 @@ struct PacketFormat {
 
   unsigned updates_per_packet() const noexcept { return (max_bytes - header_bytes) / update_bytes; }
 };
+
+// The fields as files name them (the machine file's "packet", the charges
+// file's): every reader and writer walks this one list.
+struct PacketField {
+  const char* name;
+  unsigned PacketFormat::*member;
+  bool required;  // else 0 when absent
+};
+inline constexpr std::array<PacketField, 5> kPacketFields{{
+    {"max_bytes", &PacketFormat::max_bytes, true},
+    {"granularity_bytes", &PacketFormat::granularity_bytes, true},
+    {"header_bytes", &PacketFormat::header_bytes, false},
+    {"ack_bytes", &PacketFormat::ack_bytes, false},
+    {"update_bytes", &PacketFormat::update_bytes, true},
+}};
 
 // Packets of a message of `updates` updates; an empty message ("done") is
 // one packet of header.

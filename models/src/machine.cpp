@@ -116,11 +116,9 @@ void read_network(ObjectReader& top, Machine& machine) {
   torus.reject_unknown();
 
   ObjectReader packet(top.child("packet"), "packet");
-  machine.packet.max_bytes = packet.count("max_bytes");
-  machine.packet.granularity_bytes = packet.count("granularity_bytes");
-  machine.packet.header_bytes = packet.count("header_bytes", 0);
-  machine.packet.ack_bytes = packet.count("ack_bytes", 0);
-  machine.packet.update_bytes = packet.count("update_bytes");
+  for (const auto& field : kPacketFields) {
+    machine.packet.*field.member = field.required ? packet.count(field.name) : packet.count(field.name, 0);
+  }
   packet.reject_unknown();
   const auto& p = machine.packet;
   if (p.max_bytes < p.header_bytes + p.update_bytes) {
@@ -277,12 +275,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
         {"mesh_below_nodes", machine.torus.mesh_below_nodes},
         {"link_bandwidth_bytes_per_s", machine.link_bandwidth},
         {"link_latency_s", machine.link_latency}}},
-      {"packet",
-       {{"max_bytes", p.max_bytes},
-        {"granularity_bytes", p.granularity_bytes},
-        {"header_bytes", p.header_bytes},
-        {"ack_bytes", p.ack_bytes},
-        {"update_bytes", p.update_bytes}}},
+      {"packet", ordered::object()},
       {"costs_cycles",
        {{"generate", c.generate},
         {"update", c.update},
@@ -297,6 +290,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
         {"core_overhead", c.core_overhead},
         {"owner_division", c.owner_division},
         {"owner_prediction", c.owner_prediction}}}};
+  for (const auto& field : kPacketFields) document["packet"][field.name] = p.*field.member;
   if (!machine.reference_bucket_sizes.empty()) {
     document["reference_bucket_sizes"] = keyed_by_nodes(machine.reference_bucket_sizes);
   }
