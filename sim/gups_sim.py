@@ -230,7 +230,8 @@ def build_command(args, workdir, plan):
     command += [f"--cfg={o}" for o in options] + ["--log=root.thres:warning"]
     command += [GUPS_SMPI] + plan["kernel_arguments"]
     command += ["--stream-offset", str(args.stream_offset), "--verify", plan["verification"]["mode"],
-                "--progress-seconds", progress_seconds(args.max_wall), "--json", os.path.join(workdir, "raw.json")]
+                "--progress-seconds", progress_seconds(args.max_wall), "--progress-json",
+                os.path.join(workdir, "progress.jsonl"), "--json", os.path.join(workdir, "raw.json")]
     if plan["routes_over_torus"]:
         command += ["--message-layer", args.message_layer]
     if args.costs == "machine":
@@ -343,20 +344,32 @@ def session_peak_kib(session):
     return peak
 
 
-def last_progress(lines):
-    pattern = re.compile(r"gups: progress: simulated ([0-9.]+) s, rank 0 generated ([0-9.]+)%")
-    found = None
-    for line in lines:
-        m = pattern.match(line)
-        if m:
-            found = {"simulated_seconds": float(m.group(1)), "rank0_generated_percent": float(m.group(2))}
-    return found
+def progress_notes(path):
+    """Rank 0's progress as the kernel wrote it (--progress-json): one JSON object per line; a line cut short by
+    a stopped run is left out."""
+    notes = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    notes.append(json.loads(line))
+                except ValueError:
+                    continue
+    except OSError:
+        pass
+    return notes
 
 
-def phase_walls(lines):
+def last_progress(notes):
+    """The last figures of the update phase (a stopped run's partial result), or None."""
+    figures = [n for n in notes if "rank0_generated_percent" in n]
+    return {"simulated_seconds": figures[-1]["seconds"],
+            "rank0_generated_percent": figures[-1]["rank0_generated_percent"]} if figures else None
+
+
+def phase_walls(notes):
     """Wall seconds at the end of each phase rank 0 reported (set-up, update phase, statistics, ...)."""
-    pattern = re.compile(r"gups: progress: (.+) done, wall ([0-9.]+) s")
-    return {m.group(1): float(m.group(2)) for m in map(pattern.match, lines) if m}
+    return {n["phase"]: n["wall_seconds"] for n in notes if "phase" in n}
 
 
 def check_writable(path, option):
@@ -424,17 +437,19 @@ def simulate(args, workdir, max_wall):
               f"({plan['nodes']} nodes x {plan['ranks_per_node']} ranks), 2^{table['log2_words']} words, "
               f"{table['updates_per_word']} updates per word, costs: {args.costs}, mechanisms: "
               f"{', '.join(args.chosen_mechanisms) or 'none'}", file=sys.stderr, flush=True)
-    raw_path = os.path.join(workdir, "raw.json")
-    if os.path.exists(raw_path):
-        os.remove(raw_path)
+    raw_path, progress_path = os.path.join(workdir, "raw.json"), os.path.join(workdir, "progress.jsonl")
+    for path in (raw_path, progress_path):  # an earlier attempt's (--converge)
+        if os.path.exists(path):
+            os.remove(path)
     status, lines, wall, peak_kib, stopped = run_simulation(command, max_wall, args.quiet, workdir)
+    notes = progress_notes(progress_path)
     simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
                   "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"], "costs": args.costs, "message_layer": args.message_layer,
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
                   "mechanisms": args.chosen_mechanisms, "network": plan["network"],
                   "updates_per_node": table["updates_per_node"], "stream_offset": args.stream_offset,
                   "verification": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
-                  "phase_end_wall_seconds": phase_walls(lines)}
+                  "phase_end_wall_seconds": phase_walls(notes)}
     refused = [line for line in lines if line.startswith("gups: error: ")]
     if status == 2 and refused:
         raise BadInput(refused[0][len("gups: error: "):])
@@ -445,7 +460,7 @@ def simulate(args, workdir, max_wall):
             if not line.startswith("gups: progress:"):
                 print(line, file=sys.stderr)
         result = {"schema": "torus-gups/result/1", "algorithm": args.algo, "partial": True,
-                  "progress": last_progress(lines), "simulation": simulation}
+                  "progress": last_progress(notes), "simulation": simulation}
         why = (f"stopped after {args.max_wall:g} s of wall time (--max-wall)" if stopped
                else "SimGrid reported a deadlock" if deadlock
                else f"the simulation failed (status {status})")

@@ -166,6 +166,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                    "rank 0 reports progress every this many wall seconds (0: never)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    app.add_option("--progress-json", config.progress_path,
+                   "also append rank 0's progress to FILE, one JSON object per line (phases: phase, "
+                   "wall_seconds; figures: clock, seconds, rank0_generated_percent, wall_seconds)")
+        ->check(writable_path);
   }
 
   try {

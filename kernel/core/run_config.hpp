@@ -59,6 +59,7 @@ struct RunConfig {
   ModelledMechanisms mechanisms;  // simulation only, with a machine file
   bool link_load = false;         // simulation only: how busy the torus links were
   double progress_seconds = 5;
+  std::string progress_path;  // rank 0's progress as JSON lines too (gups-sim reads them)
 
   std::uint64_t total_updates() const noexcept {
     return std::uint64_t{updates_per_word} << log2_table;

@@ -9,6 +9,7 @@
 
 #include "destination_buckets.hpp"
 #include "hpcc_stream.hpp"
+#include "progress_report.hpp"
 #include "update_algorithm.hpp"
 
 namespace gups {
@@ -53,7 +54,7 @@ class DirectUpdater {
     std::uint64_t applied = 0;
     std::uint64_t max_pending = 0;
     stats_.generated += remaining;
-    ProgressReport progress(context_.rank == 0, config.progress_seconds, remaining);
+    ProgressReport progress(context_.rank == 0, config.progress_seconds, remaining, config.progress_path);
     const std::uint64_t total = remaining;
     auto& costs = context_.costs;
     GenerationWindow window(total);

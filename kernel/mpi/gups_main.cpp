@@ -15,6 +15,7 @@
 #include "distributed_verification.hpp"
 #include "host_memory.hpp"
 #include "link_load.hpp"
+#include "progress_report.hpp"
 #include "run_report.hpp"
 #include "run_statistics.hpp"
 #include "simulated_calls.hpp"
@@ -286,7 +287,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
     return say_error(error.what());
   }
   return run(rank, ranks, config, *setup, *layout, *costs, links,
-             PhaseReport(rank == 0, config.progress_seconds, process_start, kSimulated));
+             PhaseReport(rank == 0, config.progress_seconds, process_start, kSimulated, config.progress_path));
 }
 
 }  // namespace

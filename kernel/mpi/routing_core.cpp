@@ -22,6 +22,7 @@
 
 #include "hpcc_stream.hpp"
 #include "message_slots.hpp"
+#include "progress_report.hpp"
 #include "route_step.hpp"
 #include "update_algorithm.hpp"
 
@@ -100,7 +101,8 @@ class RoutingCore {
   // seldom does, so the core takes what has completed once a turn.
   UpdateStats run() {
     for (auto& buffer : receive_buffers_) post(buffer);
-    ProgressReport progress(context_.rank == 0, context_.config.progress_seconds, remaining_);
+    ProgressReport progress(context_.rank == 0, context_.config.progress_seconds, remaining_,
+                            context_.config.progress_path);
     const std::uint64_t total = remaining_;
     GenerationWindow window(total);
     const double start = run_clock();
