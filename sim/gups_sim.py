@@ -427,7 +427,10 @@ def check_applies(args, plan):
 
 def simulate(args, workdir, max_wall):
     """One simulation; returns (exit status, result, output lines). Raises BadInput."""
-    plan = run_plan(args, workdir)
+    # The platform, hostfile and charges do not depend on the updates per node: --converge's later attempts,
+    # which only double those, keep the first attempt's files.
+    written = os.path.exists(os.path.join(workdir, "charges.json"))
+    plan = run_plan(args, None if written else workdir)
     check_applies(args, plan)
     command, options = build_command(args, workdir, plan)
     check_memory(plan)
