@@ -49,11 +49,13 @@ class Study:
         self.commands = []
         os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
 
-    def run_json(self, command, path, what):
+    def run_json(self, command, path, what, record=True):
         """Runs command, which writes the JSON at path; returns (document or None, wall seconds). With --resume,
-        a finished result of the same command at path is taken instead of running it again."""
+        a finished result of the same command at path is taken instead of running it again. record=False: the
+        caller has listed the command already (runs side by side start in no fixed order)."""
         quoted = " ".join(shlex.quote(c) for c in command)
-        self.commands.append(quoted)
+        if record:
+            self.commands.append(quoted)
         if self.args.resume:
             kept, why = results.kept_result(path, quoted, "study")
             if kept:
@@ -89,6 +91,10 @@ class Study:
         return {row["nodes"]: row for row in document["results"][0]["rows"]}
 
     def simulate(self, machine, algorithm, nodes, mechanisms, owner="division", tag=""):
+        return self.run_simulation(self.simulation(machine, algorithm, nodes, mechanisms, owner, tag))
+
+    def simulation(self, machine, algorithm, nodes, mechanisms, owner="division", tag=""):
+        """(command, path, name, what) of one gups-sim run."""
         name = f"sim-{label(machine)}-{algorithm}-{nodes}-{owner}{tag}"
         path = os.path.join(self.args.out, "raw", name + ".json")
         command = [self.sim, "--quiet", "--machine", machine, "--algo", algorithm, "--nodes", str(nodes),
@@ -103,8 +109,12 @@ class Study:
             command += ["--converge"]
         if self.args.reception_fifo:
             command += ["--reception-fifo", str(self.args.reception_fifo)]
-        document, wall = self.run_json(command, path, name)
-        self.progress.step(f"sim {machine} {algorithm} {nodes} nodes ({owner}{tag})")
+        return command, path, name, f"sim {machine} {algorithm} {nodes} nodes ({owner}{tag})"
+
+    def run_simulation(self, simulation, record=True):
+        command, path, name, what = simulation
+        document, wall = self.run_json(command, path, name, record)
+        self.progress.step(what)
         return document, wall
 
 
@@ -179,12 +189,14 @@ def simulate_by_size(args, study, rows, machine_files):
         estimate = budget.estimate(keys)
         if not budget.fits(estimate):
             for key in (k for k in rows if k[2] >= n):
-                rows[key]["not_simulated"] = f"about {estimate:.0f} s for {n} nodes would pass the {args.wall_budget:g} s budget"
+                rows[key]["not_simulated"] = f"about {estimate:.0f} s for {n:,} nodes would pass the {args.wall_budget:g} s budget"
             print(f"study: {n} nodes and more not simulated: about {estimate:.0f} s more would pass the "
                   f"{args.wall_budget:g} s budget ({budget.elapsed():.0f} s used)", file=sys.stderr, flush=True)
             return
         tasks = [(key, mechanisms_for(key[1], n, machine_files[key[0]])) for key in keys]
-        done = parallel(lambda task: study.simulate(task[0][0], task[0][1], n, task[1]), tasks, args.jobs)
+        simulations = [study.simulation(key[0], key[1], n, mechanisms) for key, mechanisms in tasks]
+        study.commands += [" ".join(shlex.quote(c) for c in s[0]) for s in simulations]
+        done = parallel(lambda simulation: study.run_simulation(simulation, record=False), simulations, args.jobs)
         for (key, mechanisms), (document, wall) in zip(tasks, done):
             row = rows[key]
             row.update(mechanisms=mechanisms, **sim_fields(document, wall))
