@@ -14,7 +14,7 @@ namespace gups {
 // polls before every update; every few keeps receivers just as responsive
 // at a fraction of the MPI_Test calls (calibration spreads a poll's cost
 // over as many updates).
-inline constexpr std::uint64_t kDirectUpdatesPerPoll = 8;
+inline constexpr std::uint64_t kDirectUpdatesPerPoll = 64;
 
 class DestinationBuckets {
  public:

@@ -32,28 +32,6 @@ TableLayout::TableLayout(unsigned log2_words, std::uint64_t owners)
                      : -1;
 }
 
-std::uint64_t TableLayout::local_words(std::uint64_t owner) const noexcept {
-  return owner < rem_ ? mlts_ + 1 : mlts_;
-}
-
-std::uint64_t TableLayout::global_start(std::uint64_t owner) const noexcept {
-  return owner * mlts_ + (owner < rem_ ? owner : rem_);
-}
-
-std::uint64_t TableLayout::owner_by_division(std::uint64_t g) const noexcept {
-  if (owner_shift_ >= 0) {
-    return g >> owner_shift_;
-  }
-  return g < top_ ? g / (mlts_ + 1) : (g - rem_) / mlts_;
-}
-
-std::uint64_t TableLayout::owner_by_prediction(std::uint64_t g) const noexcept {
-  // g < 2^62 and P <= 2^62: the product needs up to 124 bits.
-  const auto product = static_cast<unsigned __int128>(g) * owners_;
-  const auto predicted = static_cast<std::uint64_t>(product >> log2_words_);
-  return g < global_start(predicted) ? predicted - 1 : predicted;
-}
-
 OwnerFinder::OwnerFinder(const TableLayout& layout, OwnerMode requested)
     : layout_(&layout),
       requested_(requested),

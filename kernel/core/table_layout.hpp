@@ -22,20 +22,30 @@ class TableLayout {
   std::uint64_t owners() const noexcept { return owners_; }
   std::uint64_t min_local_words() const noexcept { return mlts_; }
 
-  std::uint64_t local_words(std::uint64_t owner) const noexcept;
-  std::uint64_t global_start(std::uint64_t owner) const noexcept;
+  std::uint64_t local_words(std::uint64_t owner) const noexcept { return owner < rem_ ? mlts_ + 1 : mlts_; }
+  std::uint64_t global_start(std::uint64_t owner) const noexcept {
+    return owner * mlts_ + (owner < rem_ ? owner : rem_);
+  }
   std::uint64_t index_of(std::uint64_t random) const noexcept {
     return random & (total_words_ - 1);
   }
 
   // The reference formula: a shift for power-of-two owner counts, else
-  // one integer division.
-  std::uint64_t owner_by_division(std::uint64_t global_index) const noexcept;
+  // one integer division. Inline: every update asks.
+  std::uint64_t owner_by_division(std::uint64_t g) const noexcept {
+    if (owner_shift_ >= 0) return g >> owner_shift_;
+    return g < top_ ? g / (mlts_ + 1) : (g - rem_) / mlts_;
+  }
 
   // Theorem 4.1 of Aggarwal et al.: (g * P) >> n is the owner or one past
   // it when P < mlts; one comparison with that owner's first index fixes it.
   // Only valid when prediction_valid().
-  std::uint64_t owner_by_prediction(std::uint64_t global_index) const noexcept;
+  std::uint64_t owner_by_prediction(std::uint64_t g) const noexcept {
+    // g < 2^62 and P <= 2^62: the product needs up to 124 bits.
+    const auto product = static_cast<unsigned __int128>(g) * owners_;
+    const auto predicted = static_cast<std::uint64_t>(product >> log2_words_);
+    return g < global_start(predicted) ? predicted - 1 : predicted;
+  }
 
   // The theorem's assumption P < mlts.
   bool prediction_valid() const noexcept { return owners_ < mlts_; }
