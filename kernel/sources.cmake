@@ -23,6 +23,7 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/gups_main.cpp
   kernel/mpi/link_load.cpp
   kernel/mpi/mpi_message_slots.cpp
+  kernel/mpi/node_pending.cpp
   kernel/mpi/phase_barrier.cpp
   kernel/mpi/routing_core.cpp
   kernel/mpi/run_statistics.cpp

@@ -130,6 +130,13 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
   app.add_option("--inject-errors", config.inject_errors,
                  "testing aid: corrupt this many table words before verification")
       ->check(CLI::NonNegativeNumber);
+  if (!simulated) {
+    app.add_option("--slow-updates", config.slow_update_ns,
+                   "testing aid (routed, multicore): every update applied takes NS nanoseconds longer, so "
+                   "that the updating core lags on purpose")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1000000}))
+        ->option_text("NS");
+  }
   if (simulated) {
     app.add_option("--charges", config.charges_path,
                    "per-core cycles to charge the simulated cores (gups-topology --charges writes them from a "

@@ -41,6 +41,10 @@ struct RunConfig {
   // Testing aid: flips this many table words after the update phase, so
   // the verification verdict and exit status can be checked end to end.
   std::uint64_t inject_errors = 0;
+  // Testing aid (real runs): every update a routed or multicore core applies
+  // takes this many nanoseconds longer, so that the updating core lags its
+  // generator on purpose and the look-ahead budget has to hold it back.
+  std::uint64_t slow_update_ns = 0;
   // Steps of the stream skipped before the first update (0: HPCC). The
   // stream starts from 1 and stays sparse for its first ~10^5 steps, which
   // skews short runs towards low indices (node 0); simulations of few

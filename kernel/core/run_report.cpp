@@ -43,9 +43,10 @@ std::string format_hpcc_lines(const RunResult& r) {
                      r.gups() / r.ranks);
   out += fmt::format("Table checksums before verification: sum = {}, xor = {}\n",
                      hex64(r.checksums.sum), hex64(r.checksums.xor_all));
-  out += fmt::format("Most updates pending at once = {} (lookahead {}, {})\n", r.node_pending_bound,
+  out += fmt::format("Most updates pending at once = {} (lookahead {}, {}; {})\n", r.node_pending_bound,
                      r.config.lookahead,
-                     r.node_pending_bound <= r.config.lookahead ? "within budget" : "OVER BUDGET");
+                     r.node_pending_bound <= r.config.lookahead ? "within budget" : "OVER BUDGET",
+                     r.node_pending_exact ? "each node's own count" : "sum of each node's cores' peaks");
   for (const auto& core : r.cores) {
     const double share = r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0;
     const double stalled = r.seconds > 0 ? core.mean_stalled_seconds / r.seconds : 0.0;
@@ -152,6 +153,7 @@ nlohmann::json to_json(const RunResult& r) {
         {"messages_received", s.messages_received},
         {"network_bytes_sent", s.network_bytes_sent},
         {"max_pending", r.node_pending_bound},
+        {"max_pending_counted", r.node_pending_exact ? "node" : "sum of cores"},
         {"max_pending_core", s.max_pending}}},
       {"nodes", r.nodes},
       {"cores_per_node", r.cores_per_node},

@@ -68,6 +68,10 @@ struct RunResult {
   // Sum over a node's cores of each core's peak: an upper bound of what
   // the node held at once, the largest over all nodes.
   std::uint64_t node_pending_bound = 0;
+  // How node_pending_bound was found: every node's own count (one core, or
+  // its cores counting in shared memory), or else the sum of each node's
+  // cores' peaks, which may come at different times (an upper bound).
+  bool node_pending_exact = false;
   std::vector<CoreSummary> cores;
   std::vector<DimensionLoad> link_loads;  // empty: not measured
   BuildInfo build;

@@ -36,6 +36,9 @@ struct UpdateStats {
   double window_rate = 0.0;
   UpdateTimeline applied_over_time;  // updaters: when their updates were applied
   double generation_end = -1;        // generators: when the last update was generated (run clock, from the start)
+  // Every core of a node whose cores counted in shared memory (NodePending):
+  // the node's own peak; -1 where it was not counted so.
+  std::int64_t node_peak = -1;
 
   static constexpr std::size_t kCounters = 14;
   std::array<std::uint64_t, kCounters> counters() const noexcept {

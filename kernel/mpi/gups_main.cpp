@@ -185,12 +185,17 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   // No MPI_Comm_dup: SMPI copies the whole group into each rank's duplicate
   // (12 bytes per rank, per rank). The update phase's tags cannot meet the
   // collectives', which MPI keeps apart, and it ends with every message received.
+  // Nodes of several cores count what they hold in memory the cores share.
+  std::optional<NodePending> node_pending;
+  if (!kSimulated && setup.cores_per_node > 1) node_pending.emplace(rank, setup.cores_per_node);
   const UpdateContext context{MPI_COMM_WORLD, rank,         ranks, layout, owner_of, config,
-                              setup,          distribution, costs, links ? &*links : nullptr};
+                              setup,          distribution, costs, links ? &*links : nullptr,
+                              node_pending && node_pending->shared() ? &*node_pending : nullptr};
   phase_barrier(ranks, config.charges_path.empty());
   phases.done("set-up");
   const double start = MPI_Wtime();
-  const UpdateStats mine = algorithm->run(context, table);
+  UpdateStats mine = algorithm->run(context, table);
+  if (context.node_pending) mine.node_peak = context.node_pending->peak();
   phase_barrier(ranks, config.charges_path.empty());
   const double seconds = MPI_Wtime() - start;
   phases.done("update phase");

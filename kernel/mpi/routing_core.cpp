@@ -16,6 +16,7 @@
 // generator is exhausted and its inputs from earlier dimensions and earlier
 // cores are closed and drained. Then it closes its hand-offs to later cores.
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -37,6 +38,13 @@ constexpr int kChannels = kMaxDimensions + 1;
 // buffers shared across dimensions could all fill with messages waiting on
 // later dimensions and deadlock. "Done" is an empty message on the channel.
 constexpr std::uint64_t kGenerateBatch = 64;
+
+// --slow-updates: a busy wait, so that the core stays busy as a slow one is.
+void spin_for(std::uint64_t nanoseconds) noexcept {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(nanoseconds);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
 
 struct Bucket {
   std::vector<std::uint64_t> items;
@@ -117,6 +125,7 @@ class RoutingCore {
       // them, and its generator seldom has to: it takes what is in each turn.
       if (context_.config.mechanisms.dma_injection) progressed |= take_completed();
       progressed |= close_what_can_close();
+      flush_node_pending();
       if (role_.generates && remaining_ == 0 && stats_.generation_end < 0) {
         stats_.generation_end = std::max(run_clock(), costs_.busy_until()) - start;
       }
@@ -199,7 +208,9 @@ class RoutingCore {
     if (b != RouteStep::kApplyHere && buckets_[static_cast<std::size_t>(b)].in_flight) return false;
     costs_.owner_found();
     if (b == RouteStep::kApplyHere) {
+      if (context_.config.slow_update_ns) spin_for(context_.config.slow_update_ns);
       table_.apply(context_.layout.index_of(update), update);
+      --node_delta_;
       ++stats_.applied;
       --occupancy_;
       costs_.applied();
@@ -246,11 +257,13 @@ class RoutingCore {
       }
       random_ = update;
       --remaining_;
+      ++node_delta_;
       ++stats_.generated;
       costs_.generated();
       progressed = true;
     }
     note_occupancy();
+    flush_node_pending();
     return progressed;
   }
 
@@ -258,6 +271,7 @@ class RoutingCore {
 
   void post(ReceiveBuffer& buffer) {
     costs_.pay();  // a buffer is free once the updates it held are handled
+    flush_node_pending();  // ... and the node's count knows it before a sender can fill it again
     const auto i = static_cast<std::size_t>(&buffer - receive_buffers_.data());
     messages_->post(receive_slot(i), buffer.data.data(), capacity_, buffer.channel);
     buffer.posted = true;
@@ -284,6 +298,7 @@ class RoutingCore {
     } else {
       on_receive_complete(completion.slot - buckets_.size(), completion);
       note_occupancy();
+      flush_node_pending();
     }
   }
 
@@ -299,6 +314,7 @@ class RoutingCore {
     auto& bucket = buckets_[b];
     --in_flight_;
     occupancy_ -= bucket.items.size();
+    if (bucket.channel != kLocalChannel) node_delta_ -= static_cast<std::int64_t>(bucket.items.size());
     bucket.items.clear();
     bucket.in_flight = false;
   }
@@ -318,6 +334,7 @@ class RoutingCore {
     buffer.holding = true;
     ++holding_[buffer.channel];
     occupancy_ += buffer.count;
+    if (buffer.channel != kLocalChannel) node_delta_ += static_cast<std::int64_t>(buffer.count);
     costs_.message_received(buffer.count, completion.arrived);
     if (buffer.channel == kLocalChannel) {
       ++stats_.local_messages_received;
@@ -430,6 +447,11 @@ class RoutingCore {
   }
 
   void note_occupancy() noexcept { stats_.max_pending = std::max(stats_.max_pending, occupancy_); }
+  // What this core changed of its node's holding, into the node's shared count.
+  void flush_node_pending() noexcept {
+    if (context_.node_pending) context_.node_pending->add(node_delta_);
+    node_delta_ = 0;
+  }
 
   const UpdateContext& context_;
   LocalTable& table_;
@@ -461,6 +483,7 @@ class RoutingCore {
   std::uint64_t remaining_ = 0;
   std::uint64_t random_ = 0;
   std::uint64_t occupancy_ = 0;
+  std::int64_t node_delta_ = 0;  // since the last flush_node_pending()
   UpdateStats stats_;
 };
 

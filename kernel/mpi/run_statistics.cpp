@@ -23,6 +23,7 @@ constexpr int kNodePendingTag = 100;
 std::uint64_t node_pending(const UpdateStats& mine, unsigned cores, int rank) {
   const unsigned core = static_cast<unsigned>(rank) % cores;
   std::uint64_t sum = mine.max_pending;
+  if (mine.node_peak >= 0) return core == 0 ? static_cast<std::uint64_t>(mine.node_peak) : 0;
   if (core != 0) {
     MPI_Send(&sum, 1, MPI_UINT64_T, rank - static_cast<int>(core), kNodePendingTag, MPI_COMM_WORLD);
     return 0;
@@ -94,10 +95,12 @@ void reduce_run_statistics(const UpdateStats& mine, const TableChecksums& local_
   const auto counters = mine.counters();
   std::copy(counters.begin(), counters.end(), sums.begin() + static_cast<std::ptrdiff_t>(1 + core * kCounters));
   // Maxima: each core role's peak and bucket capacity, then the node's peak.
-  std::vector<std::uint64_t> maxima(cores * 2 + 1, 0);
+  // ... then whether any node was not counted in shared memory.
+  std::vector<std::uint64_t> maxima(cores * 2 + 2, 0);
   maxima[2 * core] = mine.max_pending;
   maxima[2 * core + 1] = mine.bucket_capacity;
-  maxima.back() = node_pending(mine, cores, rank);
+  maxima[cores * 2] = node_pending(mine, cores, rank);
+  maxima.back() = mine.node_peak < 0 && cores > 1 ? 1 : 0;
   // Real sums: each core role's busy seconds, the generators' rates, each
   // core role's stalled seconds, the timeline.
   std::vector<double> real_sums(2 * cores + 1, 0.0);
@@ -115,7 +118,8 @@ void reduce_run_statistics(const UpdateStats& mine, const TableChecksums& local_
   result.checksums.sum = all_sums[0];
   result.checksums.xor_all = all_xor[0];
   fill_core_summaries({all_sums.begin() + 1, all_sums.end()}, all_maxima, all_real_sums, setup, result);
-  result.node_pending_bound = all_maxima.back();
+  result.node_pending_bound = all_maxima[cores * 2];
+  result.node_pending_exact = all_maxima.back() == 0;
   result.window_gups = 1e-9 * all_real_sums[cores];
   result.applied_over_time = UpdateTimeline::from(
       all_max[0], {all_real_sums.begin() + static_cast<std::ptrdiff_t>(2 * cores + 1), all_real_sums.end()});
