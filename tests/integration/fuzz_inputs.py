@@ -223,7 +223,11 @@ def machine_cases(model, topology, sim, source, out):
     return cases
 
 
-def run_case(case, environment):
+def run_case(case, environment, out):
+    # Open MPI singletons started at once race to create the same session folder under one tmpdir ("mkdir ...
+    # File exists", seen once in 565 x 4 here): each case gets a tmpdir of its own.
+    session = tempfile.mkdtemp(prefix="ompi-", dir=out)
+    environment = {**environment, "OMPI_MCA_orte_tmpdir_base": session}
     start = time.monotonic()
     try:
         done = subprocess.run(case.argv, capture_output=True, text=True, errors="replace", timeout=SECONDS_ALLOWED,
@@ -269,7 +273,7 @@ def main(argv):
         if args.no_sim:
             cases = [c for c in cases if c.program != "gups-sim"]
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            results = list(pool.map(lambda c: run_case(c, environment), cases))
+            results = list(pool.map(lambda c: run_case(c, environment, out), cases))
 
     failed = [r for r in results if r["problems"]]
     for r in failed:
