@@ -425,12 +425,11 @@ def check_applies(args, plan):
         raise BadInput("--link-load applies to routed and multicore")
 
 
-def simulate(args, workdir, max_wall):
+def simulate(args, workdir, max_wall, first_attempt=True):
     """One simulation; returns (exit status, result, output lines). Raises BadInput."""
     # The platform, hostfile and charges do not depend on the updates per node: --converge's later attempts,
-    # which only double those, keep the first attempt's files.
-    written = os.path.exists(os.path.join(workdir, "charges.json"))
-    plan = run_plan(args, None if written else workdir)
+    # which only double those, keep the first attempt's files (a --workdir may hold an earlier run's).
+    plan = run_plan(args, workdir if first_attempt else None)
     check_applies(args, plan)
     command, options = build_command(args, workdir, plan)
     check_memory(plan)
@@ -519,7 +518,7 @@ def main(argv):
         workdir = prepare(args)
         while True:
             left = max(1e-3, args.max_wall - (time.monotonic() - start)) if args.max_wall else 0
-            status, result, lines = simulate(args, workdir, max_wall=left)
+            status, result, lines = simulate(args, workdir, max_wall=left, first_attempt=not attempts)
             if not args.converge or status != 0:
                 break
             previous = attempts[-1]["steady_gups"] if attempts else None

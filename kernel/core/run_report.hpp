@@ -65,8 +65,7 @@ struct RunResult {
   std::string shape;  // empty for direct
   std::uint64_t node_buckets = 0;
   std::uint64_t bucket_capacity = 0;
-  // Sum over a node's cores of each core's peak: an upper bound of what
-  // the node held at once, the largest over all nodes.
+  // The most a node held at once, the largest over all nodes.
   std::uint64_t node_pending_bound = 0;
   // How node_pending_bound was found: every node's own count (one core, or
   // its cores counting in shared memory), or else the sum of each node's

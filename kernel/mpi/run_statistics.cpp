@@ -18,12 +18,12 @@ namespace {
 // After the update phase, whose tags are below it.
 constexpr int kNodePendingTag = 100;
 
-// A node's peak is the sum of its cores' peaks, added up on its core 0
-// (0 on the other cores).
+// A node's peak, on its core 0 (0 on the other cores): its own, where its
+// cores counted it in shared memory, else the sum of its cores' peaks.
 std::uint64_t node_pending(const UpdateStats& mine, unsigned cores, int rank) {
   const unsigned core = static_cast<unsigned>(rank) % cores;
-  std::uint64_t sum = mine.max_pending;
   if (mine.node_peak >= 0) return core == 0 ? static_cast<std::uint64_t>(mine.node_peak) : 0;
+  std::uint64_t sum = mine.max_pending;
   if (core != 0) {
     MPI_Send(&sum, 1, MPI_UINT64_T, rank - static_cast<int>(core), kNodePendingTag, MPI_COMM_WORLD);
     return 0;
