@@ -1,9 +1,9 @@
-"""Command line: python3 -m analysis sweep|plot|report|study|main"""
+"""Command line: python3 -m analysis sweep|plot|report|study|main|table2"""
 import argparse
 import os
 import sys
 
-from . import main_job, plot, report, results, study, sweep
+from . import main_job, plot, report, results, study, sweep, table2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -65,6 +65,16 @@ def parser():
                    help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
     s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+    s = sub.add_parser("table2", help="the paper's Table 2 on this host: threads sharing one table, lost updates "
+                                      "and the rate by protection (gups-shared-table)")
+    s.add_argument("--out", required=True, help="results folder")
+    s.add_argument("--log2-table", type=int, default=24, help="table of 2^N words (default 24: the paper's 16M)")
+    s.add_argument("--updates-per-word", default="2,4,8,16,32",
+                   help="(a): comma list (default: the paper's 32M to 512M updates on 16M words)")
+    s.add_argument("--error-runs", type=int, default=10, help="(a): runs of each size")
+    s.add_argument("--rate-runs", type=int, default=5, help="(b): runs of each case")
+    s.add_argument("--threads", type=int, default=0, help="k (default: the cores this process may use)")
+    s.add_argument("--build", default=os.path.join(ROOT, "build"))
     return p
 
 
@@ -79,6 +89,11 @@ def main(argv):
             return study.study(args)
         if args.command == "main":
             return main_job.main_job(args)
+        if args.command == "table2":
+            if min(args.error_runs, args.rate_runs) < 1 or not 1 <= args.log2_table <= 40 or args.threads < 0:
+                raise ValueError("--error-runs and --rate-runs must be at least 1, --log2-table 1 to 40, "
+                                 "--threads at least 0")
+            return table2.table2(args)
         if args.command == "plot":
             records = results.load_records(args.out)
             paths = plot.gups_plot(records, args.out, args.machine) + \

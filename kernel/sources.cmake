@@ -13,6 +13,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/role_plan.cpp
   kernel/core/route_step.cpp
   kernel/core/run_report.cpp
+  kernel/core/shared_table.cpp
   kernel/core/table_distribution.cpp
   kernel/core/table_layout.cpp
   kernel/core/torus_shape.cpp
@@ -23,9 +24,12 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/gups_main.cpp
   kernel/mpi/link_load.cpp
   kernel/mpi/mpi_message_slots.cpp
+  kernel/mpi/node_group.cpp
+  kernel/mpi/node_handoffs.cpp
   kernel/mpi/node_pending.cpp
   kernel/mpi/phase_barrier.cpp
   kernel/mpi/routing_core.cpp
   kernel/mpi/run_statistics.cpp
   kernel/mpi/s4u_message_slots.cpp
+  kernel/mpi/shared_handoff_slots.cpp
   kernel/mpi/update_algorithms.cpp)

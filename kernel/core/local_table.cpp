@@ -1,12 +1,44 @@
 #include "local_table.hpp"
 
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
 #include "hpcc_stream.hpp"
 #include "table_layout.hpp"
 
 namespace gups {
 
+namespace {
+
+// Every update touches a random word: with 4 KiB pages nearly every one also
+// misses the TLB. Where the kernel gives huge pages only on request
+// (transparent_hugepage=madvise, Debian's default), the table asks for them.
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+// Smaller tables (a simulation's thousands of ranks in one process) keep
+// small pages: a huge page each would multiply their memory.
+constexpr std::size_t kHugePagesFrom = 8 * kHugePage;
+constexpr std::size_t kCacheLine = 64;
+
+std::uint64_t* allocate_words(std::uint64_t words) {
+  const std::size_t needed = words * sizeof(std::uint64_t);
+  const std::size_t alignment = needed >= kHugePagesFrom ? kHugePage : kCacheLine;
+  const std::size_t bytes = (std::max<std::size_t>(needed, 1) + alignment - 1) / alignment * alignment;
+  void* memory = std::aligned_alloc(alignment, bytes);
+  if (memory == nullptr) throw std::bad_alloc();
+  if (alignment == kHugePage) madvise(memory, bytes, MADV_HUGEPAGE);  // advice: none given is no error
+  return static_cast<std::uint64_t*>(memory);
+}
+
+}  // namespace
+
+void LocalTable::FreeWords::operator()(std::uint64_t* words) const noexcept { std::free(words); }
+
 LocalTable::LocalTable(std::uint64_t global_start, std::uint64_t words)
-    : global_start_(global_start), words_(words), data_(new std::uint64_t[words]) {}
+    : global_start_(global_start), words_(words), data_(allocate_words(words)) {}
 
 void LocalTable::initialise() noexcept {
   for (std::uint64_t i = 0; i < words_; ++i) {

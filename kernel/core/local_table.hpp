@@ -53,7 +53,10 @@ class LocalTable {
  private:
   std::uint64_t global_start_;
   std::uint64_t words_;
-  std::unique_ptr<std::uint64_t[]> data_;
+  struct FreeWords {
+    void operator()(std::uint64_t* words) const noexcept;
+  };
+  std::unique_ptr<std::uint64_t[], FreeWords> data_;
 };
 
 // Applies steps first_step+1 ... first_step+count of the stream (each step

@@ -50,6 +50,12 @@ const std::map<std::string, Verification>& verification_names() {
   return names;
 }
 
+const std::map<std::string, Handoffs>& handoff_names() {
+  static const std::map<std::string, Handoffs> names{{"shared-memory", Handoffs::shared_memory},
+                                                     {"mpi", Handoffs::mpi}};
+  return names;
+}
+
 // Sizes that the options allow one by one but not together; throws
 // CLI::ValidationError naming the reason.
 void check_combined_sizes(const RunConfig& config) {
@@ -73,20 +79,27 @@ void check_combined_sizes(const RunConfig& config) {
   }
 }
 
-}  // namespace
-
-std::string to_string(Verification verification) {
-  for (const auto& [name, value] : verification_names()) {
-    if (value == verification) return name;
+template <typename Enum>
+std::string name_in(const std::map<std::string, Enum>& names, Enum wanted) {
+  for (const auto& [name, value] : names) {
+    if (value == wanted) return name;
   }
   return "?";
 }
+
+}  // namespace
+
+std::string to_string(Verification verification) { return name_in(verification_names(), verification); }
+
+std::string to_string(Handoffs handoffs) { return name_in(handoff_names(), handoffs); }
 
 ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                                      const std::vector<std::string>& algorithms,
                                      bool simulated) {
   ParsedCommandLine parsed;
   RunConfig& config = parsed.config;
+  CLI::Option* handoffs_option = nullptr;
+  std::string handoffs_name = to_string(config.handoffs);
   CLI::App app{"HPCC RandomAccess (GUPS) with aggregation and software routing over a "
                "virtual torus.",
                "gups"};
@@ -131,6 +144,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                  "testing aid: corrupt this many table words before verification")
       ->check(CLI::NonNegativeNumber);
   if (!simulated) {
+    handoffs_option = app.add_option("--handoffs", handoffs_name,
+                   "multicore: what carries updates between the cores of a node: shared-memory (slots in an "
+                   "MPI-3 shared window; MPI messages where a node's ranks are on several hosts) or mpi")
+        ->check(CLI::IsMember({"shared-memory", "mpi"}))
+        ->capture_default_str();
     app.add_option("--slow-updates", config.slow_update_ns,
                    "testing aid (routed, multicore): every update applied takes NS nanoseconds longer, so "
                    "that the updating core lags on purpose")
@@ -138,6 +156,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
         ->option_text("NS");
   }
   if (simulated) {
+    config.handoffs = Handoffs::mpi;
     app.add_option("--charges", config.charges_path,
                    "per-core cycles to charge the simulated cores (gups-topology --charges writes them from a "
                    "machine file); without it SMPI times the real code")
@@ -183,6 +202,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     app.parse(argc, argv);
     config.algorithm = *algorithm_named(algorithm_name);
     check_combined_sizes(config);
+    if (handoffs_option && handoffs_option->count() > 0 && config.algorithm != Algorithm::multicore) {
+      throw CLI::ValidationError("--handoffs applies to multicore (only its cores hand updates on)");
+    }
+    if (handoffs_option) config.handoffs = handoff_names().at(handoffs_name);
     if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.charges_path.empty()) {
       throw CLI::ValidationError("--wire-packets and --receive-batches model a machine: they need --charges");
     }

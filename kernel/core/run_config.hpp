@@ -18,6 +18,13 @@ enum class Verification { full, checksum, none };
 
 std::string to_string(Verification verification);
 
+// What carries updates between the cores of a node on a real machine:
+// slots in memory the cores share, or MPI messages. Simulated nodes' cores
+// hand off through messages and pay the machine file's costs.
+enum class Handoffs { shared_memory, mpi };
+
+std::string to_string(Handoffs handoffs);
+
 // Stream steps: the HPCC generator repeats after kPeriod steps, and the
 // total is kept below 2^63 so that offset + steps never wraps.
 inline constexpr std::uint64_t kMaxTotalUpdates = std::uint64_t{1} << 63;
@@ -45,6 +52,7 @@ struct RunConfig {
   // takes this many nanoseconds longer, so that the updating core lags its
   // generator on purpose and the look-ahead budget has to hold it back.
   std::uint64_t slow_update_ns = 0;
+  Handoffs handoffs = Handoffs::shared_memory;
   // Steps of the stream skipped before the first update (0: HPCC). The
   // stream starts from 1 and stays sparse for its first ~10^5 steps, which
   // skews short runs towards low indices (node 0); simulations of few

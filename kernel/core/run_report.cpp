@@ -22,6 +22,7 @@ std::string format_hpcc_lines(const RunResult& r) {
     out += fmt::format("Torus = {} ({} nodes), {} core(s) per node, {} buckets x {} updates per node\n",
                        r.shape, r.nodes, r.cores_per_node, r.node_buckets, r.bucket_capacity);
   }
+  if (!r.handoffs.empty()) out += fmt::format("Hand-offs between a node's cores = {}\n", r.handoffs);
   out += fmt::format("Total Main table size = 2^{} = {} words\n", r.config.log2_table,
                      r.total_words);
   out += fmt::format("PE Main table size = {} words/PE MAX\n", r.max_local_words);
@@ -142,6 +143,7 @@ nlohmann::json to_json(const RunResult& r) {
       {"owner", to_string(r.owner_effective)},
       {"lookahead", r.config.lookahead},
       {"message_layer", r.config.message_layer},
+      {"handoffs", r.handoffs.empty() ? nlohmann::json() : nlohmann::json(r.handoffs)},
       {"injected_errors", r.config.inject_errors},
       {"checksums", {{"sum", hex64(r.checksums.sum)}, {"xor", hex64(r.checksums.xor_all)}}},
       {"counters",

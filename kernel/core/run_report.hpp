@@ -63,6 +63,7 @@ struct RunResult {
   std::uint64_t nodes = 0;
   unsigned cores_per_node = 1;
   std::string shape;  // empty for direct
+  std::string handoffs;  // between a node's cores, in real runs: "shared memory" or "MPI messages"
   std::uint64_t node_buckets = 0;
   std::uint64_t bucket_capacity = 0;
   // The most a node held at once, the largest over all nodes.

@@ -102,6 +102,18 @@ std::optional<std::string> check_host_memory(const TableLayout& layout, unsigned
   return rank == reporter ? shortfall : std::optional<std::string>{""};
 }
 
+// A node whose ranks are on several hosts works, through MPI messages, but
+// not as its cores would on one node: the user hears of it once.
+void note_nodes_over_hosts(const NodeGroup& node, unsigned cores_per_node, int rank) {
+  const int first = first_rank_with(!node.shares_host(), rank, MPI_COMM_WORLD);
+  if (first < 0 || rank != first) return;
+  std::fprintf(stderr,
+               "gups: note: the %u ranks of node %d are not all on one host (place a node's ranks together, "
+               "e.g. mpirun --map-by slot with slots a multiple of %u); its cores hand updates on through MPI "
+               "messages, and its pending count is the sum of its cores' peaks\n",
+               cores_per_node, rank / static_cast<int>(cores_per_node), cores_per_node);
+}
+
 // A different pattern in each word: the same bit flipped in two words would
 // leave both checksums (sum mod 2^64, xor) as they were.
 void inject_errors(LocalTable& table, std::uint64_t count) {
@@ -109,6 +121,12 @@ void inject_errors(LocalTable& table, std::uint64_t count) {
   for (std::uint64_t g = table.global_start(); g < count && table.owns(g); ++g) {
     table.apply(g, kGolden * (g + 1));
   }
+}
+
+// What carried updates between the cores of a node in this run, if any did.
+std::string handoffs_description(const AlgorithmSetup& setup, bool shared) {
+  if (kSimulated || setup.cores_per_node < 2 || !setup.shape) return "";
+  return shared ? "shared memory" : "MPI messages";
 }
 
 // This rank's operation costs: its core's entry of the charges file under
@@ -185,12 +203,23 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   // No MPI_Comm_dup: SMPI copies the whole group into each rank's duplicate
   // (12 bytes per rank, per rank). The update phase's tags cannot meet the
   // collectives', which MPI keeps apart, and it ends with every message received.
-  // Nodes of several cores count what they hold in memory the cores share.
+  // Nodes of several cores count what they hold, and hand updates on, in
+  // memory the cores share.
+  std::optional<NodeGroup> node;
   std::optional<NodePending> node_pending;
-  if (!kSimulated && setup.cores_per_node > 1) node_pending.emplace(rank, setup.cores_per_node);
+  std::optional<NodeHandoffs> handoffs;
+  if (!kSimulated && setup.cores_per_node > 1) {
+    node.emplace(rank, setup.cores_per_node);
+    note_nodes_over_hosts(*node, setup.cores_per_node, rank);
+    node_pending.emplace(*node);
+    if (node->shares_host() && config.handoffs == Handoffs::shared_memory && setup.shape) {
+      handoffs.emplace(*node, setup.plan, setup.node_buckets.capacity);
+    }
+  }
   const UpdateContext context{MPI_COMM_WORLD, rank,         ranks, layout, owner_of, config,
                               setup,          distribution, costs, links ? &*links : nullptr,
-                              node_pending && node_pending->shared() ? &*node_pending : nullptr};
+                              node_pending && node_pending->shared() ? &*node_pending : nullptr,
+                              handoffs ? &*handoffs : nullptr};
   phase_barrier(ranks, config.charges_path.empty());
   phases.done("set-up");
   const double start = MPI_Wtime();
@@ -226,6 +255,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.cores_per_node = setup.cores_per_node;
     result.shape = setup.shape ? setup.shape->to_string() : "";
     result.node_buckets = setup.node_buckets.total();
+    result.handoffs = handoffs_description(setup, handoffs.has_value());
     result.bucket_capacity = setup.shape ? setup.node_buckets.capacity : config.lookahead;
     result.link_loads = std::move(link_loads);
     result.build = build_info();

@@ -77,6 +77,13 @@ struct SimulatedMessages {
   ModelledMechanisms mechanisms;
 };
 
+class NodeHandoffs;
+// Hand-offs on `local_channel` through the node's shared slots, every other
+// channel through `network` (real runs whose node's ranks share a host).
+std::unique_ptr<MessageSlots> make_shared_handoff_slots(std::unique_ptr<MessageSlots> network,
+                                                        const NodeHandoffs& handoffs, int local_channel,
+                                                        unsigned cores_per_node);
+
 // `layer`: "mpi", or in the SimGrid build "s4u" (std::invalid_argument
 // otherwise).
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,

@@ -10,17 +10,18 @@
 
 #include <cstdint>
 
+#include "node_group.hpp"
+
 namespace gups {
 
 class NodePending {
  public:
-  // Collective over MPI_COMM_WORLD: node = rank / cores_per_node.
-  NodePending(int rank, unsigned cores_per_node);
+  // Collective over the node; counts nothing unless its ranks share a host.
+  explicit NodePending(const NodeGroup& node);
   ~NodePending();
   NodePending(const NodePending&) = delete;
   NodePending& operator=(const NodePending&) = delete;
 
-  // False when the node's ranks are on several hosts: nothing is counted.
   bool shared() const noexcept { return cells_ != nullptr; }
   void add(std::int64_t delta) noexcept;
   // The node's peak; collective over the node, after its cores are done.

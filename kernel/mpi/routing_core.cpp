@@ -38,6 +38,8 @@ constexpr int kChannels = kMaxDimensions + 1;
 // buffers shared across dimensions could all fill with messages waiting on
 // later dimensions and deadlock. "Done" is an empty message on the channel.
 constexpr std::uint64_t kGenerateBatch = 64;
+// Received updates are placed this many behind their table word's prefetch.
+constexpr std::size_t kPrefetchAhead = 16;
 
 // --slow-updates: a busy wait, so that the core stays busy as a slow one is.
 void spin_for(std::uint64_t nanoseconds) noexcept {
@@ -87,6 +89,9 @@ class RoutingCore {
     messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
                                    buckets_.size() + receive_buffers_.size(),
                                    {context.config.charges_path.empty(), wire_bytes, context.config.mechanisms});
+    if (context.handoffs) {
+      messages_ = make_shared_handoff_slots(std::move(messages_), *context.handoffs, kLocalChannel, cores_);
+    }
     if (role_.generates) {
       remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
       random_ = starts(context.config.stream_offset +
@@ -245,16 +250,20 @@ class RoutingCore {
     }
   }
 
+  // A turn places one batch of the stream, computed ahead so that the table
+  // words it will apply here are already on their way from memory.
   bool generate() {
     if (remaining_ == 0) return false;
     bool progressed = false;
     for (std::uint64_t i = 0; i < kGenerateBatch && remaining_ > 0; ++i) {
-      const std::uint64_t update = next_random(random_);
+      if (next_generated_ == generated_ahead_.size()) compute_batch_ahead();
+      const std::uint64_t update = generated_ahead_[next_generated_];
       ++occupancy_;
       if (!place(update)) {
         --occupancy_;  // not generated after all: its bucket is in flight
         break;
       }
+      ++next_generated_;
       random_ = update;
       --remaining_;
       ++node_delta_;
@@ -265,6 +274,24 @@ class RoutingCore {
     note_occupancy();
     flush_node_pending();
     return progressed;
+  }
+
+  void compute_batch_ahead() {
+    generated_ahead_.resize(std::min(kGenerateBatch, remaining_));
+    std::uint64_t value = random_;
+    for (auto& update : generated_ahead_) {
+      value = next_random(value);
+      update = value;
+      prefetch_if_applied_here(update);
+    }
+    next_generated_ = 0;
+  }
+
+  // Most updates an updating core takes are its own, and an update's word
+  // is one cache miss: asking for it early lets several misses overlap.
+  void prefetch_if_applied_here(std::uint64_t update) const noexcept {
+    const std::uint64_t index = context_.layout.index_of(update);
+    if (table_.owns(index)) table_.prefetch(index);
   }
 
   // ---- messages -----------------------------------------------------------
@@ -370,7 +397,18 @@ class RoutingCore {
     for (auto& buffer : receive_buffers_) {
       if (!buffer.holding) continue;
       const std::size_t before = buffer.cursor;
-      while (buffer.cursor < buffer.count && place(buffer.data[buffer.cursor])) ++buffer.cursor;
+      if (before == 0) {
+        for (std::size_t i = 0; i < std::min(kPrefetchAhead, buffer.count); ++i) {
+          prefetch_if_applied_here(buffer.data[i]);
+        }
+      }
+      while (buffer.cursor < buffer.count) {
+        if (buffer.cursor + kPrefetchAhead < buffer.count) {
+          prefetch_if_applied_here(buffer.data[buffer.cursor + kPrefetchAhead]);
+        }
+        if (!place(buffer.data[buffer.cursor])) break;
+        ++buffer.cursor;
+      }
       progressed |= buffer.cursor != before;
       if (buffer.cursor == buffer.count) {
         buffer.holding = false;
@@ -481,7 +519,9 @@ class RoutingCore {
 
   std::uint64_t posts_ = 0;
   std::uint64_t remaining_ = 0;
-  std::uint64_t random_ = 0;
+  std::uint64_t random_ = 0;  // the stream's value last placed
+  std::vector<std::uint64_t> generated_ahead_;  // the values after random_, not yet placed
+  std::size_t next_generated_ = 0;
   std::uint64_t occupancy_ = 0;
   std::int64_t node_delta_ = 0;  // since the last flush_node_pending()
   UpdateStats stats_;

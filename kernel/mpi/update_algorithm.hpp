@@ -11,6 +11,7 @@
 #include "algorithm_setup.hpp"
 #include "link_load.hpp"
 #include "local_table.hpp"
+#include "node_handoffs.hpp"
 #include "node_pending.hpp"
 #include "operation_costs.hpp"
 #include "run_config.hpp"
@@ -32,6 +33,7 @@ struct UpdateContext {
   OperationCosts& costs;  // this rank's marks of what the models count
   LinkLoad* links;        // simulated runs with --link-load: what the torus links carry
   NodePending* node_pending = nullptr;  // real runs whose nodes' cores share a host
+  const NodeHandoffs* handoffs = nullptr;  // ... and hand off through shared memory
 };
 
 // Applies this rank's share of the stream to the table slice it holds;
