@@ -7,6 +7,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/host_memory.cpp
   kernel/core/hpcc_stream.cpp
   kernel/core/local_table.cpp
+  kernel/core/mapping_mode.cpp
   kernel/core/operation_charges.cpp
   kernel/core/packet_format.cpp
   kernel/core/run_config.cpp
@@ -32,4 +33,5 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/run_statistics.cpp
   kernel/mpi/s4u_message_slots.cpp
   kernel/mpi/shared_handoff_slots.cpp
+  kernel/mpi/shared_node_table.cpp
   kernel/mpi/update_algorithms.cpp)

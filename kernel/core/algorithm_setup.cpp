@@ -10,13 +10,33 @@ AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
   AlgorithmSetup setup;
   const auto& algorithm = traits(config.algorithm);
   const bool routing = algorithm.routes_over_torus;
+  setup.mode = mapping_mode(config.mapping_mode ? config.mapping_mode : default_mapping_mode(config.algorithm));
   if (!routing) {
     if (!config.shape.empty()) throw std::invalid_argument("--shape applies to routed and multicore only");
     if (config.bucket_size > 0) throw std::invalid_argument("--bucket-size applies to routed and multicore only");
-    if (config.cores_per_node > 1) {
-      throw std::invalid_argument("--cores-per-node applies to multicore only");
+    if (!setup.cores_share_table()) {
+      if (config.cores_per_node > 1) {
+        throw std::invalid_argument(
+            "--cores-per-node applies to multicore, and to direct in mapping modes 5 and 6 (a node's cores "
+            "sharing its table)");
+      }
+      setup.nodes = ranks;
+      setup.limits = lookahead_limits(setup.mode, config.lookahead, 1);
+      return setup;
     }
-    setup.nodes = ranks;
+    const unsigned cores = config.cores_per_node == 0 ? 4 : config.cores_per_node;
+    if (ranks % cores != 0) {
+      throw std::invalid_argument(fmt::format(
+          "{} ranks is not nodes x cores: not a multiple of --cores-per-node {}", ranks, cores));
+    }
+    setup.cores_per_node = cores;
+    setup.nodes = ranks / cores;
+    setup.limits = lookahead_limits(setup.mode, config.lookahead, cores);
+    if (setup.limits.per_core == 0) {
+      throw std::invalid_argument(fmt::format(
+          "--lookahead {} is too small: mapping mode {} shares each node's limit among its {} cores",
+          config.lookahead, setup.mode.number, cores));
+    }
     return setup;
   }
   unsigned cores = 1;
@@ -38,7 +58,8 @@ AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
                                             setup.nodes, ranks, cores));
   }
   setup.plan = RolePlan(cores, setup.shape->dimensions());
-  setup.node_buckets = size_buckets(setup.plan, *setup.shape, config.lookahead);
+  setup.limits = lookahead_limits(setup.mode, config.lookahead, cores);
+  setup.node_buckets = size_buckets(setup.plan, *setup.shape, setup.limits.per_node);
   if (config.bucket_size > 0) setup.node_buckets.capacity = config.bucket_size;
   if (setup.node_buckets.capacity == 0) {
     throw std::invalid_argument(fmt::format(
@@ -46,6 +67,13 @@ AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
         config.lookahead, setup.shape->to_string(), cores, setup.node_buckets.total()));
   }
   return setup;
+}
+
+std::vector<unsigned> AlgorithmSetup::updater_cores() const {
+  if (!cores_share_table()) return plan.updater_cores();
+  std::vector<unsigned> all(cores_per_node);
+  for (unsigned core = 0; core < cores_per_node; ++core) all[core] = core;
+  return all;
 }
 
 std::string AlgorithmSetup::explain(std::uint64_t lookahead) const {

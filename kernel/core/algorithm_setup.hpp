@@ -5,7 +5,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "mapping_mode.hpp"
 #include "role_plan.hpp"
 #include "run_config.hpp"
 #include "torus_shape.hpp"
@@ -18,6 +20,12 @@ struct AlgorithmSetup {
   std::optional<TorusShape> shape;  // routed and multicore
   RolePlan plan{1, 1};
   BucketSizing node_buckets;  // routed and multicore
+  MappingMode mode = mapping_mode(1);
+  LookaheadLimits limits;
+  // Mapping modes 5 and 6: the k ranks of a node update one table they share.
+  bool cores_share_table() const noexcept { return mode.cores_share_table(); }
+  // The cores of a node holding a slice of its table.
+  std::vector<unsigned> updater_cores() const;
 
   // What each core does and how the budget is split, for --explain.
   std::string explain(std::uint64_t lookahead) const;

@@ -35,10 +35,15 @@ std::uint64_t* allocate_words(std::uint64_t words) {
 
 }  // namespace
 
-void LocalTable::FreeWords::operator()(std::uint64_t* words) const noexcept { std::free(words); }
+void LocalTable::FreeWords::operator()(std::uint64_t* words) const noexcept {
+  if (owned) std::free(words);
+}
+
+LocalTable::LocalTable(std::uint64_t global_start, std::uint64_t words, std::uint64_t* memory) noexcept
+    : global_start_(global_start), words_(words), data_(memory, FreeWords{false}) {}
 
 LocalTable::LocalTable(std::uint64_t global_start, std::uint64_t words)
-    : global_start_(global_start), words_(words), data_(allocate_words(words)) {}
+    : global_start_(global_start), words_(words), data_(allocate_words(words), FreeWords{true}) {}
 
 void LocalTable::initialise() noexcept {
   for (std::uint64_t i = 0; i < words_; ++i) {

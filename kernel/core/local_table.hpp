@@ -26,6 +26,8 @@ class LocalTable {
  public:
   // Allocates without touching the memory; call initialise() before use.
   LocalTable(std::uint64_t global_start, std::uint64_t words);
+  // A slice of memory owned elsewhere (a node's table in a shared window).
+  LocalTable(std::uint64_t global_start, std::uint64_t words, std::uint64_t* memory) noexcept;
 
   // T[i] = global index, the benchmark's untimed starting state.
   void initialise() noexcept;
@@ -54,6 +56,7 @@ class LocalTable {
   std::uint64_t global_start_;
   std::uint64_t words_;
   struct FreeWords {
+    bool owned = true;
     void operator()(std::uint64_t* words) const noexcept;
   };
   std::unique_ptr<std::uint64_t[], FreeWords> data_;

@@ -15,6 +15,7 @@
 
 #include "cli_checks.hpp"
 #include "hpcc_stream.hpp"
+#include "mapping_mode.hpp"
 
 namespace gups {
 namespace {
@@ -79,6 +80,36 @@ void check_combined_sizes(const RunConfig& config) {
   }
 }
 
+// The mapping mode against the algorithm, and the protection options
+// against the mode; throws CLI::ValidationError.
+void check_mapping(RunConfig& config, bool protection_given, bool locks_given, const std::string& protection,
+                   bool simulated) {
+  if (config.mapping_mode == 0) config.mapping_mode = default_mapping_mode(config.algorithm);
+  MappingMode mode;
+  try {
+    check_mapping_mode(config.mapping_mode, config.algorithm);
+    mode = mapping_mode(config.mapping_mode);
+  } catch (const std::invalid_argument& error) {
+    throw CLI::ValidationError(error.what());
+  }
+  if (mode.cores_share_table() && simulated) {
+    throw CLI::ValidationError(fmt::format(
+        "mapping mode {} shares a node's table between its cores: real runs only (gups)", mode.number));
+  }
+  if ((protection_given || locks_given) && !mode.cores_share_table()) {
+    throw CLI::ValidationError(fmt::format(
+        "--protection and --locks apply to mapping modes 5 and 6, where a node's cores share its table (mode {} "
+        "gives each table one updating core)",
+        mode.number));
+  }
+  config.protection = protection == "none"     ? Protection::none
+                      : protection == "locks" ? Protection::locks
+                                              : Protection::atomic;
+  if (locks_given && config.protection != Protection::locks) {
+    throw CLI::ValidationError("--locks needs --protection locks");
+  }
+}
+
 template <typename Enum>
 std::string name_in(const std::map<std::string, Enum>& names, Enum wanted) {
   for (const auto& [name, value] : names) {
@@ -129,6 +160,20 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
   app.add_option("--cores-per-node", config.cores_per_node,
                  "multicore: ranks per node, rank = node * k + core [4]")
       ->check(CLI::Range(1u, 256u));
+  app.add_option("--mapping-mode", config.mapping_mode,
+                 "the paper's Table 1: table, generation and look-ahead limit per core or per node; direct runs "
+                 "1, 5, 6, routed 1, multicore 7, 8 [1; multicore 8]")
+      ->check(CLI::Range(1u, 8u));
+  std::string protection_name = to_string(config.protection);
+  auto* protection_option =
+      app.add_option("--protection", protection_name,
+                     "mapping modes 5, 6 (cores sharing a node's table): none (racy XOR), atomic (XOR), locks "
+                     "(striped spin locks)")
+          ->check(CLI::IsMember({"none", "atomic", "locks"}))
+          ->capture_default_str();
+  auto* locks_option = app.add_option("--locks", config.locks, "with --protection locks: how many")
+                           ->check(CLI::Range(1u, 1u << 20))
+                           ->capture_default_str();
   app.add_option("--bucket-size", config.bucket_size,
                  "routed, multicore: updates per bucket instead of look-ahead / buckets per node")
       ->check(CLI::Range(1u, 1u << 24));
@@ -206,6 +251,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
       throw CLI::ValidationError("--handoffs applies to multicore (only its cores hand updates on)");
     }
     if (handoffs_option) config.handoffs = handoff_names().at(handoffs_name);
+    check_mapping(config, protection_option->count() > 0, locks_option->count() > 0, protection_name, simulated);
     if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.charges_path.empty()) {
       throw CLI::ValidationError("--wire-packets and --receive-batches model a machine: they need --charges");
     }

@@ -7,6 +7,7 @@
 
 #include "algorithm.hpp"
 #include "operation_charges.hpp"
+#include "shared_table.hpp"
 #include "table_layout.hpp"
 
 namespace gups {
@@ -53,6 +54,12 @@ struct RunConfig {
   // generator on purpose and the look-ahead budget has to hold it back.
   std::uint64_t slow_update_ns = 0;
   Handoffs handoffs = Handoffs::shared_memory;
+  // The paper's Table 1 (0: the algorithm's own, 1 or 8). Where a node's
+  // cores share its table (modes 5, 6: direct), how their updates of it are
+  // kept apart, and with how many striped locks.
+  unsigned mapping_mode = 0;
+  Protection protection = Protection::atomic;
+  unsigned locks = 16;
   // Steps of the stream skipped before the first update (0: HPCC). The
   // stream starts from 1 and stays sparse for its first ~10^5 steps, which
   // skews short runs towards low indices (node 0); simulations of few

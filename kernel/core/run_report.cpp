@@ -1,5 +1,7 @@
 #include "run_report.hpp"
 
+#include "mapping_mode.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,6 +25,15 @@ std::string format_hpcc_lines(const RunResult& r) {
                        r.shape, r.nodes, r.cores_per_node, r.node_buckets, r.bucket_capacity);
   }
   if (!r.handoffs.empty()) out += fmt::format("Hand-offs between a node's cores = {}\n", r.handoffs);
+  if (r.mapping_mode != default_mapping_mode(r.config.algorithm)) {
+    out += fmt::format("Mapping mode = {} ({}){}\n", r.mapping_mode, mapping_mode(r.mapping_mode).describe(),
+                       mapping_mode(r.mapping_mode).cores_share_table()
+                           ? fmt::format(", {} core(s) per node share its table, protection = {}", r.cores_per_node,
+                                         r.config.protection == Protection::locks
+                                             ? fmt::format("{} locks", r.config.locks)
+                                             : to_string(r.config.protection))
+                           : "");
+  }
   out += fmt::format("Total Main table size = 2^{} = {} words\n", r.config.log2_table,
                      r.total_words);
   out += fmt::format("PE Main table size = {} words/PE MAX\n", r.max_local_words);
@@ -44,9 +55,12 @@ std::string format_hpcc_lines(const RunResult& r) {
                      r.gups() / r.ranks);
   out += fmt::format("Table checksums before verification: sum = {}, xor = {}\n",
                      hex64(r.checksums.sum), hex64(r.checksums.xor_all));
-  out += fmt::format("Most updates pending at once = {} (lookahead {}, {}; {})\n", r.node_pending_bound,
-                     r.config.lookahead,
-                     r.node_pending_bound <= r.config.lookahead ? "within budget" : "OVER BUDGET",
+  const std::uint64_t node_limit = r.node_lookahead ? r.node_lookahead : r.config.lookahead;
+  const std::string limit = node_limit == r.config.lookahead
+                                ? fmt::format("lookahead {}", node_limit)
+                                : fmt::format("lookahead {} per core, {} per node", r.config.lookahead, node_limit);
+  out += fmt::format("Most updates pending at once = {} ({}, {}; {})\n", r.node_pending_bound, limit,
+                     r.node_pending_bound <= node_limit ? "within budget" : "OVER BUDGET",
                      r.node_pending_exact ? "each node's own count" : "sum of each node's cores' peaks");
   for (const auto& core : r.cores) {
     const double share = r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0;
@@ -144,6 +158,11 @@ nlohmann::json to_json(const RunResult& r) {
       {"lookahead", r.config.lookahead},
       {"message_layer", r.config.message_layer},
       {"handoffs", r.handoffs.empty() ? nlohmann::json() : nlohmann::json(r.handoffs)},
+      {"mapping_mode", r.mapping_mode},
+      {"protection", mapping_mode(r.mapping_mode).cores_share_table() ? nlohmann::json(to_string(r.config.protection))
+                                                                     : nlohmann::json()},
+      {"locks", r.config.protection == Protection::locks ? nlohmann::json(r.config.locks) : nlohmann::json()},
+      {"node_lookahead", r.node_lookahead},
       {"injected_errors", r.config.inject_errors},
       {"checksums", {{"sum", hex64(r.checksums.sum)}, {"xor", hex64(r.checksums.xor_all)}}},
       {"counters",

@@ -63,6 +63,8 @@ struct RunResult {
   std::uint64_t nodes = 0;
   unsigned cores_per_node = 1;
   std::string shape;  // empty for direct
+  unsigned mapping_mode = 1;
+  std::uint64_t node_lookahead = 0;  // what a node may hold in its mode (0: the look-ahead)
   std::string handoffs;  // between a node's cores, in real runs: "shared memory" or "MPI messages"
   std::uint64_t node_buckets = 0;
   std::uint64_t bucket_capacity = 0;

@@ -1,6 +1,9 @@
 #include "shared_table.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <new>
 #include <stdexcept>
 
 #include "hpcc_stream.hpp"
@@ -19,50 +22,57 @@ std::string to_string(Protection protection) {
   return "?";
 }
 
-StripedLocks::StripedLocks(unsigned count) : locks_(count) {
+StripedLocks::StripedLocks(void* memory, unsigned count) : base_(static_cast<std::byte*>(memory)), count_(count) {
   if (count == 0) throw std::invalid_argument("striped locks: at least one lock");
 }
 
 namespace {
 
-// The loop of each protection, apart, so that none pays another's branch.
-template <typename Update>
-void for_each_update(std::uint64_t first_step, std::uint64_t count, std::uint64_t mask, Update update) {
-  std::uint64_t random = starts(first_step);
-  for (std::uint64_t i = 0; i < count; ++i) {
-    random = next_random(random);
-    update(random & mask, random);
-  }
+void* allocate_lines(unsigned count) {
+  if (count == 0) throw std::invalid_argument("striped locks: at least one lock");
+  void* lines = std::aligned_alloc(StripedLocks::kLine, StripedLocks::bytes(count));
+  if (lines == nullptr) throw std::bad_alloc();
+  return lines;
 }
 
 }  // namespace
 
+StripedLocks::StripedLocks(unsigned count) : StripedLocks(allocate_lines(count), count) {
+  owned_.reset(base_);
+  clear();
+}
+
+void StripedLocks::FreeLines::operator()(std::byte* lines) const noexcept { std::free(lines); }
+
+void StripedLocks::clear() noexcept {
+  for (unsigned i = 0; i < count_; ++i) std::atomic_ref<std::uint32_t>(cell(i)).store(0, std::memory_order_relaxed);
+}
+
+void StripedLocks::lock(std::uint64_t word) noexcept {
+  std::atomic_ref<std::uint32_t> flag(cell(word));
+  while (flag.exchange(1, std::memory_order_acquire) != 0) {
+    // Wait reading, not writing, so the line stays shared until it is free.
+    while (flag.load(std::memory_order_relaxed) != 0) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+  }
+}
+
+void StripedLocks::unlock(std::uint64_t word) noexcept {
+  std::atomic_ref<std::uint32_t>(cell(word)).store(0, std::memory_order_release);
+}
+
 void apply_shared_segment(std::span<std::uint64_t> table, std::uint64_t first_step, std::uint64_t count,
                           Protection protection, StripedLocks* locks) {
+  if (protection == Protection::locks && locks == nullptr) throw std::invalid_argument("locks asked for and none given");
+  ProtectedTable shared(table.data(), 0, protection, locks);
   const std::uint64_t mask = table.size() - 1;
-  std::uint64_t* words = table.data();
-  switch (protection) {
-    case Protection::none:
-      // A load and a store, each atomic on its own (so the race is the
-      // hardware's, not undefined behaviour): the same instructions as
-      // `words[i] ^= random`, and the same window for another core.
-      for_each_update(first_step, count, mask, [words](std::uint64_t i, std::uint64_t random) {
-        std::atomic_ref<std::uint64_t> word(words[i]);
-        word.store(word.load(std::memory_order_relaxed) ^ random, std::memory_order_relaxed);
-      });
-      return;
-    case Protection::atomic:
-      for_each_update(first_step, count, mask, [words](std::uint64_t i, std::uint64_t random) {
-        std::atomic_ref<std::uint64_t>(words[i]).fetch_xor(random, std::memory_order_relaxed);
-      });
-      return;
-    case Protection::locks:
-      if (locks == nullptr) throw std::invalid_argument("locks asked for and none given");
-      for_each_update(first_step, count, mask, [words, locks](std::uint64_t i, std::uint64_t random) {
-        const std::lock_guard guard(locks->of(i));
-        words[i] ^= random;
-      });
-      return;
+  std::uint64_t random = starts(first_step);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    random = next_random(random);
+    shared.apply(random & mask, random);
   }
 }
 

@@ -6,9 +6,9 @@
 // or ranks sharing a window both use it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -19,18 +19,71 @@ enum class Protection { none, atomic, locks };
 
 std::string to_string(Protection protection);
 
-// Word i is guarded by lock i mod N, each lock on a cache line of its own.
+// Word i is guarded by lock i mod N, each a spin lock on a cache line of its
+// own: in memory the locks own (threads of one process), or in memory the
+// caller gives (a node's MPI-3 shared window, where ranks in several
+// processes take them; a process-local mutex could not be shared so).
 class StripedLocks {
  public:
+  static constexpr std::size_t kLine = 64;
+  static constexpr std::size_t bytes(unsigned count) noexcept { return count * kLine; }
+
   explicit StripedLocks(unsigned count);
-  unsigned count() const noexcept { return static_cast<unsigned>(locks_.size()); }
-  std::mutex& of(std::uint64_t word) noexcept { return locks_[word % locks_.size()].mutex; }
+  // `memory`: bytes(count), aligned to kLine; its creator calls clear() once.
+  StripedLocks(void* memory, unsigned count);
+  void clear() noexcept;
+
+  unsigned count() const noexcept { return count_; }
+  void lock(std::uint64_t word) noexcept;
+  void unlock(std::uint64_t word) noexcept;
 
  private:
-  struct alignas(64) PaddedMutex {
-    std::mutex mutex;
+  std::uint32_t& cell(std::uint64_t word) const noexcept {
+    return *reinterpret_cast<std::uint32_t*>(base_ + (word % count_) * kLine);
+  }
+
+  struct FreeLines {
+    void operator()(std::byte* lines) const noexcept;
   };
-  std::vector<PaddedMutex> locks_;
+  std::unique_ptr<std::byte[], FreeLines> owned_;
+  std::byte* base_ = nullptr;
+  unsigned count_ = 0;
+};
+
+// A node's table as its cores share it: writes go through the protection.
+// `words` is the node's whole table, starting at global index `global_start`.
+class ProtectedTable {
+ public:
+  ProtectedTable(std::uint64_t* words, std::uint64_t global_start, Protection protection, StripedLocks* locks)
+      : words_(words), global_start_(global_start), protection_(protection), locks_(locks) {}
+
+  void apply(std::uint64_t global_index, std::uint64_t random) noexcept {
+    const std::uint64_t i = global_index - global_start_;
+    switch (protection_) {
+      case Protection::none: {
+        std::atomic_ref<std::uint64_t> word(words_[i]);
+        word.store(word.load(std::memory_order_relaxed) ^ random, std::memory_order_relaxed);
+        return;
+      }
+      case Protection::atomic:
+        std::atomic_ref<std::uint64_t>(words_[i]).fetch_xor(random, std::memory_order_relaxed);
+        return;
+      case Protection::locks:
+        locks_->lock(i);
+        words_[i] ^= random;
+        locks_->unlock(i);
+        return;
+    }
+  }
+  void prefetch(std::uint64_t global_index) const noexcept {
+    __builtin_prefetch(&words_[global_index - global_start_], 1);
+  }
+
+ private:
+  std::uint64_t* words_;
+  std::uint64_t global_start_;
+  Protection protection_;
+  StripedLocks* locks_;
 };
 
 // Applies steps first_step+1 ... first_step+count of the HPCC stream to

@@ -22,20 +22,35 @@ constexpr int kFinishedTag = 2;
 // About as many cache misses as a core keeps in flight (its line fill buffers).
 constexpr std::size_t kPrefetchAhead = 16;
 
+// Who a rank's updates travel between: all ranks, each its own node (mode
+// 1); or, where a node's cores share its table (modes 5 and 6), the cores
+// of one index on every node, each sending to its counterpart on the
+// owner's node. `rank` is the node's number then.
+struct DirectPeers {
+  MPI_Comm comm;
+  int rank;
+  int ranks;
+  std::uint64_t stream_first;  // this rank's stretch of the stream
+  std::uint64_t stream_count;
+  std::uint64_t budget;
+};
+
+template <typename Table>
 class DirectUpdater {
  public:
-  DirectUpdater(const UpdateContext& context, LocalTable& table)
+  DirectUpdater(const UpdateContext& context, Table& table, const DirectPeers& peers)
       : context_(context),
+        peers_(peers),
         table_(table),
-        budget_(static_cast<std::uint32_t>(context.config.lookahead)),
-        buckets_(static_cast<std::uint32_t>(context.ranks), budget_),
+        budget_(static_cast<std::uint32_t>(peers.budget)),
+        buckets_(static_cast<std::uint32_t>(peers.ranks), budget_),
         receive_buffer_(budget_) {
     send_buffer_.reserve(budget_);
     stats_.bucket_capacity = budget_;  // a message holds at most the budget
   }
 
   UpdateStats run() {
-    if (context_.ranks > 1) post_receive();
+    if (peers_.ranks > 1) post_receive();
     generate_all();
     flush_buckets();
     announce_finished();
@@ -52,9 +67,9 @@ class DirectUpdater {
     const auto& config = context_.config;
     const auto& layout = context_.layout;
     const OwnerFinder owner_of = context_.owner_of;
-    const auto rank = static_cast<std::uint64_t>(context_.rank);
-    std::uint64_t remaining = config.updates_per_word * layout.local_words(rank);
-    std::uint64_t random = starts(config.stream_offset + config.updates_per_word * layout.global_start(rank));
+    const auto rank = static_cast<std::uint64_t>(peers_.rank);
+    std::uint64_t remaining = peers_.stream_count;
+    std::uint64_t random = starts(peers_.stream_first);
     std::uint64_t applied = 0;
     std::uint64_t max_pending = 0;
     stats_.generated += remaining;
@@ -130,13 +145,13 @@ class DirectUpdater {
     context_.costs.message_sent();
     context_.costs.pay();
     MPI_Isend(send_buffer_.data(), static_cast<int>(send_buffer_.size()), MPI_UINT64_T,
-              static_cast<int>(destination), kUpdateTag, context_.comm, &send_request_);
+              static_cast<int>(destination), kUpdateTag, peers_.comm, &send_request_);
     stats_.updates_sent += send_buffer_.size();
     ++stats_.messages_sent;
   }
 
   void wait_for_send_or_message() {
-    const bool receiving = finished_peers_ < context_.ranks - 1;
+    const bool receiving = finished_peers_ < peers_.ranks - 1;
     MPI_Request requests[2] = {send_request_, receiving ? receive_request_ : MPI_REQUEST_NULL};
     int index = MPI_UNDEFINED;
     MPI_Status status;
@@ -149,7 +164,7 @@ class DirectUpdater {
 
   void post_receive() {
     MPI_Irecv(receive_buffer_.data(), static_cast<int>(receive_buffer_.size()), MPI_UINT64_T,
-              MPI_ANY_SOURCE, MPI_ANY_TAG, context_.comm, &receive_request_);
+              MPI_ANY_SOURCE, MPI_ANY_TAG, peers_.comm, &receive_request_);
   }
 
   // MPI keeps messages from one sender in order, so a sender's "finished"
@@ -177,11 +192,11 @@ class DirectUpdater {
     } else {
       ++finished_peers_;
     }
-    if (finished_peers_ < context_.ranks - 1) post_receive();
+    if (finished_peers_ < peers_.ranks - 1) post_receive();
   }
 
   void poll_receives() {
-    while (finished_peers_ < context_.ranks - 1) {
+    while (finished_peers_ < peers_.ranks - 1) {
       int arrived = 0;
       MPI_Status status;
       MPI_Test(&receive_request_, &arrived, &status);
@@ -192,16 +207,16 @@ class DirectUpdater {
 
   void announce_finished() {
     if (send_request_ != MPI_REQUEST_NULL) MPI_Wait(&send_request_, MPI_STATUS_IGNORE);
-    finish_requests_.assign(static_cast<std::size_t>(context_.ranks), MPI_REQUEST_NULL);
-    for (int peer = 0; peer < context_.ranks; ++peer) {
-      if (peer == context_.rank) continue;
-      MPI_Isend(nullptr, 0, MPI_UINT64_T, peer, kFinishedTag, context_.comm,
+    finish_requests_.assign(static_cast<std::size_t>(peers_.ranks), MPI_REQUEST_NULL);
+    for (int peer = 0; peer < peers_.ranks; ++peer) {
+      if (peer == peers_.rank) continue;
+      MPI_Isend(nullptr, 0, MPI_UINT64_T, peer, kFinishedTag, peers_.comm,
                 &finish_requests_[static_cast<std::size_t>(peer)]);
     }
   }
 
   void drain_until_all_finished() {
-    while (finished_peers_ < context_.ranks - 1) {
+    while (finished_peers_ < peers_.ranks - 1) {
       context_.costs.pay();
       MPI_Status status;
       MPI_Wait(&receive_request_, &status);
@@ -212,7 +227,8 @@ class DirectUpdater {
   }
 
   const UpdateContext& context_;
-  LocalTable& table_;
+  const DirectPeers peers_;
+  Table& table_;
   std::uint32_t budget_;
   DestinationBuckets buckets_;
   std::vector<std::uint64_t> send_buffer_;
@@ -226,10 +242,38 @@ class DirectUpdater {
   UpdateStats stats_;
 };
 
+// Mode 5 or 6: core c of node n generates the c-th of k stretches of the
+// node's share of the stream and keeps to its own limit.
+UpdateStats run_shared_table(const UpdateContext& context, SharedNodeTable& shared) {
+  const auto& layout = context.layout;
+  const unsigned cores = context.setup.cores_per_node;
+  const auto node = static_cast<std::uint64_t>(context.rank) / cores;
+  const auto core = static_cast<unsigned>(context.rank) % cores;
+  MPI_Comm same_core;
+  MPI_Comm_split(context.comm, static_cast<int>(core), static_cast<int>(node), &same_core);
+  const std::uint64_t node_first = context.config.stream_offset + context.config.updates_per_word * layout.global_start(node);
+  const std::uint64_t node_count = context.config.updates_per_word * layout.local_words(node);
+  const std::uint64_t first = node_count * core / cores, last = node_count * (core + 1) / cores;
+  const DirectPeers peers{same_core, static_cast<int>(node), static_cast<int>(context.setup.nodes),
+                          node_first + first, last - first, context.setup.limits.per_core};
+  auto stats = DirectUpdater<ProtectedTable>(context, shared.node_table(), peers).run();
+  MPI_Comm_free(&same_core);
+  return stats;
+}
+
 }  // namespace
 
 UpdateStats run_direct(const UpdateContext& context, LocalTable& table) {
-  return DirectUpdater(context, table).run();
+  if (context.shared_table) return run_shared_table(context, *context.shared_table);
+  const auto rank = static_cast<std::uint64_t>(context.rank);
+  const auto& config = context.config;
+  const DirectPeers peers{context.comm,
+                          context.rank,
+                          context.ranks,
+                          config.stream_offset + config.updates_per_word * context.layout.global_start(rank),
+                          config.updates_per_word * context.layout.local_words(rank),
+                          config.lookahead};
+  return DirectUpdater<LocalTable>(context, table, peers).run();
 }
 
 }  // namespace gups

@@ -193,23 +193,42 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
                  static_cast<unsigned long long>(layout.owners()),
                  static_cast<unsigned long long>(layout.min_local_words()));
   }
-  if (rank == 0 && config.explain) std::fputs(setup.explain(config.lookahead).c_str(), stdout);
+  if (rank == 0 && config.explain) std::fputs(setup.explain(setup.limits.per_node).c_str(), stdout);
 
-  const TableDistribution distribution(layout, setup.cores_per_node, setup.plan.updater_cores());
+  const TableDistribution distribution(layout, setup.cores_per_node, setup.updater_cores());
   const auto slice = distribution.slice_of_rank(static_cast<std::uint64_t>(rank));
-  LocalTable table(slice.global_start, slice.words);
-  table.initialise();
+  std::optional<NodeGroup> node;
+  if (!kSimulated && setup.cores_per_node > 1) node.emplace(rank, setup.cores_per_node);
+  // Modes 5 and 6: the node's table is one array in memory its cores share.
+  std::optional<SharedNodeTable> shared_table;
+  std::optional<LocalTable> own_table;
+  if (setup.cores_share_table()) {
+    const int apart = first_rank_with(!node->shares_host(), rank, MPI_COMM_WORLD);
+    if (apart >= 0) {
+      if (rank == apart) {
+        std::fprintf(stderr,
+                     "gups: error: mapping mode %u shares each node's table between its %u cores, and the ranks of "
+                     "node %d are not all on one host (place a node's ranks together, e.g. mpirun --map-by slot)\n",
+                     setup.mode.number, setup.cores_per_node, rank / static_cast<int>(setup.cores_per_node));
+      }
+      return kExitBadInput;
+    }
+    const auto node_index = static_cast<std::uint64_t>(rank) / setup.cores_per_node;
+    shared_table.emplace(*node, slice, layout.global_start(node_index), config.protection, config.locks);
+  } else {
+    own_table.emplace(slice.global_start, slice.words);
+    own_table->initialise();
+  }
+  LocalTable& table = shared_table ? shared_table->slice() : *own_table;
 
   // No MPI_Comm_dup: SMPI copies the whole group into each rank's duplicate
   // (12 bytes per rank, per rank). The update phase's tags cannot meet the
   // collectives', which MPI keeps apart, and it ends with every message received.
   // Nodes of several cores count what they hold, and hand updates on, in
   // memory the cores share.
-  std::optional<NodeGroup> node;
   std::optional<NodePending> node_pending;
   std::optional<NodeHandoffs> handoffs;
-  if (!kSimulated && setup.cores_per_node > 1) {
-    node.emplace(rank, setup.cores_per_node);
+  if (node && setup.shape) {
     note_nodes_over_hosts(*node, setup.cores_per_node, rank);
     node_pending.emplace(*node);
     if (node->shares_host() && config.handoffs == Handoffs::shared_memory && setup.shape) {
@@ -219,7 +238,8 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   const UpdateContext context{MPI_COMM_WORLD, rank,         ranks, layout, owner_of, config,
                               setup,          distribution, costs, links ? &*links : nullptr,
                               node_pending && node_pending->shared() ? &*node_pending : nullptr,
-                              handoffs ? &*handoffs : nullptr};
+                              handoffs ? &*handoffs : nullptr,
+                              shared_table ? &*shared_table : nullptr};
   phase_barrier(ranks, config.charges_path.empty());
   phases.done("set-up");
   const double start = MPI_Wtime();
@@ -256,6 +276,8 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.shape = setup.shape ? setup.shape->to_string() : "";
     result.node_buckets = setup.node_buckets.total();
     result.handoffs = handoffs_description(setup, handoffs.has_value());
+    result.mapping_mode = setup.mode.number;
+    result.node_lookahead = setup.limits.per_node;
     result.bucket_capacity = setup.shape ? setup.node_buckets.capacity : config.lookahead;
     result.link_loads = std::move(link_loads);
     result.build = build_info();

@@ -13,6 +13,7 @@
 #include "local_table.hpp"
 #include "node_handoffs.hpp"
 #include "node_pending.hpp"
+#include "shared_node_table.hpp"
 #include "operation_costs.hpp"
 #include "run_config.hpp"
 #include "table_distribution.hpp"
@@ -34,6 +35,7 @@ struct UpdateContext {
   LinkLoad* links;        // simulated runs with --link-load: what the torus links carry
   NodePending* node_pending = nullptr;  // real runs whose nodes' cores share a host
   const NodeHandoffs* handoffs = nullptr;  // ... and hand off through shared memory
+  SharedNodeTable* shared_table = nullptr;  // direct in mapping modes 5, 6: the node's table
 };
 
 // Applies this rank's share of the stream to the table slice it holds;

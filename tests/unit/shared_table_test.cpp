@@ -54,10 +54,20 @@ TEST(SharedTable, ApplyingTheStreamAgainUndoesIt) {
 }
 
 TEST(SharedTable, StripedLocksGuardWordsByTheirIndexModuloTheCount) {
-  StripedLocks locks(16);
-  EXPECT_EQ(locks.count(), 16u);
-  EXPECT_EQ(&locks.of(3), &locks.of(19));
-  EXPECT_NE(&locks.of(3), &locks.of(4));
+  alignas(StripedLocks::kLine) std::byte memory[StripedLocks::bytes(4)];
+  StripedLocks locks(memory, 4);
+  locks.clear();
+  EXPECT_EQ(locks.count(), 4u);
+  locks.lock(3);
+  // Word 7 shares word 3's lock; word 4 has its own, free.
+  const auto held = [&](std::size_t lock) { return *reinterpret_cast<std::uint32_t*>(memory + 64 * lock) != 0; };
+  EXPECT_TRUE(held(3));
+  EXPECT_FALSE(held(0));
+  locks.lock(4);
+  EXPECT_TRUE(held(0));
+  locks.unlock(7);
+  EXPECT_FALSE(held(3));
+  locks.unlock(4);
   EXPECT_THROW(StripedLocks(0), std::invalid_argument);
   std::vector<std::uint64_t> words(8, 0);
   EXPECT_THROW(apply_shared_segment(words, 0, 1, Protection::locks, nullptr), std::invalid_argument);
