@@ -15,6 +15,10 @@
 
 namespace gups {
 
+// A routing core takes its stream this many updates at a time, computed
+// ahead so that the words it will apply are already on their way.
+inline constexpr std::uint64_t kRoutingGenerateBatch = 64;
+
 class RouteStep {
  public:
   static constexpr int kApplyHere = -1;

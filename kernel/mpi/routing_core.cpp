@@ -37,7 +37,7 @@ constexpr int kChannels = kMaxDimensions + 1;
 // complete only when received (SMPI's rendezvous, or a full eager buffer),
 // buffers shared across dimensions could all fill with messages waiting on
 // later dimensions and deadlock. "Done" is an empty message on the channel.
-constexpr std::uint64_t kGenerateBatch = 64;
+constexpr std::uint64_t kGenerateBatch = kRoutingGenerateBatch;
 // Received updates are placed this many behind their table word's prefetch.
 constexpr std::size_t kPrefetchAhead = 16;
 

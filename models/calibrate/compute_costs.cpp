@@ -1,12 +1,14 @@
 #include "compute_costs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <fstream>
 #include <vector>
 
 #include "destination_buckets.hpp"
 #include "hpcc_stream.hpp"
+#include "local_table.hpp"
 #include "role_plan.hpp"
 #include "route_step.hpp"
 #include "table_distribution.hpp"
@@ -77,6 +79,35 @@ Timing time_generate_and_dependent_update(unsigned log2_words, std::uint64_t ope
     }
     keep(carry);
     return ns_per(start, operations);
+  });
+}
+
+Timing time_routed_update(unsigned log2_words, std::uint64_t operations, unsigned repeats) {
+  const auto shape = TorusShape::parse("1x1x1");
+  const TableLayout layout(log2_words, 1);
+  const OwnerFinder owner_of(layout, OwnerMode::division);
+  const RolePlan plan(1, shape.dimensions());
+  const TableDistribution distribution(layout, 1, plan.updater_cores());
+  const RouteStep route(layout, owner_of, shape, plan, distribution, 0, 0);
+  LocalTable table(0, layout.local_words(0));
+  table.initialise();
+  const std::uint64_t batches = std::max<std::uint64_t>(1, operations / kRoutingGenerateBatch);
+  return repeat_timing(repeats, [&] {
+    std::array<std::uint64_t, kRoutingGenerateBatch> batch{};
+    std::uint64_t a = starts(999);
+    const auto start = Clock::now();
+    for (std::uint64_t b = 0; b < batches; ++b) {
+      for (auto& update : batch) {
+        a = next_random(a);
+        update = a;
+        table.prefetch(layout.index_of(a));
+      }
+      for (const auto update : batch) {
+        if (route.next_bucket(update) == RouteStep::kApplyHere) table.apply(layout.index_of(update), update);
+      }
+    }
+    keep(table.words()[layout.index_of(a)]);
+    return ns_per(start, batches * kRoutingGenerateBatch);
   });
 }
 

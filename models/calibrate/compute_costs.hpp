@@ -30,6 +30,10 @@ Timing time_generate_and_update(unsigned log2_words, std::uint64_t operations, u
 Timing time_generate_and_dependent_update(unsigned log2_words, std::uint64_t operations, unsigned repeats);
 // Stream step and the kernel's routing step (RouteStep: owner, next bucket)
 // on node 0 of `shape`, and the append to that bucket.
+// One node of a routed run alone, all its updates its own: the routing
+// core's loop (the stream a batch ahead, the words it will apply asked for,
+// then each update's next step and its write), ns per update.
+Timing time_routed_update(unsigned log2_words, std::uint64_t operations, unsigned repeats);
 Timing time_route(const TorusShape& shape, unsigned bucket_size, std::uint64_t operations, unsigned repeats);
 // Stream step plus the owner of its index, found by `mode` among `owners`
 // of a 2^log2_words table (no table is made).
