@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   app.add_option("--threads", options.threads, "threads updating the table [the cores this process may use]")
       ->check(CLI::Range(1u, 1024u));
   app.add_option("--protection", protection_name, "none (racy read and write), atomic (XOR), locks (striped)")
-      ->check(CLI::IsMember({"none", "atomic", "locks"}))
+      ->check(CLI::IsMember(gups::protection_names()))
       ->capture_default_str();
   auto* locks_option = app.add_option("--locks", options.locks, "with --protection locks: how many")
                            ->check(CLI::Range(1u, 1u << 20))
@@ -112,9 +112,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "gups-shared-table: error: {}\n", error.what());
     return kExitBadInput;
   }
-  options.protection = protection_name == "atomic" ? gups::Protection::atomic
-                       : protection_name == "locks" ? gups::Protection::locks
-                                                    : gups::Protection::none;
+  options.protection = gups::protection_named(protection_name);
   const std::uint64_t words = std::uint64_t{1} << options.log2_table;
   const std::uint64_t updates = options.updates ? options.updates : 4 * words;
   const unsigned cores = cores_of_this_process();

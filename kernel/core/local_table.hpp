@@ -3,6 +3,7 @@
 // counting wrong words, checksums.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -10,6 +11,11 @@
 namespace gups {
 
 class TableLayout;
+
+// How far ahead of its write a word is asked for when updates come in a
+// run (a batch, a received message): about as many cache misses as a core
+// keeps in flight (its line fill buffers).
+inline constexpr std::size_t kPrefetchAhead = 16;
 
 struct TableChecksums {
   std::uint64_t sum = 0;  // all words added, mod 2^64

@@ -102,9 +102,7 @@ void check_mapping(RunConfig& config, bool protection_given, bool locks_given, c
         "gives each table one updating core)",
         mode.number));
   }
-  config.protection = protection == "none"     ? Protection::none
-                      : protection == "locks" ? Protection::locks
-                                              : Protection::atomic;
+  config.protection = protection_named(protection);
   if (locks_given && config.protection != Protection::locks) {
     throw CLI::ValidationError("--locks needs --protection locks");
   }
@@ -169,7 +167,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
       app.add_option("--protection", protection_name,
                      "mapping modes 5, 6 (cores sharing a node's table): none (racy XOR), atomic (XOR), locks "
                      "(striped spin locks)")
-          ->check(CLI::IsMember({"none", "atomic", "locks"}))
+          ->check(CLI::IsMember(protection_names()))
           ->capture_default_str();
   auto* locks_option = app.add_option("--locks", config.locks, "with --protection locks: how many")
                            ->check(CLI::Range(1u, 1u << 20))
@@ -192,7 +190,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     handoffs_option = app.add_option("--handoffs", handoffs_name,
                    "multicore: what carries updates between the cores of a node: shared-memory (slots in an "
                    "MPI-3 shared window; MPI messages where a node's ranks are on several hosts) or mpi")
-        ->check(CLI::IsMember({"shared-memory", "mpi"}))
+        ->check(CLI::IsMember({to_string(Handoffs::shared_memory), to_string(Handoffs::mpi)}))
         ->capture_default_str();
     app.add_option("--slow-updates", config.slow_update_ns,
                    "testing aid (routed, multicore): every update applied takes NS nanoseconds longer, so "

@@ -10,6 +10,12 @@
 
 namespace gups {
 
+namespace {
+
+constexpr Protection kProtections[] = {Protection::none, Protection::atomic, Protection::locks};
+
+}  // namespace
+
 std::string to_string(Protection protection) {
   switch (protection) {
     case Protection::none:
@@ -20,6 +26,22 @@ std::string to_string(Protection protection) {
       return "locks";
   }
   return "?";
+}
+
+const std::vector<std::string>& protection_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const auto protection : kProtections) all.push_back(to_string(protection));
+    return all;
+  }();
+  return names;
+}
+
+Protection protection_named(const std::string& name) {
+  for (const auto protection : kProtections) {
+    if (to_string(protection) == name) return protection;
+  }
+  throw std::invalid_argument("no protection named '" + name + "'");
 }
 
 StripedLocks::StripedLocks(void* memory, unsigned count) : base_(static_cast<std::byte*>(memory)), count_(count) {

@@ -18,6 +18,10 @@ namespace gups {
 enum class Protection { none, atomic, locks };
 
 std::string to_string(Protection protection);
+// "none", "atomic", "locks", as command lines take them.
+const std::vector<std::string>& protection_names();
+// std::invalid_argument for a name not in protection_names().
+Protection protection_named(const std::string& name);
 
 // Word i is guarded by lock i mod N, each a spin lock on a cache line of its
 // own: in memory the locks own (threads of one process), or in memory the

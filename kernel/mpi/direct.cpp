@@ -19,8 +19,6 @@ namespace {
 
 constexpr int kUpdateTag = 1;
 constexpr int kFinishedTag = 2;
-// About as many cache misses as a core keeps in flight (its line fill buffers).
-constexpr std::size_t kPrefetchAhead = 16;
 
 // Who a rank's updates travel between: all ranks, each its own node (mode
 // 1); or, where a node's cores share its table (modes 5 and 6), the cores

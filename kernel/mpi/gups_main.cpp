@@ -231,7 +231,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   if (node && setup.shape) {
     note_nodes_over_hosts(*node, setup.cores_per_node, rank);
     node_pending.emplace(*node);
-    if (node->shares_host() && config.handoffs == Handoffs::shared_memory && setup.shape) {
+    if (node->shares_host() && config.handoffs == Handoffs::shared_memory) {
       handoffs.emplace(*node, setup.plan, setup.node_buckets.capacity);
     }
   }

@@ -28,4 +28,14 @@ class NodeGroup {
   bool shares_host_ = false;
 };
 
+// Where `core`'s part of a node's MPI-3 shared window lies in this process.
+template <typename T>
+T* shared_window_base(MPI_Win window, int core) {
+  MPI_Aint size = 0;
+  int unit = 0;
+  T* base = nullptr;
+  MPI_Win_shared_query(window, core, &size, &unit, &base);
+  return base;
+}
+
 }  // namespace gups

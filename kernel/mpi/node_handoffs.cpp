@@ -24,11 +24,7 @@ NodeHandoffs::NodeHandoffs(const NodeGroup& node, const RolePlan& plan, std::siz
   int cores = 0;
   MPI_Comm_size(node.comm(), &cores);
   bases_.resize(static_cast<std::size_t>(cores));
-  for (int c = 0; c < cores; ++c) {
-    MPI_Aint size = 0;
-    int unit = 0;
-    MPI_Win_shared_query(window_, c, &size, &unit, &bases_[static_cast<std::size_t>(c)]);
-  }
+  for (int c = 0; c < cores; ++c) bases_[static_cast<std::size_t>(c)] = shared_window_base<std::byte>(window_, c);
   // Slots are used through atomics only; the window's epoch lets MPI know.
   MPI_Win_lock_all(MPI_MODE_NOCHECK, window_);
   for (const auto receiver : receivers_) outgoing(receiver).clear();

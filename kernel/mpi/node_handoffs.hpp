@@ -25,7 +25,6 @@ class NodeHandoffs {
   // This core's slot towards `receiver`, and the slot `sender` fills for it.
   HandoffSlot outgoing(unsigned receiver) const;
   HandoffSlot incoming(unsigned sender) const;
-  std::size_t capacity() const noexcept { return capacity_; }
   // The cores this one hands updates to, and those handing updates to it.
   const std::vector<unsigned>& receivers() const noexcept { return receivers_; }
   const std::vector<unsigned>& senders() const noexcept { return senders_; }

@@ -10,9 +10,7 @@ NodePending::NodePending(const NodeGroup& node) : node_comm_(node.comm()) {
   std::int64_t* base = nullptr;
   const MPI_Aint bytes = node.rank() == 0 ? 2 * sizeof(std::int64_t) : 0;
   MPI_Win_allocate_shared(bytes, sizeof(std::int64_t), MPI_INFO_NULL, node_comm_, &base, &window_);
-  MPI_Aint size = 0;
-  int unit = 0;
-  MPI_Win_shared_query(window_, 0, &size, &unit, &cells_);
+  cells_ = shared_window_base<std::int64_t>(window_, 0);
   if (node.rank() == 0) cells_[0] = cells_[1] = 0;
   MPI_Barrier(node_comm_);
 }

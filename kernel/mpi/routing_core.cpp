@@ -38,8 +38,6 @@ constexpr int kChannels = kMaxDimensions + 1;
 // buffers shared across dimensions could all fill with messages waiting on
 // later dimensions and deadlock. "Done" is an empty message on the channel.
 constexpr std::uint64_t kGenerateBatch = kRoutingGenerateBatch;
-// Received updates are placed this many behind their table word's prefetch.
-constexpr std::size_t kPrefetchAhead = 16;
 
 // --slow-updates: a busy wait, so that the core stays busy as a slow one is.
 void spin_for(std::uint64_t nanoseconds) noexcept {

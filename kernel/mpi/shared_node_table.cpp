@@ -5,20 +5,8 @@
 namespace gups {
 namespace {
 
-template <typename T>
-T* shared_base(MPI_Win window, int core) {
-  MPI_Aint size = 0;
-  int unit = 0;
-  T* base = nullptr;
-  MPI_Win_shared_query(window, core, &size, &unit, &base);
-  return base;
-}
-
 std::uint64_t* allocate_slice(const NodeGroup& node, const TableSlice& mine, MPI_Win& window) {
-  if (!node.shares_host()) {
-    throw std::invalid_argument("a node's cores share its table (mapping modes 5, 6): its ranks must all be on "
-                                "one host (place them together, e.g. mpirun --map-by slot)");
-  }
+  if (!node.shares_host()) throw std::logic_error("a shared node table on a node spread over hosts");
   std::uint64_t* mine_base = nullptr;
   // Contiguous (MPI's default): core c's slice follows core c-1's.
   MPI_Win_allocate_shared(static_cast<MPI_Aint>(mine.words * sizeof(std::uint64_t)), sizeof(std::uint64_t),
@@ -32,7 +20,7 @@ SharedNodeTable::SharedNodeTable(const NodeGroup& node, const TableSlice& mine, 
                                  Protection protection, unsigned locks)
     : slice_(mine.global_start, mine.words, allocate_slice(node, mine, table_window_)),
       node_table_(nullptr, node_start, protection, nullptr) {
-  auto* node_words = shared_base<std::uint64_t>(table_window_, 0);
+  auto* node_words = shared_window_base<std::uint64_t>(table_window_, 0);
   if (mine.words > 0 && node_words + (mine.global_start - node_start) != slice_.words().data()) {
     throw std::logic_error("the node's table slices are not one array in its shared window");
   }
@@ -41,7 +29,7 @@ SharedNodeTable::SharedNodeTable(const NodeGroup& node, const TableSlice& mine, 
   std::byte* lock_memory = nullptr;
   MPI_Win_allocate_shared(lock_bytes, 1, MPI_INFO_NULL, node.comm(), &lock_memory, &lock_window_);
   if (lock_count > 0) {
-    locks_ = std::make_unique<StripedLocks>(shared_base<std::byte>(lock_window_, 0), lock_count);
+    locks_ = std::make_unique<StripedLocks>(shared_window_base<std::byte>(lock_window_, 0), lock_count);
     if (node.rank() == 0) locks_->clear();
   }
   node_table_ = ProtectedTable(node_words, node_start, protection, locks_.get());
