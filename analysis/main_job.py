@@ -67,7 +67,8 @@ def main_job(args):
     build = ["--build", args.build]
 
     step.say(f"calibrating this host ({cores} cores)")
-    step.program(["mpirun", "-np", str(min(2, cores)), calibrate, "--output", host_file])
+    step.program(["mpirun", "-np", str(min(2, cores)), calibrate, "--log2-table", str(args.host_log2_table),
+                  "--output", host_file])
 
     step.say("this host: model, simulation and measured runs")
     step.analysis(["sweep", "--machine", host_file, "--algorithms", HOST_ALGORITHMS, "--nodes", HOST_NODES,

@@ -123,6 +123,10 @@ def model_series(args, model, algorithm, nodes, progress):
     path = os.path.join(args.out, f"model-{algorithm}.json")
     command = [model, "--machine", args.machine, "--algorithm", algorithm, "--nodes",
                ",".join(str(n) for n in nodes), "--json", path]
+    if "measured" in args.sources.split(","):
+        # The measured runs put their ranks on this host as mpirun does, by slot: the model places them alike,
+        # so it knows how many of the host's cores update at once.
+        command += ["--nodes-per-host", "fill"]
     quoted = " ".join(shlex.quote(c) for c in command)
     if args.resume and all(results.kept_result(results.raw_path(args.out, f"model-{algorithm}-{n}"), quoted)[0]
                            for n in nodes):

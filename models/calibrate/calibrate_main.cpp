@@ -19,6 +19,7 @@
 #include "message_costs.hpp"
 #include "role_plan.hpp"
 #include "route_step.hpp"
+#include "routing_loop.hpp"
 
 namespace {
 
@@ -28,7 +29,7 @@ using nlohmann::json;
 struct Options {
   std::string output = "host.json";
   std::string name = "host";
-  unsigned log2_table = 21;
+  unsigned log2_table = 22;  // the host's whole table, as its runs hold it
   unsigned repeats = 5;
   std::string shape = "2x1x1";
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -45,11 +46,29 @@ struct Measured {
   std::string clock_source;
   double measured_clock_hz = 0;
   Timing generate, generate_update, generate_dependent_update, routed_update, route, direct_bucketing, poll;
+  // The two table loops timed on every rank at once, each its own table.
+  Timing generate_update_all_ranks, routed_update_all_ranks;
+  int ranks = 1;
   Timing owner_shift, owner_division, owner_prediction;
   std::vector<CallCost> calls;
   LinearFit send_fit, receive_fit;
   LinkFigures link;
 };
+
+unsigned log2_floor(unsigned x) {
+  unsigned log2 = 0;
+  while (x >>= 1) ++log2;
+  return log2;
+}
+
+// Each rank's figures averaged over the ranks.
+Timing mean_over_ranks(MPI_Comm comm, Timing t) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  double values[] = {t.median_ns, t.min_ns, t.max_ns};
+  MPI_Allreduce(MPI_IN_PLACE, values, 3, MPI_DOUBLE, MPI_SUM, comm);
+  return {values[0] / ranks, values[1] / ranks, values[2] / ranks};
+}
 
 Measured measure(const Options& options, MPI_Comm comm, int rank) {
   Measured m;
@@ -63,7 +82,7 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
     m.generate_update = time_generate_and_update(options.log2_table, 50'000'000, options.repeats);
     m.generate_dependent_update =
         time_generate_and_dependent_update(options.log2_table, 5'000'000, options.repeats);
-    m.routed_update = time_routed_update(options.log2_table, 20'000'000, options.repeats);
+    m.routed_update = time_routing_loop(options.log2_table, options.repeats);
     m.route = time_route(gups::TorusShape::parse("4x4x4"), routed.capacity, 20'000'000, options.repeats);
     m.direct_bucketing = time_direct_bucketing(64, 1024, 20'000'000, options.repeats);
     // Owners among 64 (a shift) and 96 (the paper's smallest Table 3 size).
@@ -73,8 +92,19 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
         time_generate_and_owner(kOwnerTableLog2, 96, OwnerMode::division, 20'000'000, options.repeats);
     m.owner_prediction =
         time_generate_and_owner(kOwnerTableLog2, 96, OwnerMode::predict, 20'000'000, options.repeats);
-    std::cerr << "gups-calibrate: MPI send and receive calls, link ...\n";
   }
+  // Then every rank at once, as a direct or routed run on every core uses
+  // the host: the cores share its caches and memory.
+  if (rank == 0) std::cerr << "gups-calibrate: table updates on every rank at once ...\n";
+  MPI_Comm_size(comm, &m.ranks);
+  // The same table split over the ranks, as a run on every core splits it.
+  const auto together = [comm] { MPI_Barrier(comm); };
+  const unsigned log2_share = options.log2_table - log2_floor(static_cast<unsigned>(m.ranks));
+  m.generate_update_all_ranks =
+      mean_over_ranks(comm, time_generate_and_update(log2_share, 50'000'000, options.repeats, together));
+  m.routed_update_all_ranks =
+      mean_over_ranks(comm, time_routing_loop(log2_share, options.repeats, together));
+  if (rank == 0) std::cerr << "gups-calibrate: MPI send and receive calls, link ...\n";
   m.calls = time_calls(comm, options.message_sizes, 64, 3 * options.repeats);
   m.link = time_link(comm, options.repeats);
   m.poll = time_poll(comm, 100'000, options.repeats);
@@ -120,6 +150,8 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
   c.generate = cycles(tg);
   c.update = cycles(tu);
   c.update_streamed = cycles(std::max(0.0, m.generate_update.min_ns - tg));
+  c.update_all_cores = cycles(std::max(0.0, m.routed_update_all_ranks.min_ns - tg));
+  c.update_streamed_all_cores = cycles(std::max(0.0, m.generate_update_all_ranks.min_ns - tg));
   c.loop_overhead = 0;
   c.send_call = cycles(m.send_fit.intercept);
   c.receive_call = cycles(m.receive_fit.intercept);
@@ -137,15 +169,24 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
       {"clock_hz", m.clock_source},
       {"costs_cycles.generate", "timed: HPCC stream steps; every timed figure is the least of the repeats"},
       {"costs_cycles.update",
-       fmt::format("timed: the routing core's loop on one node of 2^{} words, all updates its own (the stream "
-                   "{} updates ahead with the words to apply prefetched, then RouteStep and the write), less "
-                   "generate; one update at a time with each write depending on the last: "
-                   "generate_and_dependent_update in measured",
+       fmt::format("timed on rank 0 while the other ranks wait: the kernel's routing loop (run_routed) on a "
+                   "one-node torus of 2^{} words, all updates its own (the stream {} updates ahead with the "
+                   "words to apply prefetched, RouteStep, the write, the turn loop), less generate; one update "
+                   "at a time with each write depending on the last: generate_and_dependent_update in measured",
                    options.log2_table, gups::kRoutingGenerateBatch)},
       {"costs_cycles.update_streamed",
        fmt::format("timed: stream step plus T[a & mask] ^= a on 2^{} words, less generate: the core overlaps "
                    "the misses of independent updates (direct applies updates in such loops)",
                    options.log2_table)},
+      {"costs_cycles.update_all_cores",
+       fmt::format("timed: as update, on {} ranks at once, each its share (2^{} words) of the 2^{}-word table "
+                   "(together from a barrier before every repeat), each rank's least averaged over the ranks{}",
+                   m.ranks, options.log2_table - log2_floor(static_cast<unsigned>(m.ranks)), options.log2_table,
+                   static_cast<unsigned>(m.ranks) < options.cores
+                                ? fmt::format(" (assumed the figure for all {} cores: only {} were timed)",
+                                              options.cores, m.ranks)
+                                : std::string())},
+      {"costs_cycles.update_streamed_all_cores", "timed: as update_streamed, on every rank at once, as update_all_cores"},
       {"costs_cycles.send_call", "timed: MPI_Send of messages of 64..480 updates (the bucket sizes in use) "
                                  "to a rank that is not receiving, least of the repeats; the intercept of a "
                                  "straight-line fit (the slope is a per-update copy)"},
@@ -185,6 +226,8 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
                    {"generate_and_update", timing_json(m.generate_update)},
                    {"generate_and_dependent_update", timing_json(m.generate_dependent_update)},
                    {"routed_update", timing_json(m.routed_update)},
+                   {"generate_and_update_all_ranks", timing_json(m.generate_update_all_ranks)},
+                   {"routed_update_all_ranks", timing_json(m.routed_update_all_ranks)},
                    {"route", timing_json(m.route)},
                    {"direct_bucketing", timing_json(m.direct_bucketing)},
                    {"poll", timing_json(m.poll)},
@@ -198,16 +241,17 @@ void print_summary(const gups::model::Machine& machine) {
   const auto& c = machine.costs;
   fmt::print("machine '{}' at {:.0f} MHz ({})\n", machine.name, machine.clock_hz * 1e-6,
              machine.sources.at("clock_hz"));
-  fmt::print("  {:<22} {:>9}\n", "cost", "cycles");
+  fmt::print("  {:<26} {:>9}\n", "cost", "cycles");
   const std::pair<const char*, double> costs[] = {
       {"generate", c.generate},         {"update", c.update},
-      {"update_streamed", c.update_streamed}, {"send_call", c.send_call},
+      {"update_streamed", c.update_streamed}, {"update_all_cores", c.update_all_cores},
+      {"update_streamed_all_cores", c.update_streamed_all_cores}, {"send_call", c.send_call},
       {"receive_call", c.receive_call}, {"routing_hop", c.routing_hop},
       {"message_overhead", c.message_overhead}, {"owner_division", c.owner_division},
       {"owner_prediction", c.owner_prediction}};
-  for (const auto& [key, cycles] : costs) fmt::print("  {:<22} {:>9.1f}\n", key, cycles);
+  for (const auto& [key, cycles] : costs) fmt::print("  {:<26} {:>9.1f}\n", key, cycles);
   for (std::size_t i = 0; i < c.core_overhead.size(); ++i) {
-    fmt::print("  {:<22} {:>9.1f}\n", fmt::format("core_overhead[{}]", i), c.core_overhead[i]);
+    fmt::print("  {:<26} {:>9.1f}\n", fmt::format("core_overhead[{}]", i), c.core_overhead[i]);
   }
   fmt::print("  link: {:.2f} GB/s each way, {:.2f} us latency\n", machine.link_bandwidth * 1e-9,
              machine.link_latency * 1e6);
@@ -225,7 +269,9 @@ int main(int argc, char** argv) {
                "Run with 2 ranks: mpirun -np 2 gups-calibrate"};
   app.add_option("--output,-o", options.output, "machine file to write")->capture_default_str();
   app.add_option("--name", options.name, "machine name in the file")->capture_default_str();
-  app.add_option("--log2-table", options.log2_table, "timed update table: 2^N words")
+  app.add_option("--log2-table", options.log2_table,
+                 "the host's whole table, 2^N words (as gups --log2-table): one core alone updates all of it, every "
+                 "rank at once its share")
       ->check(CLI::Range(10u, 34u))
       ->capture_default_str();
   app.add_option("--repeats", options.repeats, "repeats of every measurement (the least is kept: interference only adds time)")

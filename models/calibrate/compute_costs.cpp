@@ -1,14 +1,12 @@
 #include "compute_costs.hpp"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <fstream>
 #include <vector>
 
 #include "destination_buckets.hpp"
 #include "hpcc_stream.hpp"
-#include "local_table.hpp"
 #include "role_plan.hpp"
 #include "route_step.hpp"
 #include "table_distribution.hpp"
@@ -27,14 +25,6 @@ void keep(std::uint64_t value) { asm volatile("" : : "r"(value) : "memory"); }
 
 }  // namespace
 
-template <typename Measure>
-Timing repeat_timing(unsigned repeats, Measure measure) {
-  std::vector<double> samples;
-  for (unsigned i = 0; i < std::max(1u, repeats); ++i) samples.push_back(measure());
-  std::sort(samples.begin(), samples.end());
-  return {samples[samples.size() / 2], samples.front(), samples.back()};
-}
-
 Timing time_generate(std::uint64_t operations, unsigned repeats) {
   return repeat_timing(repeats, [&] {
     std::uint64_t a = starts(12345), sum = 0;
@@ -48,11 +38,13 @@ Timing time_generate(std::uint64_t operations, unsigned repeats) {
   });
 }
 
-Timing time_generate_and_update(unsigned log2_words, std::uint64_t operations, unsigned repeats) {
+Timing time_generate_and_update(unsigned log2_words, std::uint64_t operations, unsigned repeats,
+                                const BeforeEachRepeat& before_each) {
   std::vector<std::uint64_t> table(std::uint64_t{1} << log2_words);
   for (std::uint64_t i = 0; i < table.size(); ++i) table[i] = i;
   const std::uint64_t mask = table.size() - 1;
   return repeat_timing(repeats, [&] {
+    if (before_each) before_each();
     std::uint64_t a = starts(777);
     const auto start = Clock::now();
     for (std::uint64_t i = 0; i < operations; ++i) {
@@ -79,35 +71,6 @@ Timing time_generate_and_dependent_update(unsigned log2_words, std::uint64_t ope
     }
     keep(carry);
     return ns_per(start, operations);
-  });
-}
-
-Timing time_routed_update(unsigned log2_words, std::uint64_t operations, unsigned repeats) {
-  const auto shape = TorusShape::parse("1x1x1");
-  const TableLayout layout(log2_words, 1);
-  const OwnerFinder owner_of(layout, OwnerMode::division);
-  const RolePlan plan(1, shape.dimensions());
-  const TableDistribution distribution(layout, 1, plan.updater_cores());
-  const RouteStep route(layout, owner_of, shape, plan, distribution, 0, 0);
-  LocalTable table(0, layout.local_words(0));
-  table.initialise();
-  const std::uint64_t batches = std::max<std::uint64_t>(1, operations / kRoutingGenerateBatch);
-  return repeat_timing(repeats, [&] {
-    std::array<std::uint64_t, kRoutingGenerateBatch> batch{};
-    std::uint64_t a = starts(999);
-    const auto start = Clock::now();
-    for (std::uint64_t b = 0; b < batches; ++b) {
-      for (auto& update : batch) {
-        a = next_random(a);
-        update = a;
-        table.prefetch(layout.index_of(a));
-      }
-      for (const auto update : batch) {
-        if (route.next_bucket(update) == RouteStep::kApplyHere) table.apply(layout.index_of(update), update);
-      }
-    }
-    keep(table.words()[layout.index_of(a)]);
-    return ns_per(start, batches * kRoutingGenerateBatch);
   });
 }
 

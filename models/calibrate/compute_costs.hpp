@@ -3,8 +3,11 @@
 // and the HPCC reference bucket policy.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "table_layout.hpp"
 #include "torus_shape.hpp"
@@ -19,21 +22,27 @@ struct Timing {
 
 // Runs `measure` (which returns ns per operation) `repeats` times.
 template <typename Measure>
-Timing repeat_timing(unsigned repeats, Measure measure);
+Timing repeat_timing(unsigned repeats, Measure measure) {
+  std::vector<double> samples;
+  for (unsigned i = 0; i < std::max(1u, repeats); ++i) samples.push_back(measure());
+  std::sort(samples.begin(), samples.end());
+  return {samples[samples.size() / 2], samples.front(), samples.back()};
+}
+
+// Called before each repeat of a table loop: lets several processes time
+// the same loop together (a barrier), so they share the memory throughout.
+using BeforeEachRepeat = std::function<void()>;
 
 Timing time_generate(std::uint64_t operations, unsigned repeats);
 // Stream step plus T[a & mask] ^= a on a table of 2^log2_words words.
-Timing time_generate_and_update(unsigned log2_words, std::uint64_t operations, unsigned repeats);
+Timing time_generate_and_update(unsigned log2_words, std::uint64_t operations, unsigned repeats,
+                                const BeforeEachRepeat& before_each = {});
 // The same with each update's address depending on the word the previous
 // one loaded: one memory latency per update, as inside a routing loop whose
 // other work keeps the core from overlapping updates (the paper's tu = 104).
 Timing time_generate_and_dependent_update(unsigned log2_words, std::uint64_t operations, unsigned repeats);
 // Stream step and the kernel's routing step (RouteStep: owner, next bucket)
 // on node 0 of `shape`, and the append to that bucket.
-// One node of a routed run alone, all its updates its own: the routing
-// core's loop (the stream a batch ahead, the words it will apply asked for,
-// then each update's next step and its write), ns per update.
-Timing time_routed_update(unsigned log2_words, std::uint64_t operations, unsigned repeats);
 Timing time_route(const TorusShape& shape, unsigned bucket_size, std::uint64_t operations, unsigned repeats);
 // Stream step plus the owner of its index, found by `mode` among `owners`
 // of a 2^log2_words table (no table is made).

@@ -43,9 +43,37 @@ void size_from_plan(const Machine& machine, const ModelOptions& options, const R
   p.mean_fill = p.bucket_size;
 }
 
+unsigned cores_of(const Machine& machine, const ModelOptions& options) {
+  return options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+}
+
+// How many torus nodes share one machine node, and how many of its cores
+// then update at once: that sets tu (Machine::update_cycles).
+void place_on_hosts(const Machine& machine, const ModelOptions& options, Prediction& p) {
+  if (options.processes_per_node == 0) throw std::invalid_argument("processes per node must be at least 1");
+  unsigned ranks = 1, updaters = 1;  // per torus node
+  if (options.algorithm == Algorithm::direct) {
+    ranks = updaters = options.processes_per_node;
+  } else if (options.algorithm == Algorithm::multicore) {
+    const RolePlan plan(cores_of(machine, options), p.shape.dimensions());
+    ranks = plan.cores();
+    updaters = plan.updaters();
+  }
+  const std::uint64_t fits = std::max(1u, machine.cores_per_node / ranks);
+  p.nodes_per_host = static_cast<unsigned>(
+      std::min<std::uint64_t>(p.nodes, options.nodes_per_host ? options.nodes_per_host : fits));
+  if (p.nodes_per_host > 1 && std::uint64_t{p.nodes_per_host} * ranks > machine.cores_per_node) {
+    throw std::invalid_argument(fmt::format(
+        "{} torus nodes of {} rank(s) each need {} cores on one node of '{}', which has {}: more ranks than "
+        "cores would time-share them, which the model does not describe",
+        p.nodes_per_host, ranks, std::uint64_t{p.nodes_per_host} * ranks, machine.name, machine.cores_per_node));
+  }
+  p.updating_cores = p.nodes_per_host * updaters;
+  p.update_cycles = machine.update_cycles(options.algorithm == Algorithm::direct, p.updating_cores);
+}
+
 void direct_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const auto& c = machine.costs;
-  if (options.processes_per_node == 0) throw std::invalid_argument("processes per node must be at least 1");
   p.processes = p.nodes * options.processes_per_node;
   const auto fill = direct_fill(machine.packet, p.processes, options.lookahead);
   p.mean_fill = fill.mean_updates_per_message;
@@ -57,7 +85,7 @@ void direct_bound(const Machine& machine, const ModelOptions& options, Predictio
     p.receive_cycles = c.receive_call * packets / p.mean_fill;
   }
   p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.processes);
-  const double cycles = c.generate + p.owner_cycles + c.update_streamed + c.loop_overhead +
+  const double cycles = c.generate + p.owner_cycles + p.update_cycles + c.loop_overhead +
                         remote * (p.send_cycles + p.receive_cycles + c.message_overhead);
   p.cores = {{"generate, send, receive, update (Eq. 1)", cycles, 1.0}};
   p.cpu_cycles_per_update = cycles;
@@ -72,7 +100,7 @@ void routed_bound(const Machine& machine, const ModelOptions& options, Predictio
   // The paper's first-order model: a fixed cost per software hop. The owner
   // is found where the update is made and again on every node it reaches.
   p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.nodes);
-  const double cycles = c.generate + c.update + c.loop_overhead +
+  const double cycles = c.generate + p.update_cycles + c.loop_overhead +
                         p.expected_hops * c.routing_hop + (1 + p.expected_hops) * p.owner_cycles;
   p.cores = {{"generate, route, update (Eq. 1, per hop)", cycles, 1.0}};
   p.cpu_cycles_per_update = cycles;
@@ -94,7 +122,7 @@ double expected_moves(const CoreRole& role, const TorusShape& shape) {
 // thus sends or receives every update once, which is Eq. 6 as printed.
 void multicore_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const auto& c = machine.costs;
-  const unsigned k = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+  const unsigned k = cores_of(machine, options);
   if (c.core_overhead.size() != k) {
     throw std::invalid_argument(fmt::format(
         "machine '{}' gives per-core overheads for {} cores, not {} (costs_cycles.core_overhead)",
@@ -135,7 +163,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
     if (role.generates) cycles += c.generate + c.loop_overhead;
     if (role.updater >= 0) {
       const double share = 1 / updaters;
-      cycles += share * c.update;
+      cycles += share * p.update_cycles;
       if (!role.routes()) cycles += share * (p.receive_cycles + c.core_overhead[core]);
     }
     p.cores.push_back({plan.describe(core), cycles, 0});
@@ -189,6 +217,7 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
   p.nodes = shape.nodes();
   p.expected_hops = shape.expected_hops();
   if (options.lookahead == 0) throw std::invalid_argument("the look-ahead must be at least 1");
+  place_on_hosts(machine, options, p);
   switch (options.algorithm) {
     case Algorithm::direct:
       direct_bound(machine, options, p);

@@ -26,6 +26,10 @@ struct ModelOptions {
   unsigned processes_per_node = 1;      // direct: 4 on Blue Gene/P is virtual-node mode
   BucketRule buckets = BucketRule::sizing;
   OwnerMode owner = OwnerMode::division;  // how owners are found when their count is not a power of two
+  // Torus nodes placed on one of the machine's nodes, sharing its cores and
+  // memory (a routed run of 2 nodes on one 2-core host: 2). 0: as many as
+  // its cores hold, up to the node count (mpirun's placement by slot).
+  unsigned nodes_per_host = 1;
 };
 
 struct CoreLoad {
@@ -48,6 +52,9 @@ struct Prediction {
   double send_cycles = 0;               // ts per update
   double receive_cycles = 0;            // tr per update
   double owner_cycles = 0;              // per owner found, on each core that decides where an update goes
+  unsigned nodes_per_host = 1;          // torus nodes on one of the machine's nodes
+  unsigned updating_cores = 1;          // cores of one machine node applying updates at once
+  double update_cycles = 0;             // tu at that many updating cores
   std::vector<CoreLoad> cores;          // one entry for direct and routed
   double cpu_cycles_per_update = 0;     // of the slowest core
   double cpu_gups = 0;

@@ -26,6 +26,7 @@ struct Request {
   std::string json_path;
   std::string buckets = "sizing";
   std::string owner = "division";
+  std::string nodes_per_host = "1";
   ModelOptions options;
 };
 
@@ -72,6 +73,7 @@ int run(const Request& request) {
   auto options = request.options;
   options.buckets = request.buckets == "reference" ? BucketRule::reference : BucketRule::sizing;
   options.owner = request.owner == to_string(OwnerMode::predict) ? OwnerMode::predict : OwnerMode::division;
+  options.nodes_per_host = request.nodes_per_host == "fill" ? 0 : static_cast<unsigned>(std::stoul(request.nodes_per_host));
   const auto shapes = shapes_of(machine, request);
   nlohmann::json results = nlohmann::json::array();
   std::string text;
@@ -135,6 +137,12 @@ int main(int argc, char** argv) {
                  "how owners are found when the node count is not a power of two: division (HPCC) or predict "
                  "(the paper's 4.2); charged at the machine's costs_cycles.owner_division or owner_prediction")
       ->check(CLI::IsMember({to_string(OwnerMode::division), to_string(OwnerMode::predict)}))
+      ->capture_default_str();
+  app.add_option("--nodes-per-host", request.nodes_per_host,
+                 "torus nodes placed on one of the machine's nodes, sharing its cores and memory (tu follows "
+                 "how many of its cores update at once); 'fill': as many as its cores hold, as mpirun places "
+                 "ranks by slot (this host's runs)")
+      ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
       ->capture_default_str();
   app.add_option("--json", request.json_path, "also write the figures as JSON to this file");
   try {

@@ -132,6 +132,9 @@ void read_costs(ObjectReader& top, Machine& machine) {
   c.generate = costs.number("generate");
   c.update = costs.number("update");
   c.update_streamed = costs.number("update_streamed");
+  c.update_all_cores = costs.has("update_all_cores") ? costs.number("update_all_cores") : c.update;
+  c.update_streamed_all_cores =
+      costs.has("update_streamed_all_cores") ? costs.number("update_streamed_all_cores") : c.update_streamed;
   c.loop_overhead = costs.number("loop_overhead");
   c.send_call = costs.number("send_call");
   c.receive_call = costs.number("receive_call");
@@ -276,10 +279,14 @@ nlohmann::ordered_json to_json(const Machine& machine) {
         {"link_bandwidth_bytes_per_s", machine.link_bandwidth},
         {"link_latency_s", machine.link_latency}}},
       {"packet", ordered::object()},
-      {"costs_cycles",
-       {{"generate", c.generate},
-        {"update", c.update},
-        {"update_streamed", c.update_streamed},
+      {"costs_cycles", {{"generate", c.generate}, {"update", c.update}, {"update_streamed", c.update_streamed}}}};
+  // Written only where they say something: absent, they equal the one-core figures.
+  auto& costs = document["costs_cycles"];
+  if (c.update_all_cores != c.update || c.update_streamed_all_cores != c.update_streamed) {
+    costs["update_all_cores"] = c.update_all_cores;
+    costs["update_streamed_all_cores"] = c.update_streamed_all_cores;
+  }
+  costs.update(ordered{
         {"loop_overhead", c.loop_overhead},
         {"send_call", c.send_call},
         {"receive_call", c.receive_call},
@@ -289,7 +296,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
         {"message_overhead", c.message_overhead},
         {"core_overhead", c.core_overhead},
         {"owner_division", c.owner_division},
-        {"owner_prediction", c.owner_prediction}}}};
+        {"owner_prediction", c.owner_prediction}});
   for (const auto& field : kPacketFields) document["packet"][field.name] = p.*field.member;
   if (!machine.reference_bucket_sizes.empty()) {
     document["reference_bucket_sizes"] = keyed_by_nodes(machine.reference_bucket_sizes);
@@ -302,6 +309,14 @@ nlohmann::ordered_json to_json(const Machine& machine) {
   if (!machine.sources.empty()) document["sources"] = machine.sources;
   if (!machine.notes.is_null()) document["notes"] = ordered::parse(machine.notes.dump());
   return document;
+}
+
+double Machine::update_cycles(bool streamed, unsigned updating_cores) const noexcept {
+  const double alone = streamed ? costs.update_streamed : costs.update;
+  const double all = streamed ? costs.update_streamed_all_cores : costs.update_all_cores;
+  if (cores_per_node < 2 || updating_cores < 2) return alone;
+  const double busy = static_cast<double>(std::min(updating_cores, cores_per_node) - 1) / (cores_per_node - 1);
+  return alone + busy * (all - alone);
 }
 
 double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const noexcept {

@@ -19,6 +19,11 @@ struct CycleCosts {
   double generate = 0;              // tg: one stream step and its owner
   double update = 0;                // tu: one table update, as routing loops do it (one miss at a time)
   double update_streamed = 0;       // tu in a tight loop of updates (direct), where misses overlap
+  // The same two when every core of the node updates at once, each its own
+  // table: the cores then share the memory system. A machine file without
+  // them gives no such figure, and the single-core ones stand.
+  double update_all_cores = 0;
+  double update_streamed_all_cores = 0;
   double loop_overhead = 0;         // tos
   double send_call = 0;             // one send call, any size
   double receive_call = 0;          // one receive call, one packet
@@ -65,6 +70,12 @@ struct Machine {
 
   // A partition of this many nodes is a mesh, not a torus.
   bool is_mesh(std::uint64_t nodes) const noexcept { return nodes < torus.mesh_below_nodes; }
+
+  // tu (or its streamed form) when `updating_cores` of a node's cores update
+  // at once: from the one-core figure at 1 to the all-cores figure at
+  // cores_per_node, in a straight line (assumed: the cores share the memory
+  // system evenly), and no further beyond it.
+  double update_cycles(bool streamed, unsigned updating_cores) const noexcept;
 
   // Cycles to find one update's owner among `owners`, beyond the shift a
   // power of two takes: 0 for a power of two.

@@ -26,6 +26,12 @@ std::string gups_text(double gups) {
 
 const char* rule_name(BucketRule rule) { return rule == BucketRule::sizing ? "sizing" : "reference"; }
 
+// Only a machine whose cores slow each other's updates needs the columns.
+bool shares_memory(const Machine& machine) {
+  const auto& c = machine.costs;
+  return c.update_all_cores != c.update || c.update_streamed_all_cores != c.update_streamed;
+}
+
 }  // namespace
 
 std::string format_series(const Machine& machine, const ModelSeries& series) {
@@ -50,7 +56,9 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     out += fmt::format(", owners by {} ({} cycles each)", to_string(o.owner), charged->owner_cycles);
   }
   out += "\n";
+  const bool placed = shares_memory(machine);
   std::string header = fmt::format("{:>7} {:>9} {:>7} ", "N", "shape", "procs");
+  if (placed) header += fmt::format("{:>4} {:>6} ", "upd", "tu");
   if (direct) {
     header += fmt::format("{:>6} ", "fill");
   } else {
@@ -69,6 +77,7 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
   out += header + "\n";
   for (const auto& p : series.rows) {
     std::string line = fmt::format("{:>7} {:>9} {:>7} ", p.nodes, p.shape.to_string(), p.processes);
+    if (placed) line += fmt::format("{:>4} {:>6.1f} ", p.updating_cores, p.update_cycles);
     if (direct) {
       line += fmt::format("{:>6.2f} ", p.mean_fill);
     } else {
@@ -90,6 +99,13 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
                         p.bytes_per_update, p.network_gups ? gups_text(*p.network_gups) : "-",
                         p.network_binds ? "network" : "CPU", optional_gups(measured));
     out += line + "\n";
+  }
+  if (placed) {
+    const auto placement = o.nodes_per_host == 0 ? std::string("torus nodes fill each node's cores, --nodes-per-host fill")
+                                                 : fmt::format("{} torus node(s) per node", o.nodes_per_host);
+    out += fmt::format("upd: cores of one node updating at once ({}); tu: cycles per update at that many "
+                       "(costs_cycles.update{} for one, *_all_cores for every core)\n",
+                       placement, direct ? "_streamed" : "");
   }
   if (series.crossover) {
     out += fmt::format("network bound below the CPU bound from {} nodes ({}; doubling from {})\n",
@@ -135,6 +151,9 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"send_cycles_per_update", p.send_cycles},
                     {"receive_cycles_per_update", p.receive_cycles},
                     {"owner_cycles", p.owner_cycles},
+                    {"nodes_per_host", p.nodes_per_host},
+                    {"updating_cores_per_host", p.updating_cores},
+                    {"update_cycles", p.update_cycles},
                     {"cores", cores},
                     {"cpu_cycles_per_update", p.cpu_cycles_per_update},
                     {"cpu_gups", p.cpu_gups},

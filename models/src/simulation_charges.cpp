@@ -7,7 +7,8 @@
 namespace gups::model {
 
 OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsigned cores_per_node,
-                             unsigned core, bool core_updates_only, OwnerMode owner, std::uint64_t owners) {
+                             unsigned core, bool core_updates_only, OwnerMode owner, std::uint64_t owners,
+                             unsigned updating_cores) {
   const auto& c = machine.costs;
   const auto& packet = machine.packet;
   OperationCharges charges;
@@ -24,12 +25,12 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
   switch (algorithm) {
     case Algorithm::direct:
       charges.route = c.message_overhead;
-      charges.apply = c.update_streamed;
+      charges.apply = machine.update_cycles(true, updating_cores);
       charges.receive_call = c.receive_call;
       break;
     case Algorithm::routed:
       charges.route = c.message_overhead;
-      charges.apply = c.update;
+      charges.apply = machine.update_cycles(false, updating_cores);
       charges.receive_call = c.receive_call_batched;
       break;
     case Algorithm::multicore:
@@ -41,7 +42,7 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
       // A routing core pays its overhead per update it sends on; a core that
       // only updates pays it per update it applies (Eq. 6: top3 on core 3).
       charges.route = c.core_overhead.at(core);
-      charges.apply = c.update + (core_updates_only ? c.core_overhead.at(core) : 0);
+      charges.apply = machine.update_cycles(false, updating_cores) + (core_updates_only ? c.core_overhead.at(core) : 0);
       charges.receive_call = c.receive_call_batched;
       break;
   }
@@ -52,11 +53,15 @@ std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm alg
                                            const TableLayout& layout, OwnerMode owner) {
   std::vector<OperationCharges> cores;
   const auto effective = OwnerFinder(layout, owner).effective();
+  // A simulated node is one of the machine's nodes: its own cores are all
+  // that share its memory (every process of direct updates).
+  const auto updating = algorithm == Algorithm::direct ? setup.cores_per_node
+                                                       : static_cast<unsigned>(setup.updater_cores().size());
   for (unsigned core = 0; core < setup.cores_per_node; ++core) {
     const auto& role = setup.plan.role(core);
     const bool updates_only = setup.shape && role.updater >= 0 && !role.routes();
     cores.push_back(
-        charges_for(machine, algorithm, setup.cores_per_node, core, updates_only, effective, layout.owners()));
+        charges_for(machine, algorithm, setup.cores_per_node, core, updates_only, effective, layout.owners(), updating));
   }
   return cores;
 }

@@ -19,9 +19,11 @@ namespace gups::model {
 // own a part of the table (nodes, or processes for direct), found by `owner`
 // on every core except one that only applies (its updates are its own).
 // The receive-call split (batch_packets ...) is filled where the machine's
-// figures make one, else batch_packets is 0.
+// figures make one, else batch_packets is 0. `updating_cores`: how many of
+// the node's cores apply updates at once (tu: Machine::update_cycles).
 OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsigned cores_per_node, unsigned core,
-                             bool core_updates_only, OwnerMode owner, std::uint64_t owners);
+                             bool core_updates_only, OwnerMode owner, std::uint64_t owners,
+                             unsigned updating_cores);
 
 // The charges of every core of a node of this run, in core order.
 std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm algorithm, const AlgorithmSetup& setup,

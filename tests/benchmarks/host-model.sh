@@ -2,7 +2,9 @@
 # Benchmark: calibrate this host RUNS times (stability of every figure), then
 # compare gups-model's prediction from the median run with what gups
 # measures for direct (2 ranks), routed (2x1x1) and multicore (1 node x 2
-# cores), medians of RUNS runs each, interleaved.
+# cores), medians of RUNS runs each, interleaved. The model places the
+# torus nodes as mpirun does (--nodes-per-host fill), so it knows how many
+# of the host's cores update at once.
 # Usage: host-model.sh [RUNS=3] [LOG2_TABLE=22]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,7 +17,7 @@ gups=(build/kernel/gups --log2-table "$log2_table")
 for ((i = 1; i <= runs; i++)); do
   echo "bench: run $i of $runs" >&2
   /usr/bin/time -f "%e" -o "$out/calibrate-$i.seconds" \
-    mpirun -np 2 build/models/gups-calibrate --log2-table $((log2_table - 1)) --output "$out/host-$i.json" >/dev/null
+    mpirun -np 2 build/models/gups-calibrate --log2-table "$log2_table" --output "$out/host-$i.json" >/dev/null
   mpirun -np 2 "${gups[@]}" --algo direct --json "$out/direct-$i.json" >/dev/null
   mpirun -np 2 "${gups[@]}" --algo routed --shape 2x1x1 --json "$out/routed-$i.json" >/dev/null
   mpirun -np 2 "${gups[@]}" --algo multicore --cores-per-node 2 --shape 1x1x1 --json "$out/multicore-$i.json" >/dev/null
@@ -44,7 +46,7 @@ print(f"\n  {'algorithm':10s} {'predicted GUP/s':>16s} {'spread':>7s} {'measured
 for name, args in cases:
     predicted = []
     for i in range(1, runs + 1):
-        subprocess.run(["build/models/gups-model", "--machine", f"{out}/host-{i}.json", *args,
+        subprocess.run(["build/models/gups-model", "--machine", f"{out}/host-{i}.json", *args, "--nodes-per-host", "fill",
                         "--json", f"{out}/model-{name}-{i}.json"], check=True, stdout=subprocess.DEVNULL)
         predicted.append(json.load(open(f"{out}/model-{name}-{i}.json"))["results"][0]["rows"][0]["gups"])
     measured = [json.load(open(f"{out}/{name}-{i}.json"))["gups"] for i in range(1, runs + 1)]

@@ -64,6 +64,27 @@ TEST(MachineFile, WrittenDocumentIsTheFileAndReadsBack) {
   EXPECT_EQ(to_json(machine)["costs_cycles"]["core_overhead"][2], 1.5);
 }
 
+// The all-cores update figures are optional: absent, the one-core ones
+// stand and the writer leaves them out; present, they read back.
+TEST(MachineFile, AllCoresUpdateFiguresAreOptional) {
+  const auto bgp = load_machine("bgp", default_machine_directories());
+  EXPECT_EQ(bgp.costs.update_all_cores, bgp.costs.update);
+  EXPECT_EQ(bgp.costs.update_streamed_all_cores, bgp.costs.update_streamed);
+  EXPECT_FALSE(to_json(bgp)["costs_cycles"].contains("update_all_cores"));
+  auto document = bgp_document();
+  document["costs_cycles"]["update_all_cores"] = 250.5;
+  document["costs_cycles"]["update_streamed_all_cores"] = 90;
+  const auto path = std::filesystem::temp_directory_path() / "torus-gups-all-cores-machine.json";
+  std::ofstream(path) << document.dump();
+  const auto machine = load_machine(path.string(), {});
+  std::filesystem::remove(path);
+  EXPECT_EQ(machine.costs.update_all_cores, 250.5);
+  EXPECT_EQ(machine.costs.update_streamed_all_cores, 90);
+  EXPECT_EQ(to_json(machine)["costs_cycles"]["update_all_cores"], 250.5);
+  document["costs_cycles"]["update_all_cores"] = -1;
+  EXPECT_NE(load_error(document).find("costs_cycles.update_all_cores"), std::string::npos);
+}
+
 TEST(MachineFile, MissingFieldIsNamed) {
   auto doc = bgp_document();
   doc["costs_cycles"].erase("update");

@@ -145,9 +145,83 @@ TEST(ModelBounds, CoreCountMismatchIsNamed) {
   }
 }
 
+// A 2-core machine whose cores slow each other's updates (BG/L's inputs,
+// with an all-cores tu twice the one-core one).
+Machine two_cores_sharing_memory() {
+  auto machine = load_machine("bgl", default_machine_directories());
+  machine.costs.update_all_cores = 2 * machine.costs.update;
+  machine.costs.update_streamed_all_cores = 3 * machine.costs.update_streamed;
+  return machine;
+}
+
+TEST(HostPlacement, TuFollowsHowManyCoresOfAHostUpdate) {
+  const auto machine = two_cores_sharing_memory();
+  const auto& c = machine.costs;
+  ModelOptions options;
+  options.algorithm = Algorithm::routed;
+  const auto apart = predict_at(machine, 2, options);  // one node per host: one core updates
+  EXPECT_EQ(apart.updating_cores, 1u);
+  EXPECT_EQ(apart.update_cycles, c.update);
+  options.nodes_per_host = 0;  // fill: both nodes on one host
+  const auto together = predict_at(machine, 2, options);
+  EXPECT_EQ(together.nodes_per_host, 2u);
+  EXPECT_EQ(together.updating_cores, 2u);
+  EXPECT_EQ(together.update_cycles, c.update_all_cores);
+  EXPECT_DOUBLE_EQ(together.cpu_cycles_per_update - apart.cpu_cycles_per_update, c.update_all_cores - c.update);
+  EXPECT_EQ(predict_at(machine, 1, options).updating_cores, 1u) << "fill never places more nodes than there are";
+  EXPECT_EQ(predict_at(machine, 64, options).nodes_per_host, 2u) << "fill stops at the host's cores";
+
+  options.algorithm = Algorithm::direct;  // direct's loop overlaps its misses: the streamed figures
+  EXPECT_EQ(predict_at(machine, 2, options).update_cycles, c.update_streamed_all_cores);
+  options.nodes_per_host = 1;
+  EXPECT_EQ(predict_at(machine, 2, options).update_cycles, c.update_streamed);
+
+  // multicore: of a node's two cores only one updates, whatever the placement
+  options.algorithm = Algorithm::multicore;
+  options.nodes_per_host = 0;
+  const auto node = predict_at(machine, 1, options);
+  EXPECT_EQ(node.updating_cores, 1u);
+  EXPECT_EQ(node.update_cycles, c.update);
+}
+
+TEST(HostPlacement, SimulatedApplyChargeFollowsTheNodesUpdatingCores) {
+  const auto machine = two_cores_sharing_memory();
+  const auto& c = machine.costs;
+  EXPECT_EQ(charges_for(machine, Algorithm::direct, 2, 0, false, OwnerMode::division, 64, 2).apply,
+            c.update_streamed_all_cores);
+  EXPECT_EQ(charges_for(machine, Algorithm::direct, 1, 0, false, OwnerMode::division, 64, 1).apply, c.update_streamed);
+  EXPECT_EQ(charges_for(machine, Algorithm::routed, 1, 0, false, OwnerMode::division, 64, 1).apply, c.update);
+  EXPECT_EQ(charges_for(machine, Algorithm::multicore, 2, 1, true, OwnerMode::division, 64, 1).apply,
+            c.update + c.core_overhead.at(1));
+}
+
+TEST(HostPlacement, MoreRanksThanCoresIsRefusedAndBetweenOneAndAllIsInterpolated) {
+  const auto machine = two_cores_sharing_memory();
+  ModelOptions options;
+  options.algorithm = Algorithm::multicore;
+  options.nodes_per_host = 2;  // two 2-core nodes on one 2-core host
+  try {
+    predict_at(machine, 2, options);
+    FAIL() << "4 ranks on 2 cores accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("need 4 cores"), std::string::npos) << e.what();
+  }
+  auto four = bgp();  // no all-cores figures: tu stays the paper's at any placement
+  EXPECT_EQ(four.update_cycles(false, 4), four.costs.update);
+  four.costs.update_all_cores = four.costs.update + 300;
+  EXPECT_DOUBLE_EQ(four.update_cycles(false, 1), four.costs.update);
+  EXPECT_DOUBLE_EQ(four.update_cycles(false, 2), four.costs.update + 100);
+  EXPECT_DOUBLE_EQ(four.update_cycles(false, 4), four.costs.update + 300);
+  EXPECT_DOUBLE_EQ(four.update_cycles(false, 8), four.costs.update + 300);
+  options.algorithm = Algorithm::direct;
+  options.processes_per_node = 2;
+  options.nodes_per_host = 1;
+  EXPECT_EQ(predict(four, four.shape_for(64), options).updating_cores, 2u);
+}
+
 TEST(SimulationCharges, ReceiveBatchesSplitThePapersTwoFiguresIntoACallAndAPacket) {
   auto machine = bgp();
-  const auto charges = charges_for(machine, Algorithm::multicore, 4, 1, false, OwnerMode::division, 64);
+  const auto charges = charges_for(machine, Algorithm::multicore, 4, 1, false, OwnerMode::division, 64, 1);
   EXPECT_DOUBLE_EQ(charges.receive_call, 330);
   EXPECT_DOUBLE_EQ(charges.receive_call_overhead + charges.receive_per_packet, 600);
   EXPECT_DOUBLE_EQ(charges.receive_call_overhead + 4 * charges.receive_per_packet, 4 * 330);
@@ -155,7 +229,7 @@ TEST(SimulationCharges, ReceiveBatchesSplitThePapersTwoFiguresIntoACallAndAPacke
   machine.costs.receive_call_batched = 700;  // more per packet in a batch than alone: no such line
   OperationCharges scratch;
   EXPECT_THROW(derive_receive_call(machine, scratch), std::invalid_argument);
-  EXPECT_EQ(charges_for(machine, Algorithm::routed, 1, 0, false, OwnerMode::division, 64).batch_packets, 0u);
+  EXPECT_EQ(charges_for(machine, Algorithm::routed, 1, 0, false, OwnerMode::division, 64, 1).batch_packets, 0u);
 }
 
 TEST(SimulationCharges, WrittenAndReadBackCoreByCore) {
@@ -189,9 +263,9 @@ TEST(OwnerCosts, PaidOnlyWhenTheNodeCountIsNotAPowerOfTwoAndOnlyByCoresThatDecid
   EXPECT_EQ(machine.owner_lookup_cycles(OwnerMode::predict, 768), machine.costs.owner_prediction);
   for (unsigned core = 0; core < 4; ++core) {
     const bool updates_only = core == 3;
-    const auto charges = charges_for(machine, Algorithm::multicore, 4, core, updates_only, OwnerMode::division, 768);
+    const auto charges = charges_for(machine, Algorithm::multicore, 4, core, updates_only, OwnerMode::division, 768, 1);
     EXPECT_EQ(charges.owner_lookup, updates_only ? 0 : machine.costs.owner_division) << "core " << core;
-    EXPECT_EQ(charges_for(machine, Algorithm::multicore, 4, core, updates_only, OwnerMode::division, 512).owner_lookup, 0);
+    EXPECT_EQ(charges_for(machine, Algorithm::multicore, 4, core, updates_only, OwnerMode::division, 512, 1).owner_lookup, 0);
   }
 }
 
