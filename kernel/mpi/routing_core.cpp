@@ -16,6 +16,7 @@
 // generator is exhausted and its inputs from earlier dimensions and earlier
 // cores are closed and drained. Then it closes its hand-offs to later cores.
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -211,12 +212,7 @@ class RoutingCore {
     if (b != RouteStep::kApplyHere && buckets_[static_cast<std::size_t>(b)].in_flight) return false;
     costs_.owner_found();
     if (b == RouteStep::kApplyHere) {
-      if (context_.config.slow_update_ns) spin_for(context_.config.slow_update_ns);
-      table_.apply(context_.layout.index_of(update), update);
-      --node_delta_;
-      ++stats_.applied;
-      --occupancy_;
-      costs_.applied();
+      apply_here(update);
       return true;
     }
     auto& bucket = buckets_[static_cast<std::size_t>(b)];
@@ -224,6 +220,15 @@ class RoutingCore {
     costs_.routed();
     if (bucket.items.size() == capacity_) send(b);
     return true;
+  }
+
+  void apply_here(std::uint64_t update) noexcept {
+    if (context_.config.slow_update_ns) spin_for(context_.config.slow_update_ns);
+    table_.apply(context_.layout.index_of(update), update);
+    --node_delta_;
+    ++stats_.applied;
+    --occupancy_;
+    costs_.applied();
   }
 
   void send(int b) {
@@ -404,7 +409,15 @@ class RoutingCore {
         if (buffer.cursor + kPrefetchAhead < buffer.count) {
           prefetch_if_applied_here(buffer.data[buffer.cursor + kPrefetchAhead]);
         }
-        if (!place(buffer.data[buffer.cursor])) break;
+        const std::uint64_t update = buffer.data[buffer.cursor];
+        if (only_updates_) {
+          // Every update handed to a core that only updates is its own
+          // (the sender chose it by the table's distribution): no step to find.
+          assert(table_.owns(context_.layout.index_of(update)));
+          apply_here(update);
+        } else if (!place(update)) {
+          break;
+        }
         ++buffer.cursor;
       }
       progressed |= buffer.cursor != before;
@@ -497,6 +510,7 @@ class RoutingCore {
   const std::uint64_t node_;
   const unsigned core_;
   const CoreRole& role_;
+  const bool only_updates_ = role_.updater >= 0 && !role_.routes();
   const std::size_t capacity_;
   OperationCosts& costs_;
   RouteStep route_;

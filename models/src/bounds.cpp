@@ -52,12 +52,18 @@ unsigned cores_of(const Machine& machine, const ModelOptions& options) {
 void place_on_hosts(const Machine& machine, const ModelOptions& options, Prediction& p) {
   if (options.processes_per_node == 0) throw std::invalid_argument("processes per node must be at least 1");
   unsigned ranks = 1, updaters = 1;  // per torus node
+  // Updates applied in a loop that does nothing else overlap their misses
+  // (direct's, and a core that only updates); a core that also generates
+  // and routes applies one at a time between its other work.
+  bool streamed = false;
   if (options.algorithm == Algorithm::direct) {
     ranks = updaters = options.processes_per_node;
+    streamed = true;
   } else if (options.algorithm == Algorithm::multicore) {
     const RolePlan plan(cores_of(machine, options), p.shape.dimensions());
     ranks = plan.cores();
     updaters = plan.updaters();
+    streamed = !plan.role(plan.updater_cores().front()).routes();
   }
   const std::uint64_t fits = std::max(1u, machine.cores_per_node / ranks);
   p.nodes_per_host = static_cast<unsigned>(
@@ -69,7 +75,7 @@ void place_on_hosts(const Machine& machine, const ModelOptions& options, Predict
         p.nodes_per_host, ranks, std::uint64_t{p.nodes_per_host} * ranks, machine.name, machine.cores_per_node));
   }
   p.updating_cores = p.nodes_per_host * updaters;
-  p.update_cycles = machine.update_cycles(options.algorithm == Algorithm::direct, p.updating_cores);
+  p.update_cycles = machine.update_cycles(streamed, p.updating_cores);
 }
 
 void direct_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {

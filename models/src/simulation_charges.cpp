@@ -42,7 +42,9 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
       // A routing core pays its overhead per update it sends on; a core that
       // only updates pays it per update it applies (Eq. 6: top3 on core 3).
       charges.route = c.core_overhead.at(core);
-      charges.apply = machine.update_cycles(false, updating_cores) + (core_updates_only ? c.core_overhead.at(core) : 0);
+      // A core that only updates applies in a loop that does nothing else (update_streamed).
+      charges.apply = machine.update_cycles(core_updates_only, updating_cores) +
+                      (core_updates_only ? c.core_overhead.at(core) : 0);
       charges.receive_call = c.receive_call_batched;
       break;
   }

@@ -176,12 +176,13 @@ TEST(HostPlacement, TuFollowsHowManyCoresOfAHostUpdate) {
   options.nodes_per_host = 1;
   EXPECT_EQ(predict_at(machine, 2, options).update_cycles, c.update_streamed);
 
-  // multicore: of a node's two cores only one updates, whatever the placement
+  // multicore: of a node's two cores only one updates, whatever the placement,
+  // and it does nothing else (the streamed figure)
   options.algorithm = Algorithm::multicore;
   options.nodes_per_host = 0;
   const auto node = predict_at(machine, 1, options);
   EXPECT_EQ(node.updating_cores, 1u);
-  EXPECT_EQ(node.update_cycles, c.update);
+  EXPECT_EQ(node.update_cycles, c.update_streamed);
 }
 
 TEST(HostPlacement, SimulatedApplyChargeFollowsTheNodesUpdatingCores) {
@@ -191,8 +192,10 @@ TEST(HostPlacement, SimulatedApplyChargeFollowsTheNodesUpdatingCores) {
             c.update_streamed_all_cores);
   EXPECT_EQ(charges_for(machine, Algorithm::direct, 1, 0, false, OwnerMode::division, 64, 1).apply, c.update_streamed);
   EXPECT_EQ(charges_for(machine, Algorithm::routed, 1, 0, false, OwnerMode::division, 64, 1).apply, c.update);
+  // a core that only updates applies in a loop of nothing else; one that also routes, between its other work
   EXPECT_EQ(charges_for(machine, Algorithm::multicore, 2, 1, true, OwnerMode::division, 64, 1).apply,
-            c.update + c.core_overhead.at(1));
+            c.update_streamed + c.core_overhead.at(1));
+  EXPECT_EQ(charges_for(machine, Algorithm::multicore, 2, 0, false, OwnerMode::division, 64, 1).apply, c.update);
 }
 
 TEST(HostPlacement, MoreRanksThanCoresIsRefusedAndBetweenOneAndAllIsInterpolated) {
