@@ -104,8 +104,8 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     const auto placement = o.nodes_per_host == 0 ? std::string("torus nodes fill each node's cores, --nodes-per-host fill")
                                                  : fmt::format("{} torus node(s) per node", o.nodes_per_host);
     out += fmt::format("upd: cores of one node updating at once ({}); tu: cycles per update at that many "
-                       "(costs_cycles.update{} for one, *_all_cores for every core)\n",
-                       placement, direct ? "_streamed" : "");
+                       "(the one-core figure for one, its *_all_cores form for every core)\n",
+                       placement);
   }
   if (series.crossover) {
     out += fmt::format("network bound below the CPU bound from {} nodes ({}; doubling from {})\n",
