@@ -176,7 +176,8 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
                    options.log2_table, gups::kRoutingGenerateBatch)},
       {"costs_cycles.update_streamed",
        fmt::format("timed: stream step plus T[a & mask] ^= a on 2^{} words, less generate: the core overlaps "
-                   "the misses of independent updates (direct applies updates in such loops)",
+                   "the misses of independent updates (direct applies its own updates in such loops, and so does a "
+                   "core that only updates, its received ones)",
                    options.log2_table)},
       {"costs_cycles.update_all_cores",
        fmt::format("timed: as update, on {} ranks at once, each its share (2^{} words) of the 2^{}-word table "
