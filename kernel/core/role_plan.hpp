@@ -19,6 +19,8 @@ struct CoreRole {
   int updater = -1;  // index among the updating cores, -1 for none
 
   bool routes() const noexcept { return end_dimension > first_dimension; }
+  // Applies what it is handed and passes nothing on (the paper's core 3).
+  bool only_updates() const noexcept { return updater >= 0 && !routes(); }
   bool routes_along(unsigned d) const noexcept {
     return d >= first_dimension && d < end_dimension;
   }

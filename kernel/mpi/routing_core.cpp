@@ -397,6 +397,7 @@ class RoutingCore {
   bool drain_receive_buffers() {
     bool progressed = false;
     if (std::all_of(holding_.begin(), holding_.end(), [](int h) { return h == 0; })) return false;
+    const bool only_updates = role_.only_updates();
     for (auto& buffer : receive_buffers_) {
       if (!buffer.holding) continue;
       const std::size_t before = buffer.cursor;
@@ -410,7 +411,7 @@ class RoutingCore {
           prefetch_if_applied_here(buffer.data[buffer.cursor + kPrefetchAhead]);
         }
         const std::uint64_t update = buffer.data[buffer.cursor];
-        if (only_updates_) {
+        if (only_updates) {
           // Every update handed to a core that only updates is its own
           // (the sender chose it by the table's distribution): no step to find.
           assert(table_.owns(context_.layout.index_of(update)));
@@ -510,7 +511,6 @@ class RoutingCore {
   const std::uint64_t node_;
   const unsigned core_;
   const CoreRole& role_;
-  const bool only_updates_ = role_.updater >= 0 && !role_.routes();
   const std::size_t capacity_;
   OperationCosts& costs_;
   RouteStep route_;

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
+#include <bit>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -49,17 +50,12 @@ struct Measured {
   // The two table loops timed on every rank at once, each its own table.
   Timing generate_update_all_ranks, routed_update_all_ranks;
   int ranks = 1;
+  unsigned log2_share = 0;  // each rank's share of the table when all update at once
   Timing owner_shift, owner_division, owner_prediction;
   std::vector<CallCost> calls;
   LinearFit send_fit, receive_fit;
   LinkFigures link;
 };
-
-unsigned log2_floor(unsigned x) {
-  unsigned log2 = 0;
-  while (x >>= 1) ++log2;
-  return log2;
-}
 
 // Each rank's figures averaged over the ranks.
 Timing mean_over_ranks(MPI_Comm comm, Timing t) {
@@ -99,11 +95,10 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   MPI_Comm_size(comm, &m.ranks);
   // The same table split over the ranks, as a run on every core splits it.
   const auto together = [comm] { MPI_Barrier(comm); };
-  const unsigned log2_share = options.log2_table - log2_floor(static_cast<unsigned>(m.ranks));
+  m.log2_share = options.log2_table + 1 - static_cast<unsigned>(std::bit_width(static_cast<unsigned>(m.ranks)));
   m.generate_update_all_ranks =
-      mean_over_ranks(comm, time_generate_and_update(log2_share, 50'000'000, options.repeats, together));
-  m.routed_update_all_ranks =
-      mean_over_ranks(comm, time_routing_loop(log2_share, options.repeats, together));
+      mean_over_ranks(comm, time_generate_and_update(m.log2_share, 50'000'000, options.repeats, together));
+  m.routed_update_all_ranks = mean_over_ranks(comm, time_routing_loop(m.log2_share, options.repeats, together));
   if (rank == 0) std::cerr << "gups-calibrate: MPI send and receive calls, link ...\n";
   m.calls = time_calls(comm, options.message_sizes, 64, 3 * options.repeats);
   m.link = time_link(comm, options.repeats);
@@ -182,7 +177,7 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
       {"costs_cycles.update_all_cores",
        fmt::format("timed: as update, on {} ranks at once, each its share (2^{} words) of the 2^{}-word table "
                    "(together from a barrier before every repeat), each rank's least averaged over the ranks{}",
-                   m.ranks, options.log2_table - log2_floor(static_cast<unsigned>(m.ranks)), options.log2_table,
+                   m.ranks, m.log2_share, options.log2_table,
                    static_cast<unsigned>(m.ranks) < options.cores
                                 ? fmt::format(" (assumed the figure for all {} cores: only {} were timed)",
                                               options.cores, m.ranks)

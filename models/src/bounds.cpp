@@ -63,7 +63,7 @@ void place_on_hosts(const Machine& machine, const ModelOptions& options, Predict
     const RolePlan plan(cores_of(machine, options), p.shape.dimensions());
     ranks = plan.cores();
     updaters = plan.updaters();
-    streamed = !plan.role(plan.updater_cores().front()).routes();
+    streamed = plan.role(plan.updater_cores().front()).only_updates();
   }
   const std::uint64_t fits = std::max(1u, machine.cores_per_node / ranks);
   p.nodes_per_host = static_cast<unsigned>(
@@ -170,7 +170,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
     if (role.updater >= 0) {
       const double share = 1 / updaters;
       cycles += share * p.update_cycles;
-      if (!role.routes()) cycles += share * (p.receive_cycles + c.core_overhead[core]);
+      if (role.only_updates()) cycles += share * (p.receive_cycles + c.core_overhead[core]);
     }
     p.cores.push_back({plan.describe(core), cycles, 0});
     slowest = std::max(slowest, cycles);

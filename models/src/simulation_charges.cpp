@@ -61,7 +61,7 @@ std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm alg
                                                        : static_cast<unsigned>(setup.updater_cores().size());
   for (unsigned core = 0; core < setup.cores_per_node; ++core) {
     const auto& role = setup.plan.role(core);
-    const bool updates_only = setup.shape && role.updater >= 0 && !role.routes();
+    const bool updates_only = setup.shape && role.only_updates();
     cores.push_back(
         charges_for(machine, algorithm, setup.cores_per_node, core, updates_only, effective, layout.owners(), updating));
   }
