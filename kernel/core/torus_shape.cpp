@@ -28,6 +28,12 @@ TorusShape::TorusShape(std::vector<std::uint32_t> sizes) : sizes_(std::move(size
       by_size_[d] = ConstantDivisor(size);
     }
   }
+  if (power_of_two_sides_) {
+    for (unsigned d = 0; d < dimensions(); ++d) {
+      const auto bits = static_cast<unsigned>(std::countr_zero(sizes_[d]));
+      for (unsigned b = shift_[d]; b < shift_[d] + bits; ++b) dimension_of_bit_[b] = static_cast<std::uint8_t>(d);
+    }
+  }
 }
 
 TorusShape TorusShape::parse(const std::string& text) {
@@ -86,7 +92,7 @@ std::string TorusShape::to_string() const {
   return text;
 }
 
-unsigned TorusShape::first_difference(std::uint64_t here, std::uint64_t target) const noexcept {
+unsigned TorusShape::first_difference_by_coordinates(std::uint64_t here, std::uint64_t target) const noexcept {
   for (unsigned d = 0; d < dimensions(); ++d) {
     if (coordinate(here, d) != coordinate(target, d)) return d;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,7 +55,13 @@ class TorusShape {
 
   // The first dimension in which two nodes differ, or dimensions() if none:
   // the dimension of the next software-routing hop from `here` to `target`.
-  unsigned first_difference(std::uint64_t here, std::uint64_t target) const noexcept;
+  // Every routing step of every update asks, so with power-of-two sides it
+  // is the dimension of the lowest differing bit, one lookup.
+  unsigned first_difference(std::uint64_t here, std::uint64_t target) const noexcept {
+    if (here == target) return dimensions();
+    if (power_of_two_sides_) return dimension_of_bit_[std::countr_zero(here ^ target)];
+    return first_difference_by_coordinates(here, target);
+  }
 
   // The other nodes on `node`'s line along `dimension`, in coordinate order.
   std::vector<std::uint64_t> line_neighbours(std::uint64_t node, unsigned dimension) const;
@@ -64,12 +71,15 @@ class TorusShape {
   double expected_hops() const noexcept;
 
  private:
+  unsigned first_difference_by_coordinates(std::uint64_t here, std::uint64_t target) const noexcept;
+
   std::vector<std::uint32_t> sizes_;
   std::vector<std::uint64_t> stride_;
   std::uint64_t nodes_ = 1;
   bool power_of_two_sides_ = true;
   std::array<unsigned, kMaxDimensions> shift_{};
   std::array<std::uint64_t, kMaxDimensions> mask_{};
+  std::array<std::uint8_t, 64> dimension_of_bit_{};  // power-of-two sides: which dimension a node bit encodes
   // Node numbers below 2^32 divide by multiplication.
   static constexpr std::uint64_t kFastNodes = std::uint64_t{1} << 32;
   std::array<ConstantDivisor, kMaxDimensions> by_stride_{};

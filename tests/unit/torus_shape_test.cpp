@@ -80,6 +80,22 @@ TEST(TorusShape, DimensionOrderRoutingReachesEveryNodeInAtMostDHops) {
   }
 }
 
+TEST(TorusShape, FirstDifferenceIsTheLowestDimensionWhoseCoordinatesDiffer) {
+  // Power-of-two sides (a lookup by bit, a side of 1 among them) and others (coordinates).
+  for (const auto* text : {"4x1x8x2", "2x2x2", "1x1x1", "3x4x5", "6x1x2"}) {
+    const auto shape = TorusShape::parse(text);
+    for (std::uint64_t here = 0; here < shape.nodes(); ++here) {
+      for (std::uint64_t target = 0; target < shape.nodes(); ++target) {
+        unsigned expected = 0;
+        while (expected < shape.dimensions() && shape.coordinate(here, expected) == shape.coordinate(target, expected)) {
+          ++expected;
+        }
+        ASSERT_EQ(shape.first_difference(here, target), expected) << text << " " << here << " -> " << target;
+      }
+    }
+  }
+}
+
 TEST(TorusShape, LineNeighboursAreTheOtherNodesOfTheLine) {
   const TorusShape shape({4, 3, 2});
   const auto line = shape.line_neighbours(5, 0);  // node 5 = (1, 1, 0)
