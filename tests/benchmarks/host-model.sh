@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: calibrate this host RUNS times (stability of every figure), then
 # compare gups-model's prediction from the median run with what gups
-# measures for direct (2 ranks), routed (2x1x1) and multicore (1 node x 2
+# measures at the main job's sizes: direct and routed on 1 rank (direct-1,
+# routed-1) and on 2 (direct, routed 2x1x1), and multicore (1 node x 2
 # cores), medians of RUNS runs each, interleaved. The model places the
 # torus nodes as mpirun does (--nodes-per-host fill), so it knows how many
 # of the host's cores update at once. Each run's measurements are also set
@@ -22,6 +23,8 @@ for ((i = 1; i <= runs; i++)); do
   cut -d' ' -f1 /proc/loadavg > "$out/load-$i.before"
   /usr/bin/time -f "%e" -o "$out/calibrate-$i.seconds" \
     mpirun -np 2 build/models/gups-calibrate --log2-table "$log2_table" --output "$out/host-$i.json" >/dev/null
+  mpirun -np 1 "${gups[@]}" --algo direct --json "$out/direct-1-$i.json" >/dev/null
+  mpirun -np 1 "${gups[@]}" --algo routed --shape 1x1x1 --json "$out/routed-1-$i.json" >/dev/null
   mpirun -np 2 "${gups[@]}" --algo direct --json "$out/direct-$i.json" >/dev/null
   mpirun -np 2 "${gups[@]}" --algo routed --shape 2x1x1 --json "$out/routed-$i.json" >/dev/null
   mpirun -np 2 "${gups[@]}" --algo multicore --cores-per-node 2 --shape 1x1x1 --json "$out/multicore-$i.json" >/dev/null
@@ -45,7 +48,9 @@ for c in range(len(hosts[0]["costs_cycles"]["core_overhead"])):
     print(f"  {'core_overhead[%d]' % c:24s} {statistics.median(values):9.1f} {min(values):9.1f} {max(values):9.1f} "
           f"{(max(values) / min(values) - 1) * 100:6.1f}%")
 # Predict from each calibration; compare the median prediction with the median measurement.
-cases = [("direct", ["--algorithm", "direct", "--shape", "2x1x1"]),
+cases = [("direct-1", ["--algorithm", "direct", "--shape", "1x1x1"]),
+         ("routed-1", ["--algorithm", "routed", "--shape", "1x1x1"]),
+         ("direct", ["--algorithm", "direct", "--shape", "2x1x1"]),
          ("routed", ["--algorithm", "routed", "--shape", "2x1x1"]),
          ("multicore", ["--algorithm", "multicore", "--shape", "1x1x1"])]
 loads = [(float(open(f"{out}/load-{i}.before").read()), float(open(f"{out}/load-{i}.after").read()))
