@@ -119,14 +119,17 @@ def sweep(args):
     return 0
 
 
+def host_placement(args):
+    """The measured runs put their ranks on this host as mpirun does, by slot: model and simulation place them
+    alike, so they know how many of the host's cores update at once."""
+    return ["--nodes-per-host", "fill"] if "measured" in args.sources.split(",") else []
+
+
 def model_series(args, model, algorithm, nodes, progress):
     path = os.path.join(args.out, f"model-{algorithm}.json")
     command = [model, "--machine", args.machine, "--algorithm", algorithm, "--nodes",
                ",".join(str(n) for n in nodes), "--json", path]
-    if "measured" in args.sources.split(","):
-        # The measured runs put their ranks on this host as mpirun does, by slot: the model places them alike,
-        # so it knows how many of the host's cores update at once.
-        command += ["--nodes-per-host", "fill"]
+    command += host_placement(args)
     quoted = " ".join(shlex.quote(c) for c in command)
     if args.resume and all(results.kept_result(results.raw_path(args.out, f"model-{algorithm}-{n}"), quoted)[0]
                            for n in nodes):
@@ -150,7 +153,7 @@ def model_series(args, model, algorithm, nodes, progress):
 def simulate(args, sim, machine, algorithm, nodes, repeat, progress):
     command = [sim, "--quiet", "--machine", args.machine, "--algo", algorithm, "--nodes", str(nodes),
                "--updates-per-node", str(args.updates_per_node), "--costs", args.costs,
-               "--json", os.path.join(args.out, "sim.tmp.json")]
+               "--json", os.path.join(args.out, "sim.tmp.json")] + host_placement(args)
     if args.max_wall:
         command += ["--max-wall", str(args.max_wall)]
     name = f"sim-{algorithm}-{nodes}-{repeat}"

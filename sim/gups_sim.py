@@ -97,6 +97,9 @@ def parse_arguments(argv):
                    help="table words per node, at least (default 1024: the table need not be Blue Gene size)")
     p.add_argument("--log2-table", type=int, help="table size 2^N (overrides --words-per-node)")
     p.add_argument("--lookahead", type=int, default=1024)
+    p.add_argument("--nodes-per-host", default="1",
+                   help="torus nodes on one of the machine's nodes, sharing its cores (tu follows how many of them "
+                        "update at once); 'fill': as many as its cores hold, as mpirun places ranks (default 1)")
     p.add_argument("--owner", default="division", choices=["division", "predict"])
     p.add_argument("--costs", default="machine", choices=["machine", "zero", "measured"],
                    help="machine: charge the machine file's cycles; zero: no CPU cost at all (network only); "
@@ -150,7 +153,7 @@ def run_plan(args, workdir=None):
     raises BadInput with its error."""
     command = [GUPS_TOPOLOGY, "--machine", args.machine, "--algo", args.algo,
                "--words-per-node", str(args.words_per_node), "--lookahead", str(args.lookahead),
-               "--owner", args.owner, "--verify", args.verify,
+               "--owner", args.owner, "--verify", args.verify, "--nodes-per-host", args.nodes_per_host,
                "--wrap", "machine" if "mesh" in args.chosen_mechanisms else "torus"]
     command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64)]
     for option, value in (("--cores-per-node", args.cores_per_node), ("--log2-table", args.log2_table),
@@ -449,6 +452,7 @@ def simulate(args, workdir, max_wall, first_attempt=True):
                   "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"], "costs": args.costs, "message_layer": args.message_layer,
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
                   "mechanisms": args.chosen_mechanisms, "network": plan["network"],
+                  "nodes_per_host": plan["nodes_per_host"], "updating_cores_per_host": plan["updating_cores_per_host"],
                   "updates_per_node": table["updates_per_node"], "stream_offset": args.stream_offset,
                   "verification": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
                   "phase_end_wall_seconds": phase_walls(notes)}

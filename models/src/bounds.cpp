@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "destination_buckets.hpp"
+#include "host_placement.hpp"
 #include "hpcc_stream.hpp"
 #include "role_plan.hpp"
 
@@ -49,7 +50,7 @@ unsigned cores_of(const Machine& machine, const ModelOptions& options) {
 
 // How many torus nodes share one machine node, and how many of its cores
 // then update at once: that sets tu (Machine::update_cycles).
-void place_on_hosts(const Machine& machine, const ModelOptions& options, Prediction& p) {
+void place_prediction_on_hosts(const Machine& machine, const ModelOptions& options, Prediction& p) {
   if (options.processes_per_node == 0) throw std::invalid_argument("processes per node must be at least 1");
   unsigned ranks = 1, updaters = 1;  // per torus node
   // Updates applied in a loop that does nothing else overlap their misses
@@ -65,16 +66,9 @@ void place_on_hosts(const Machine& machine, const ModelOptions& options, Predict
     updaters = plan.updaters();
     streamed = plan.role(plan.updater_cores().front()).only_updates();
   }
-  const std::uint64_t fits = std::max(1u, machine.cores_per_node / ranks);
-  p.nodes_per_host = static_cast<unsigned>(
-      std::min<std::uint64_t>(p.nodes, options.nodes_per_host ? options.nodes_per_host : fits));
-  if (p.nodes_per_host > 1 && std::uint64_t{p.nodes_per_host} * ranks > machine.cores_per_node) {
-    throw std::invalid_argument(fmt::format(
-        "{} torus nodes of {} rank(s) each need {} cores on one node of '{}', which has {}: more ranks than "
-        "cores would time-share them, which the model does not describe",
-        p.nodes_per_host, ranks, std::uint64_t{p.nodes_per_host} * ranks, machine.name, machine.cores_per_node));
-  }
-  p.updating_cores = p.nodes_per_host * updaters;
+  const auto placement = place_on_hosts(machine, p.nodes, ranks, updaters, options.nodes_per_host);
+  p.nodes_per_host = placement.nodes_per_host;
+  p.updating_cores = placement.updating_cores;
   p.update_cycles = machine.update_cycles(streamed, p.updating_cores);
 }
 
@@ -223,7 +217,7 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
   p.nodes = shape.nodes();
   p.expected_hops = shape.expected_hops();
   if (options.lookahead == 0) throw std::invalid_argument("the look-ahead must be at least 1");
-  place_on_hosts(machine, options, p);
+  place_prediction_on_hosts(machine, options, p);
   switch (options.algorithm) {
     case Algorithm::direct:
       direct_bound(machine, options, p);

@@ -7,6 +7,7 @@
 
 #include "bounds.hpp"
 #include "cli_checks.hpp"
+#include "host_placement.hpp"
 #include "machine.hpp"
 #include "model_report.hpp"
 #include "run_config.hpp"
@@ -73,7 +74,7 @@ int run(const Request& request) {
   auto options = request.options;
   options.buckets = request.buckets == "reference" ? BucketRule::reference : BucketRule::sizing;
   options.owner = request.owner == to_string(OwnerMode::predict) ? OwnerMode::predict : OwnerMode::division;
-  options.nodes_per_host = request.nodes_per_host == "fill" ? 0 : static_cast<unsigned>(std::stoul(request.nodes_per_host));
+  options.nodes_per_host = nodes_per_host_named(request.nodes_per_host);
   const auto shapes = shapes_of(machine, request);
   nlohmann::json results = nlohmann::json::array();
   std::string text;
@@ -138,10 +139,7 @@ int main(int argc, char** argv) {
                  "(the paper's 4.2); charged at the machine's costs_cycles.owner_division or owner_prediction")
       ->check(CLI::IsMember({to_string(OwnerMode::division), to_string(OwnerMode::predict)}))
       ->capture_default_str();
-  app.add_option("--nodes-per-host", request.nodes_per_host,
-                 "torus nodes placed on one of the machine's nodes, sharing its cores and memory (tu follows "
-                 "how many of its cores update at once); 'fill': as many as its cores hold, as mpirun places "
-                 "ranks by slot (this host's runs)")
+  app.add_option("--nodes-per-host", request.nodes_per_host, kNodesPerHostHelp)
       ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
       ->capture_default_str();
   app.add_option("--json", request.json_path, "also write the figures as JSON to this file");

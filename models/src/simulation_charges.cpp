@@ -51,14 +51,19 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
   return charges;
 }
 
+HostPlacement host_placement_of(const Machine& machine, Algorithm algorithm, const AlgorithmSetup& setup,
+                                unsigned nodes_per_host) {
+  // Every process of direct updates; of a routing algorithm's node, its updating cores.
+  const auto updaters = algorithm == Algorithm::direct ? setup.cores_per_node
+                                                       : static_cast<unsigned>(setup.updater_cores().size());
+  return place_on_hosts(machine, setup.nodes, setup.cores_per_node, updaters, nodes_per_host);
+}
+
 std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm algorithm, const AlgorithmSetup& setup,
-                                           const TableLayout& layout, OwnerMode owner) {
+                                           const TableLayout& layout, OwnerMode owner, const HostPlacement& placement) {
   std::vector<OperationCharges> cores;
   const auto effective = OwnerFinder(layout, owner).effective();
-  // A simulated node is one of the machine's nodes: its own cores are all
-  // that share its memory (every process of direct updates).
-  const auto updating = algorithm == Algorithm::direct ? setup.cores_per_node
-                                                       : static_cast<unsigned>(setup.updater_cores().size());
+  const auto updating = placement.updating_cores;
   for (unsigned core = 0; core < setup.cores_per_node; ++core) {
     const auto& role = setup.plan.role(core);
     const bool updates_only = setup.shape && role.only_updates();

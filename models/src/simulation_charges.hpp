@@ -8,6 +8,7 @@
 
 #include "algorithm.hpp"
 #include "algorithm_setup.hpp"
+#include "host_placement.hpp"
 #include "machine.hpp"
 #include "operation_charges.hpp"
 #include "table_layout.hpp"
@@ -25,9 +26,15 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
                              bool core_updates_only, OwnerMode owner, std::uint64_t owners,
                              unsigned updating_cores);
 
+// The run's torus nodes on the machine's nodes (`nodes_per_host`: a count,
+// or kFillHost), as the model places them: a simulated torus node still has
+// links of its own, and what sharing a machine node changes is tu.
+HostPlacement host_placement_of(const Machine& machine, Algorithm algorithm, const AlgorithmSetup& setup,
+                                unsigned nodes_per_host);
+
 // The charges of every core of a node of this run, in core order.
 std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm algorithm, const AlgorithmSetup& setup,
-                                           const TableLayout& layout, OwnerMode owner);
+                                           const TableLayout& layout, OwnerMode owner, const HostPlacement& placement);
 
 // A receive call's cost as overhead + per packet, from the machine's two
 // figures: one packet per call, and a full batch per call (per packet).

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "bounds.hpp"
+#include "host_placement.hpp"
 #include "machine.hpp"
 #include "simulation_charges.hpp"
 
@@ -222,6 +223,40 @@ TEST(HostPlacement, MoreRanksThanCoresIsRefusedAndBetweenOneAndAllIsInterpolated
   EXPECT_EQ(predict(four, four.shape_for(64), options).updating_cores, 2u);
 }
 
+TEST(HostPlacement, TheSimulationPlacesTorusNodesAsTheModelDoes) {
+  const auto machine = two_cores_sharing_memory();
+  const auto& c = machine.costs;
+  RunConfig config;
+  config.algorithm = Algorithm::routed;
+  config.log2_table = 12;
+  config.shape = "2x1x1";
+  const auto setup = plan_algorithm(config, 2);
+  const TableLayout layout(config.log2_table, setup.nodes);
+  const auto apart = host_placement_of(machine, config.algorithm, setup, 1);
+  const auto together = host_placement_of(machine, config.algorithm, setup, kFillHost);
+  EXPECT_EQ(apart.updating_cores, 1u);
+  EXPECT_EQ(together.nodes_per_host, 2u);
+  EXPECT_EQ(together.updating_cores, 2u);
+  EXPECT_EQ(node_charges(machine, config.algorithm, setup, layout, OwnerMode::division, apart)[0].apply, c.update);
+  EXPECT_EQ(node_charges(machine, config.algorithm, setup, layout, OwnerMode::division, together)[0].apply,
+            c.update_all_cores);
+  ModelOptions options;
+  options.algorithm = Algorithm::routed;
+  options.nodes_per_host = kFillHost;
+  EXPECT_EQ(predict_at(machine, 2, options).updating_cores, together.updating_cores);
+  config.shape = "4x1x1";
+  EXPECT_THROW(host_placement_of(machine, config.algorithm, plan_algorithm(config, 4), 3), std::invalid_argument)
+      << "3 ranks on 2 cores";
+}
+
+TEST(HostPlacement, NodesPerHostIsACountFromOneOrFill) {
+  EXPECT_EQ(nodes_per_host_named("fill"), kFillHost);
+  EXPECT_EQ(nodes_per_host_named("3"), 3u);
+  for (const auto* bad : {"", "0", "-1", "2x", "none", "99999999999"}) {
+    EXPECT_THROW(nodes_per_host_named(bad), std::invalid_argument) << bad;
+  }
+}
+
 TEST(SimulationCharges, ReceiveBatchesSplitThePapersTwoFiguresIntoACallAndAPacket) {
   auto machine = bgp();
   const auto charges = charges_for(machine, Algorithm::multicore, 4, 1, false, OwnerMode::division, 64, 1);
@@ -242,7 +277,8 @@ TEST(SimulationCharges, WrittenAndReadBackCoreByCore) {
   config.log2_table = 20;
   const auto setup = plan_algorithm(config, 4 * 96);
   const TableLayout layout(config.log2_table, setup.nodes);
-  const auto cores = node_charges(machine, config.algorithm, setup, layout, OwnerMode::division);
+  const auto cores = node_charges(machine, config.algorithm, setup, layout, OwnerMode::division,
+                                  host_placement_of(machine, config.algorithm, setup, 1));
   ASSERT_EQ(cores.size(), 4u);
   const auto path = std::filesystem::temp_directory_path() / "torus-gups-charges-test.json";
   std::ofstream(path) << charges_document(machine.name, cores).dump();

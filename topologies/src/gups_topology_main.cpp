@@ -24,7 +24,7 @@ void write_file(const std::string& path, const std::string& text) {
 
 int main(int argc, char** argv) {
   gups::topology::PlanRequest request;
-  std::string algorithm = "multicore", owner = "division", wrap = "torus";
+  std::string algorithm = "multicore", owner = "division", wrap = "torus", nodes_per_host = "1";
   std::string platform_path, hostfile_path, charges_path;
   unsigned log2_table = 0, updates_per_word = 0;
   std::uint64_t updates_per_node = 0;
@@ -75,6 +75,9 @@ int main(int argc, char** argv) {
                  "torus.mesh_below_nodes, a torus from there")
       ->check(CLI::IsMember({"torus", "mesh", "machine"}))
       ->capture_default_str();
+  app.add_option("--nodes-per-host", nodes_per_host, gups::model::kNodesPerHostHelp)
+      ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
+      ->capture_default_str();
   app.add_option("--platform", platform_path, "write the SimGrid platform XML here");
   app.add_option("--hostfile", hostfile_path, "write the hostfile here");
   app.add_option("--charges", charges_path, "write the per-core charges (gups-smpi --charges) here");
@@ -92,6 +95,7 @@ int main(int argc, char** argv) {
     request.owner = owner == "predict" ? gups::OwnerMode::predict : gups::OwnerMode::division;
     request.wrap = wrap == "mesh" ? Wrap::mesh : wrap == "machine" ? Wrap::machine : Wrap::torus;
     request.paper_buckets = paper_buckets;
+    request.nodes_per_host = gups::model::nodes_per_host_named(nodes_per_host);
     if (log2_table) request.log2_table = log2_table;
     if (updates_per_word) request.updates_per_word = updates_per_word;
     if (updates_per_node) request.updates_per_node = updates_per_node;

@@ -142,7 +142,8 @@ RunPlan plan_run(const PlanRequest& request) {
   config.bucket_size = plan.bucket_size.value_or(0);
   const auto setup = plan_algorithm(config, plan.ranks);
   const TableLayout layout(plan.log2_table, setup.nodes);
-  plan.charges = model::node_charges(plan.machine, request.algorithm, setup, layout, request.owner);
+  plan.placement = model::host_placement_of(plan.machine, request.algorithm, setup, request.nodes_per_host);
+  plan.charges = model::node_charges(plan.machine, request.algorithm, setup, layout, request.owner, plan.placement);
   return plan;
 }
 
@@ -159,6 +160,8 @@ nlohmann::json to_json(const RunPlan& plan) {
           {"network", plan.mesh ? "mesh" : "torus"},
           {"ranks_per_node", plan.ranks_per_node},
           {"ranks", plan.ranks},
+          {"nodes_per_host", plan.placement.nodes_per_host},
+          {"updating_cores_per_host", plan.placement.updating_cores},
           {"clock_hz", plan.machine.clock_hz},
           {"reference_bucket_size", plan.reference_bucket_size ? nlohmann::json(*plan.reference_bucket_size)
                                                                 : nlohmann::json()},

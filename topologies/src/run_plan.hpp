@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithm.hpp"
+#include "host_placement.hpp"
 #include "machine.hpp"
 #include "operation_charges.hpp"
 #include "run_config.hpp"
@@ -45,6 +46,7 @@ struct PlanRequest {
   std::string verify = "auto";              // auto, full, checksum, none
   bool paper_buckets = false;               // the machine's reference_bucket_sizes
   Wrap wrap = Wrap::torus;
+  unsigned nodes_per_host = 1;              // torus nodes per machine node (model::kFillHost: as its cores hold)
 };
 
 struct RunPlan {
@@ -63,6 +65,7 @@ struct RunPlan {
   double table_bytes = 0;
   double simulation_bytes = 0;              // tables (twice when checked by checksums) and every rank's state
   std::vector<std::string> kernel_arguments;  // gups and gups-smpi alike
+  model::HostPlacement placement;            // sets tu in the charges
   std::vector<OperationCharges> charges;      // per core of a node, from the machine's cycles
 };
 
