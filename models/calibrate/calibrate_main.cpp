@@ -154,6 +154,7 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
   c.receive_batch_packets = 1;
   c.routing_hop = (c.send_call + c.receive_call) / routed.capacity + cycles(hop);
   c.message_overhead = cycles(m.direct_bucketing.min_ns + per_update_copy + m.poll.min_ns / gups::kDirectUpdatesPerPoll);
+  c.routing_hop_without_calls = cycles(hop);
   const gups::RolePlan plan(options.cores, 3);
   for (unsigned core = 0; core < plan.cores(); ++core) {
     c.core_overhead.push_back(cycles(plan.role(core).routes() ? hop : m.receive_fit.slope));
@@ -193,6 +194,9 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
                    "step of the kernel (owner, next bucket, append: RouteStep on node 0 of a 4x4x4 torus) and "
                    "the per-update copy slopes",
                    options.shape, routed.capacity)},
+      {"costs_cycles.routing_hop_without_calls",
+       "routing_hop without its call costs: the timed routing step and the per-update copy slopes (a simulated "
+       "routed core pays its send and receive calls per message besides)"},
       {"costs_cycles.message_overhead",
        fmt::format("timed: the HPCC bucket policy (insert, send the fullest) for 64 destinations, the per-update "
                    "copy slopes, and an MPI_Test of a pending receive every {} updates (how often direct polls)",

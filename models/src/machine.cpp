@@ -142,6 +142,8 @@ void read_costs(ObjectReader& top, Machine& machine) {
   c.receive_batch_packets = costs.count("receive_batch_packets");
   c.routing_hop = costs.number("routing_hop");
   c.message_overhead = costs.number("message_overhead");
+  c.routing_hop_without_calls =
+      costs.has("routing_hop_without_calls") ? costs.number("routing_hop_without_calls") : c.message_overhead;
   c.owner_division = costs.number("owner_division");
   c.owner_prediction = costs.number("owner_prediction");
   const auto& overheads = costs.child("core_overhead");
@@ -293,7 +295,9 @@ nlohmann::ordered_json to_json(const Machine& machine) {
         {"receive_call_batched", c.receive_call_batched},
         {"receive_batch_packets", c.receive_batch_packets},
         {"routing_hop", c.routing_hop},
-        {"message_overhead", c.message_overhead},
+        {"message_overhead", c.message_overhead}});
+  if (c.routing_hop_without_calls != c.message_overhead) costs["routing_hop_without_calls"] = c.routing_hop_without_calls;
+  costs.update(ordered{
         {"core_overhead", c.core_overhead},
         {"owner_division", c.owner_division},
         {"owner_prediction", c.owner_prediction}});

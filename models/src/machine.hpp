@@ -31,6 +31,10 @@ struct CycleCosts {
   unsigned receive_batch_packets = 1;
   double routing_hop = 0;           // single core: ts + tr + top of one software hop, per update
   double message_overhead = 0;      // direct: top, per update sent and received
+  // routing_hop less its send and receive calls: what a simulated routed
+  // core pays per hop besides the calls it makes. A machine file without it
+  // (Blue Gene: message_overhead is derived so) gives message_overhead.
+  double routing_hop_without_calls = 0;
   std::vector<double> core_overhead;  // multicore: top0 .. top(k-1), per update
   // Finding an update's owner when the owner count is not a power of two,
   // beyond the shift a power of two takes (which the overheads include).

@@ -29,7 +29,7 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
       charges.receive_call = c.receive_call;
       break;
     case Algorithm::routed:
-      charges.route = c.message_overhead;
+      charges.route = c.routing_hop_without_calls;
       charges.apply = machine.update_cycles(false, updating_cores);
       charges.receive_call = c.receive_call_batched;
       break;

@@ -85,6 +85,23 @@ TEST(MachineFile, AllCoresUpdateFiguresAreOptional) {
   EXPECT_NE(load_error(document).find("costs_cycles.update_all_cores"), std::string::npos);
 }
 
+TEST(MachineFile, RoutingHopWithoutCallsDefaultsToMessageOverhead) {
+  // Blue Gene's message_overhead is the 162-cycle hop less its calls: the figure a routed hop costs besides them.
+  const auto bgp = load_machine("bgp", default_machine_directories());
+  EXPECT_EQ(bgp.costs.routing_hop_without_calls, bgp.costs.message_overhead);
+  EXPECT_FALSE(to_json(bgp)["costs_cycles"].contains("routing_hop_without_calls"));
+  auto document = bgp_document();
+  document["costs_cycles"]["routing_hop_without_calls"] = 30.5;
+  const auto path = std::filesystem::temp_directory_path() / "torus-gups-hop-machine.json";
+  std::ofstream(path) << document.dump();
+  const auto machine = load_machine(path.string(), {});
+  std::filesystem::remove(path);
+  EXPECT_EQ(machine.costs.routing_hop_without_calls, 30.5);
+  EXPECT_EQ(to_json(machine)["costs_cycles"]["routing_hop_without_calls"], 30.5);
+  document["costs_cycles"]["routing_hop_without_calls"] = -1;
+  EXPECT_NE(load_error(document).find("costs_cycles.routing_hop_without_calls"), std::string::npos);
+}
+
 TEST(MachineFile, MissingFieldIsNamed) {
   auto doc = bgp_document();
   doc["costs_cycles"].erase("update");

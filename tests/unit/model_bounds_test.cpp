@@ -270,6 +270,14 @@ TEST(SimulationCharges, ReceiveBatchesSplitThePapersTwoFiguresIntoACallAndAPacke
   EXPECT_EQ(charges_for(machine, Algorithm::routed, 1, 0, false, OwnerMode::division, 64, 1).batch_packets, 0u);
 }
 
+TEST(SimulationCharges, ARoutedHopIsChargedTheHopLessItsCallsAndDirectItsMessageOverhead) {
+  auto machine = bgp();
+  machine.costs.routing_hop_without_calls = 31;  // as gups-calibrate writes it, apart from message_overhead
+  EXPECT_EQ(charges_for(machine, Algorithm::routed, 1, 0, false, OwnerMode::division, 64, 1).route, 31);
+  EXPECT_EQ(charges_for(machine, Algorithm::direct, 1, 0, false, OwnerMode::division, 64, 1).route,
+            machine.costs.message_overhead);
+}
+
 TEST(SimulationCharges, WrittenAndReadBackCoreByCore) {
   const auto machine = bgp();
   RunConfig config;
