@@ -15,6 +15,7 @@
 
 #include "compute_costs.hpp"
 #include "destination_buckets.hpp"
+#include "handoff_costs.hpp"
 #include "host_memory.hpp"
 #include "machine.hpp"
 #include "message_costs.hpp"
@@ -54,6 +55,8 @@ struct Measured {
   Timing owner_shift, owner_division, owner_prediction;
   std::vector<CallCost> calls;
   LinearFit send_fit, receive_fit;
+  unsigned handoff_bucket = 0;
+  std::optional<HandoffCost> handoff;  // empty when the ranks do not share a host
   LinkFigures link;
 };
 
@@ -103,6 +106,9 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   m.calls = time_calls(comm, options.message_sizes, 64, 3 * options.repeats);
   m.link = time_link(comm, options.repeats);
   m.poll = time_poll(comm, 100'000, options.repeats);
+  // A node's hand-offs at the bucket size multicore uses on one node of this host.
+  m.handoff_bucket = gups::size_buckets(gups::RolePlan(options.cores, 3), gups::TorusShape::parse("1x1x1"), 1024).capacity;
+  m.handoff = time_handoffs(comm, m.handoff_bucket, 2000, options.repeats);
   std::vector<double> sizes, sends, receives;
   for (const auto& c : m.calls) {
     sizes.push_back(c.updates);
@@ -112,6 +118,16 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   m.send_fit = fit_line(sizes, sends);
   m.receive_fit = fit_line(sizes, receives);
   return m;
+}
+
+// Per update, besides the calls: a routing core's routing step and the copy
+// of what it hands on; every core but the generating one, the copy of what
+// it takes. Copies through the node's shared hand-off slots where the ranks
+// share a host (multicore's default), else MPI's copy slopes (hop).
+double core_overhead_ns(const gups::CoreRole& role, const Measured& m, double hop) {
+  if (!m.handoff) return role.routes() ? hop : m.receive_fit.slope;
+  return (role.routes() ? m.route.min_ns + m.handoff->publish.min_ns : 0) +
+         (role.generates ? 0 : m.handoff->take.min_ns);
 }
 
 // The timed figures as a machine, written by the machine file's one writer.
@@ -157,7 +173,7 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
   c.routing_hop_without_calls = cycles(hop);
   const gups::RolePlan plan(options.cores, 3);
   for (unsigned core = 0; core < plan.cores(); ++core) {
-    c.core_overhead.push_back(cycles(plan.role(core).routes() ? hop : m.receive_fit.slope));
+    c.core_overhead.push_back(cycles(core_overhead_ns(plan.role(core), m, hop)));
   }
   c.owner_division = cycles(std::max(0.0, m.owner_division.min_ns - m.owner_shift.min_ns));
   c.owner_prediction = cycles(std::max(0.0, m.owner_prediction.min_ns - m.owner_shift.min_ns));
@@ -205,8 +221,14 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
        fmt::format("timed: stream step plus the owner among 96 of 2^{} words by HPCC's divisions, less the same "
                    "among 64 (a shift)", kOwnerTableLog2)},
       {"costs_cycles.owner_prediction", "timed: as owner_division, by the paper's prediction (4.2)"},
-      {"costs_cycles.core_overhead", "routing cores: per send, as routing_hop without the call costs; "
-                                     "updating cores: the receive copy per update"},
+      {"costs_cycles.core_overhead",
+       m.handoff ? fmt::format("per update: a routing core's routing step (as in routing_hop) and its copy into the "
+                               "next core's hand-off slot; every core but the first, its copy out of the slot "
+                               "before it: timed between the two ranks through a slot in a shared window, "
+                               "{}-update buckets, each side its own copies (handoff in notes). Sends along the "
+                               "torus (more than one node) would copy at MPI's slopes instead", m.handoff_bucket)
+                 : std::string("routing cores: per send, as routing_hop without the call costs; updating cores: "
+                               "the receive copy per update (the ranks share no host: MPI's copy slopes)")},
       {"torus", "timed: half an 8-byte MPI ping-pong (latency), 4 MiB ping-pongs (bandwidth, each way)"},
       {"packet", "shared memory has no packets: a message up to Open MPI's 4 KiB eager limit counts as one, "
                  "32 bytes of match header assumed"}};
@@ -234,6 +256,11 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
                    {"calls", calls},
                    {"send_fit_ns", {{"intercept", m.send_fit.intercept}, {"per_update", m.send_fit.slope}}},
                    {"receive_fit_ns", {{"intercept", m.receive_fit.intercept}, {"per_update", m.receive_fit.slope}}}};
+  if (m.handoff) {
+    machine.notes["handoff"] = {{"updates", m.handoff_bucket},
+                                {"publish_ns_per_update", timing_json(m.handoff->publish)},
+                                {"take_ns_per_update", timing_json(m.handoff->take)}};
+  }
   return machine;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "table_layout.hpp"
@@ -20,13 +21,18 @@ struct Timing {
   double max_ns = 0;
 };
 
+// The median, least and most of samples (ns per operation), at least one.
+inline Timing summarise(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  return {samples[samples.size() / 2], samples.front(), samples.back()};
+}
+
 // Runs `measure` (which returns ns per operation) `repeats` times.
 template <typename Measure>
 Timing repeat_timing(unsigned repeats, Measure measure) {
   std::vector<double> samples;
   for (unsigned i = 0; i < std::max(1u, repeats); ++i) samples.push_back(measure());
-  std::sort(samples.begin(), samples.end());
-  return {samples[samples.size() / 2], samples.front(), samples.back()};
+  return summarise(std::move(samples));
 }
 
 // Called before each repeat of a table loop: lets several processes time

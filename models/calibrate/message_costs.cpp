@@ -39,11 +39,6 @@ std::pair<double, double> one_round(MPI_Comm comm, std::vector<std::uint64_t>& b
   return {send_ns, receive_ns};
 }
 
-Timing summarise(std::vector<double> samples) {
-  std::sort(samples.begin(), samples.end());
-  return {samples[samples.size() / 2], samples.front(), samples.back()};
-}
-
 }  // namespace
 
 std::vector<CallCost> time_calls(MPI_Comm comm, const std::vector<unsigned>& sizes, unsigned messages,
