@@ -15,20 +15,30 @@ nlohmann::json bgp_document() {
   return nlohmann::json::parse(in);
 }
 
-// Loads `document` from a file and returns the error, or "" if it loaded.
-std::string load_error(const nlohmann::json& document) {
+// The machine a document describes, read through a file as users give it.
+Machine load_document(const nlohmann::json& document) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("torus-gups-machine-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
                      ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json");
   std::ofstream(path) << document.dump();
-  std::string error;
   try {
-    load_machine(path.string(), {});
-  } catch (const std::invalid_argument& e) {
-    error = e.what();
+    auto machine = load_machine(path.string(), {});
+    std::filesystem::remove(path);
+    return machine;
+  } catch (...) {
+    std::filesystem::remove(path);
+    throw;
   }
-  std::filesystem::remove(path);
-  return error;
+}
+
+// Loads `document` from a file and returns the error, or "" if it loaded.
+std::string load_error(const nlohmann::json& document) {
+  try {
+    load_document(document);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
 }
 
 TEST(MachineFile, BgpLoadsWithThePapersFigures) {
@@ -74,10 +84,7 @@ TEST(MachineFile, AllCoresUpdateFiguresAreOptional) {
   auto document = bgp_document();
   document["costs_cycles"]["update_all_cores"] = 250.5;
   document["costs_cycles"]["update_streamed_all_cores"] = 90;
-  const auto path = std::filesystem::temp_directory_path() / "torus-gups-all-cores-machine.json";
-  std::ofstream(path) << document.dump();
-  const auto machine = load_machine(path.string(), {});
-  std::filesystem::remove(path);
+  const auto machine = load_document(document);
   EXPECT_EQ(machine.costs.update_all_cores, 250.5);
   EXPECT_EQ(machine.costs.update_streamed_all_cores, 90);
   EXPECT_EQ(to_json(machine)["costs_cycles"]["update_all_cores"], 250.5);
@@ -92,10 +99,7 @@ TEST(MachineFile, RoutingHopWithoutCallsDefaultsToMessageOverhead) {
   EXPECT_FALSE(to_json(bgp)["costs_cycles"].contains("routing_hop_without_calls"));
   auto document = bgp_document();
   document["costs_cycles"]["routing_hop_without_calls"] = 30.5;
-  const auto path = std::filesystem::temp_directory_path() / "torus-gups-hop-machine.json";
-  std::ofstream(path) << document.dump();
-  const auto machine = load_machine(path.string(), {});
-  std::filesystem::remove(path);
+  const auto machine = load_document(document);
   EXPECT_EQ(machine.costs.routing_hop_without_calls, 30.5);
   EXPECT_EQ(to_json(machine)["costs_cycles"]["routing_hop_without_calls"], 30.5);
   document["costs_cycles"]["routing_hop_without_calls"] = -1;
