@@ -231,6 +231,22 @@ class RoutingCore {
     costs_.applied();
   }
 
+  // A core that only updates: every update handed to it is its own (the
+  // sender chose it by the table's distribution), so it applies a whole
+  // buffer in a loop of nothing else, as the model's update_streamed has it.
+  void apply_all_here(const std::uint64_t* updates, std::size_t count) noexcept {
+    const auto& layout = context_.layout;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + kPrefetchAhead < count) table_.prefetch(layout.index_of(updates[i + kPrefetchAhead]));
+      assert(table_.owns(layout.index_of(updates[i])));
+      table_.apply(layout.index_of(updates[i]), updates[i]);
+    }
+    node_delta_ -= static_cast<std::int64_t>(count);
+    stats_.applied += count;
+    occupancy_ -= count;
+    costs_.applied(count);
+  }
+
   void send(int b) {
     auto& bucket = buckets_[static_cast<std::size_t>(b)];
     costs_.message_sent();
@@ -406,15 +422,16 @@ class RoutingCore {
           prefetch_if_applied_here(buffer.data[i]);
         }
       }
+      if (only_updates && !context_.config.slow_update_ns) {
+        apply_all_here(buffer.data.data() + buffer.cursor, buffer.count - buffer.cursor);
+        buffer.cursor = buffer.count;
+      }
       while (buffer.cursor < buffer.count) {
         if (buffer.cursor + kPrefetchAhead < buffer.count) {
           prefetch_if_applied_here(buffer.data[buffer.cursor + kPrefetchAhead]);
         }
         const std::uint64_t update = buffer.data[buffer.cursor];
         if (only_updates) {
-          // Every update handed to a core that only updates is its own
-          // (the sender chose it by the table's distribution): no step to find.
-          assert(table_.owns(context_.layout.index_of(update)));
           apply_here(update);
         } else if (!place(update)) {
           break;
