@@ -107,7 +107,8 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   m.link = time_link(comm, options.repeats);
   m.poll = time_poll(comm, 100'000, options.repeats);
   // A node's hand-offs at the bucket size multicore uses on one node of this host.
-  m.handoff_bucket = gups::size_buckets(gups::RolePlan(options.cores, 3), gups::TorusShape::parse("1x1x1"), 1024).capacity;
+  const auto one_node = gups::TorusShape::parse("1x1x1");
+  m.handoff_bucket = gups::size_buckets(gups::RolePlan(options.cores, 3), one_node, 1024).capacity;
   m.handoff = time_handoffs(comm, m.handoff_bucket, 2000, options.repeats);
   std::vector<double> sizes, sends, receives;
   for (const auto& c : m.calls) {

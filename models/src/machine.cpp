@@ -296,7 +296,9 @@ nlohmann::ordered_json to_json(const Machine& machine) {
         {"receive_batch_packets", c.receive_batch_packets},
         {"routing_hop", c.routing_hop},
         {"message_overhead", c.message_overhead}});
-  if (c.routing_hop_without_calls != c.message_overhead) costs["routing_hop_without_calls"] = c.routing_hop_without_calls;
+  if (c.routing_hop_without_calls != c.message_overhead) {
+    costs["routing_hop_without_calls"] = c.routing_hop_without_calls;
+  }
   costs.update(ordered{
         {"core_overhead", c.core_overhead},
         {"owner_division", c.owner_division},

@@ -87,9 +87,8 @@ TEST(TorusShape, FirstDifferenceIsTheLowestDimensionWhoseCoordinatesDiffer) {
     for (std::uint64_t here = 0; here < shape.nodes(); ++here) {
       for (std::uint64_t target = 0; target < shape.nodes(); ++target) {
         unsigned expected = 0;
-        while (expected < shape.dimensions() && shape.coordinate(here, expected) == shape.coordinate(target, expected)) {
-          ++expected;
-        }
+        const auto same = [&](unsigned d) { return shape.coordinate(here, d) == shape.coordinate(target, d); };
+        while (expected < shape.dimensions() && same(expected)) ++expected;
         ASSERT_EQ(shape.first_difference(here, target), expected) << text << " " << here << " -> " << target;
       }
     }
