@@ -225,10 +225,7 @@ class RoutingCore {
   void apply_here(std::uint64_t update) noexcept {
     if (context_.config.slow_update_ns) spin_for(context_.config.slow_update_ns);
     table_.apply(context_.layout.index_of(update), update);
-    --node_delta_;
-    ++stats_.applied;
-    --occupancy_;
-    costs_.applied();
+    count_applied(1);
   }
 
   // A core that only updates: every update handed to it is its own (the
@@ -241,6 +238,11 @@ class RoutingCore {
       assert(table_.owns(layout.index_of(updates[i])));
       table_.apply(layout.index_of(updates[i]), updates[i]);
     }
+    count_applied(count);
+  }
+
+  // Applied updates leave the node's pending count and this core's look-ahead.
+  void count_applied(std::uint64_t count) noexcept {
     node_delta_ -= static_cast<std::int64_t>(count);
     stats_.applied += count;
     occupancy_ -= count;

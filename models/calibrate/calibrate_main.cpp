@@ -109,7 +109,7 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   // A node's hand-offs at the bucket size multicore uses on one node of this host.
   const auto one_node = gups::TorusShape::parse("1x1x1");
   m.handoff_bucket = gups::size_buckets(gups::RolePlan(options.cores, 3), one_node, 1024).capacity;
-  m.handoff = time_handoffs(comm, m.handoff_bucket, 2000, options.repeats);
+  m.handoff = time_handoffs(rank, m.handoff_bucket, 2000, options.repeats);
   std::vector<double> sizes, sends, receives;
   for (const auto& c : m.calls) {
     sizes.push_back(c.updates);

@@ -6,8 +6,6 @@
 // touch the data until every message has arrived.
 #pragma once
 
-#include <mpi.h>
-
 #include <optional>
 
 #include "compute_costs.hpp"
@@ -19,10 +17,11 @@ struct HandoffCost {
   Timing take;     // ns per update, the receiver's copy out of it
 };
 
-// Collective over the two ranks of `comm`. Rank 0 writes a fresh bucket of
-// `updates` and publishes it as soon as the slot is free; rank 1 takes each
-// as soon as it is there; each times only its own copies. Empty when the
-// two ranks do not share a host (no shared window). Valid on rank 0.
-std::optional<HandoffCost> time_handoffs(MPI_Comm comm, unsigned updates, unsigned messages, unsigned repeats);
+// Collective over the two ranks of MPI_COMM_WORLD (`rank`: this one's),
+// through the kernel's own slots (NodeHandoffs on a node of two cores).
+// Rank 0 writes a fresh bucket of `updates` and publishes it as soon as the
+// slot is free; rank 1 takes each as soon as it is there; each times only
+// its own copies. Empty when the two ranks do not share a host.
+std::optional<HandoffCost> time_handoffs(int rank, unsigned updates, unsigned messages, unsigned repeats);
 
 }  // namespace gups::calibrate
