@@ -17,6 +17,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/shared_table.cpp
   kernel/core/table_distribution.cpp
   kernel/core/table_layout.cpp
+  kernel/core/torus_links.cpp
   kernel/core/torus_shape.cpp
   kernel/core/update_timeline.cpp)
 set(GUPS_MPI_SOURCES
@@ -34,4 +35,5 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/s4u_message_slots.cpp
   kernel/mpi/shared_handoff_slots.cpp
   kernel/mpi/shared_node_table.cpp
+  kernel/mpi/simulated_network.cpp
   kernel/mpi/update_algorithms.cpp)

@@ -38,7 +38,7 @@ SMPI_OPTIONS = [
     "network/crosstraffic:0",
     "network/optim:Lazy",               # measured: Full re-solves the whole sharing system, 4x slower at 1,024 nodes
     "smpi/bw-factor:0:1",               # flat: the machine file's bandwidth as is
-    "smpi/lat-factor:0:1",
+    "smpi/lat-factor:0:1",              # left out at the levels other than flow: their latency is set per message
     "smpi/alltoallv:ring",              # verification's all-to-all, far cheaper to simulate
     "smpi/barrier:ompi_recursivedoubling",
     "smpi/reduce:binomial",             # the default sends every rank's share straight to the root: O(ranks^2)
@@ -59,6 +59,11 @@ MECHANISMS = {
     "paper-buckets": "the bucket sizes of the paper's Table 4 instead of the sizing rule",
     "dma": "a send is injected at once and travels without waiting for a posted receive (BG/P's DMA)",
     "mesh": "partitions below the machine's torus.mesh_below_nodes have no wrap-around links",
+}
+NETWORK_LEVELS = {
+    "flow": "SimGrid's torus: every link shared fairly among the messages crossing it (exact, slowest at scale)",
+    "queue": "every directed link a first-come first-served queue: contention at each hop, no sharing to solve",
+    "latency": "no contention: latency per hop plus the message's time on one link",
 }
 DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
 
@@ -107,6 +112,9 @@ def parse_arguments(argv):
     p.add_argument("--network-scale", type=float, default=1.0,
                    help="multiply link bandwidth (a very fast network: 1000)")
     p.add_argument("--zero-latency", action="store_true", help="links without latency")
+    p.add_argument("--network", default="flow", choices=list(NETWORK_LEVELS),
+                   help="network level: " + "; ".join(f"{name}: {what}" for name, what in NETWORK_LEVELS.items()) +
+                        " (default flow)")
     p.add_argument("--stream-offset", type=int, default=DEFAULT_STREAM_OFFSET,
                    help=f"stream steps skipped first (default {DEFAULT_STREAM_OFFSET}; 0 = HPCC, checksums as gups)")
     p.add_argument("--verify", default="auto", choices=["auto", "full", "checksum", "no"],
@@ -154,7 +162,7 @@ def run_plan(args, workdir=None):
     command = [GUPS_TOPOLOGY, "--machine", args.machine, "--algo", args.algo,
                "--words-per-node", str(args.words_per_node), "--lookahead", str(args.lookahead),
                "--owner", args.owner, "--verify", args.verify, "--nodes-per-host", args.nodes_per_host,
-               "--wrap", "machine" if "mesh" in args.chosen_mechanisms else "torus"]
+               "--wrap", "machine" if "mesh" in args.chosen_mechanisms else "torus", "--network", args.network]
     command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64)]
     for option, value in (("--cores-per-node", args.cores_per_node), ("--log2-table", args.log2_table),
                           ("--updates-per-node", args.updates_per_node),
@@ -223,6 +231,8 @@ def mechanism_options(args):
 def build_command(args, workdir, plan):
     """smpirun running gups-smpi with the plan's arguments; returns (command, SimGrid options)."""
     options = list(SMPI_OPTIONS)
+    if args.network != "flow":  # SimGrid refuses a latency factor beside the level's callback
+        options.remove("smpi/lat-factor:0:1")
     if args.costs == "measured":
         options.append(f"smpi/host-speed:{plan['clock_hz']:.0f}f")
     else:
@@ -440,7 +450,8 @@ def simulate(args, workdir, max_wall, first_attempt=True):
     if not args.quiet:
         print(f"gups-sim: {plan['algorithm']} on {plan['machine']['name']}, {plan['shape']} {plan['network']} "
               f"({plan['nodes']} nodes x {plan['ranks_per_node']} ranks), 2^{table['log2_words']} words, "
-              f"{table['updates_per_word']} updates per word, costs: {args.costs}, mechanisms: "
+              f"{table['updates_per_word']} updates per word, network level {plan['network_level']}, costs: {args.costs}, "
+              f"mechanisms: "
               f"{', '.join(args.chosen_mechanisms) or 'none'}", file=sys.stderr, flush=True)
     raw_path, progress_path = os.path.join(workdir, "raw.json"), os.path.join(workdir, "progress.jsonl")
     for path in (raw_path, progress_path):  # an earlier attempt's (--converge)
@@ -452,6 +463,7 @@ def simulate(args, workdir, max_wall, first_attempt=True):
                   "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"], "costs": args.costs, "message_layer": args.message_layer,
                   "network_scale": args.network_scale, "zero_latency": args.zero_latency,
                   "mechanisms": args.chosen_mechanisms, "network": plan["network"],
+                  "network_level": plan["network_level"],
                   "nodes_per_host": plan["nodes_per_host"], "updating_cores_per_host": plan["updating_cores_per_host"],
                   "updates_per_node": table["updates_per_node"], "stream_offset": args.stream_offset,
                   "verification": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,

@@ -17,4 +17,12 @@ inline std::string host_name(std::uint64_t node) { return kHostPrefix + std::to_
 // _UP and _DOWN for its two directions).
 inline std::string torus_link_prefix() { return std::string(kTorusClusterId) + "_link_from_"; }
 
+// Properties of the torus zone at the network levels other than flow
+// (simulated_network.hpp): the level and the torus it models.
+inline constexpr const char* kNetworkLevelProperty = "gups/network-level";
+inline constexpr const char* kTorusShapeProperty = "gups/torus-shape";
+inline constexpr const char* kTorusWrapsProperty = "gups/torus-wraps";  // "1,1,0": wrap-around per dimension
+inline constexpr const char* kLinkBandwidthProperty = "gups/link-bandwidth";  // bytes per second, each way
+inline constexpr const char* kLinkLatencyProperty = "gups/link-latency";      // seconds per hop
+
 }  // namespace gups

@@ -19,6 +19,7 @@
 #include "run_report.hpp"
 #include "run_statistics.hpp"
 #include "simulated_calls.hpp"
+#include "simulated_network.hpp"
 #include "update_algorithm.hpp"
 
 #ifdef GUPS_SIMULATED
@@ -305,6 +306,12 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
     return kExitBadInput;
   };
 
+  // Before any message: the platform's network level decides what messages cost.
+  try {
+    install_network_level();
+  } catch (const std::invalid_argument& error) {
+    return say_error(error.what());
+  }
   const auto parsed = parse_command_line(argc, argv, update_algorithm_names(), kSimulated);
   if (parsed.outcome == ParsedCommandLine::Outcome::help) {
     if (rank == 0) std::fputs(parsed.message.c_str(), stdout);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "platform_names.hpp"
+#include "simulated_network.hpp"
 
 #ifdef GUPS_SIMULATED
 #include <simgrid/s4u/Engine.hpp>
@@ -41,13 +42,29 @@ bool torus_link_ends(const std::string& name, std::uint64_t& from, std::uint64_t
   return true;
 }
 
+std::vector<double>& level_bytes() {
+  static std::vector<double> bytes;
+  return bytes;
+}
+
 simgrid::s4u::Host* host_of(std::uint64_t node) { return simgrid::s4u::Host::by_name(host_name(node)); }
 
 }  // namespace
 
-LinkLoad::LinkLoad() { carried_bytes(); }
+LinkLoad::LinkLoad() : level_links_(platform_torus_links()) {
+  carried_bytes();
+  if (level_links_) {
+    level_bytes().resize(level_links_->count(), 0.0);
+    level_bandwidth_ = platform_link_bandwidth();
+  }
+}
 
 void LinkLoad::carry(std::uint64_t from_node, std::uint64_t to_node, double bytes) {
+  if (level_links_) {
+    level_links_->route(from_node, to_node, route_);
+    for (const auto link : route_) level_bytes()[link] += bytes;
+    return;
+  }
   auto [route, added] = routes_.try_emplace({from_node, to_node});
   if (added) host_of(from_node)->route_to(host_of(to_node), route->second, nullptr);
   for (auto* link : route->second) {
@@ -60,22 +77,36 @@ void LinkLoad::carry(std::uint64_t from_node, std::uint64_t to_node, double byte
   }
 }
 
+namespace {
+
+void add_link(DimensionLoad& load, double bytes, double bandwidth, double seconds) {
+  const double utilisation = seconds > 0 ? bytes / (bandwidth * seconds) : 0.0;
+  ++load.links;
+  load.bytes += bytes;
+  load.mean_utilisation += utilisation;
+  load.max_utilisation = std::max(load.max_utilisation, utilisation);
+}
+
+}  // namespace
+
 std::vector<DimensionLoad> LinkLoad::finish(const TorusShape& shape, double seconds) const {
   std::vector<DimensionLoad> loads(shape.dimensions());
   for (unsigned d = 0; d < shape.dimensions(); ++d) loads[d].dimension = d;
-  for (const auto* link : simgrid::s4u::Engine::get_instance()->get_all_links()) {
+  if (level_links_) {
+    for (std::uint32_t link = 0; link < level_links_->count(); ++link) {
+      if (level_links_->exists(link)) {
+        add_link(loads[level_links_->dimension(link)], level_bytes()[link], level_bandwidth_, seconds);
+      }
+    }
+  }
+  for (const auto* link : level_links_ ? std::vector<simgrid::s4u::Link*>{}
+                                       : simgrid::s4u::Engine::get_instance()->get_all_links()) {
     std::uint64_t from = 0, to = 0;
     if (!torus_link_ends(link->get_name(), from, to) || from >= shape.nodes() || to >= shape.nodes()) continue;
     const unsigned d = shape.first_difference(from, to);
     if (d >= shape.dimensions()) continue;
     const auto* carried = link->extension(carried_bytes());
-    const double bytes = carried ? carried->bytes : 0.0;
-    const double utilisation = seconds > 0 ? bytes / (link->get_bandwidth() * seconds) : 0.0;
-    auto& load = loads[d];
-    ++load.links;
-    load.bytes += bytes;
-    load.mean_utilisation += utilisation;
-    load.max_utilisation = std::max(load.max_utilisation, utilisation);
+    add_link(loads[d], carried ? carried->bytes : 0.0, link->get_bandwidth(), seconds);
   }
   for (auto& load : loads) {
     if (load.links > 0) load.mean_utilisation /= static_cast<double>(load.links);

@@ -1,6 +1,8 @@
 // How busy the torus links were over the update phase, by dimension: the
 // bytes of every network message added to each link of its route (SimGrid's
-// own route between the two hosts), over what the link could have carried.
+// own route between the two hosts at the flow level; at the other levels,
+// whose platform holds no torus links, the same links from TorusLinks),
+// over what the link could have carried.
 // Simulated runs only, when asked. (SimGrid 3.32's link_load plugin was
 // tried first: it integrates a link's current rate since its last event, so
 // a message's latency is counted as if it were transferring: 1.68 times the
@@ -9,10 +11,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "run_report.hpp"
+#include "torus_links.hpp"
 #include "torus_shape.hpp"
 
 namespace simgrid::s4u {
@@ -34,6 +38,12 @@ class LinkLoad {
  private:
   // A core sends to a few line neighbours only: their routes, found once.
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<simgrid::s4u::Link*>> routes_;
+  // At the levels other than flow: the torus's links (the bytes on each are
+  // kept for all simulated ranks together, as the flow level keeps them on
+  // SimGrid's links).
+  std::optional<TorusLinks> level_links_;
+  double level_bandwidth_ = 0;
+  std::vector<std::uint32_t> route_;
 };
 
 }  // namespace gups

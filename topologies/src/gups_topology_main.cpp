@@ -24,7 +24,7 @@ void write_file(const std::string& path, const std::string& text) {
 
 int main(int argc, char** argv) {
   gups::topology::PlanRequest request;
-  std::string algorithm = "multicore", owner = "division", wrap = "torus", nodes_per_host = "1";
+  std::string algorithm = "multicore", owner = "division", wrap = "torus", nodes_per_host = "1", level = "flow";
   std::string platform_path, hostfile_path, charges_path;
   unsigned log2_table = 0, updates_per_word = 0;
   std::uint64_t updates_per_node = 0;
@@ -75,6 +75,11 @@ int main(int argc, char** argv) {
                  "torus.mesh_below_nodes, a torus from there")
       ->check(CLI::IsMember({"torus", "mesh", "machine"}))
       ->capture_default_str();
+  app.add_option("--network", level,
+                 "network level of the platform: flow (SimGrid shares every link), queue (each link a FIFO "
+                 "queue), latency (no contention)")
+      ->check(CLI::IsMember(gups::network_level_names()))
+      ->capture_default_str();
   app.add_option("--nodes-per-host", nodes_per_host, gups::model::kNodesPerHostHelp)
       ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
       ->capture_default_str();
@@ -95,6 +100,7 @@ int main(int argc, char** argv) {
     request.owner = owner == "predict" ? gups::OwnerMode::predict : gups::OwnerMode::division;
     request.wrap = wrap == "mesh" ? Wrap::mesh : wrap == "machine" ? Wrap::machine : Wrap::torus;
     request.paper_buckets = paper_buckets;
+    request.network_level = gups::network_level_named(level);
     request.nodes_per_host = gups::model::nodes_per_host_named(nodes_per_host);
     if (log2_table) request.log2_table = log2_table;
     if (updates_per_word) request.updates_per_word = updates_per_word;
@@ -102,6 +108,7 @@ int main(int argc, char** argv) {
     const auto plan = gups::topology::plan_run(request);
     options.ranks_per_node = plan.ranks_per_node;
     options.mesh = plan.mesh;
+    options.level = plan.network_level;
     if (!platform_path.empty()) write_file(platform_path, gups::topology::platform_xml(plan.machine, plan.shape, options));
     if (!hostfile_path.empty()) write_file(hostfile_path, gups::topology::hostfile(plan.shape, plan.ranks_per_node));
     if (!charges_path.empty()) write_file(charges_path, gups::charges_document(plan.machine.name, plan.charges).dump(2));

@@ -108,6 +108,7 @@ RunPlan plan_run(const PlanRequest& request) {
   plan.shape = request.shape.empty() ? plan.machine.shape_for(request.nodes) : TorusShape::parse(request.shape);
   const auto nodes = plan.shape.nodes();
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
+  plan.network_level = request.network_level;
   plan.ranks_per_node = ranks_per_node(request, plan.machine);
   plan.ranks = nodes * plan.ranks_per_node;
   if (const auto size = plan.machine.reference_bucket_sizes.find(nodes);
@@ -158,6 +159,7 @@ nlohmann::json to_json(const RunPlan& plan) {
           {"shape", plan.shape.to_string()},
           {"nodes", plan.shape.nodes()},
           {"network", plan.mesh ? "mesh" : "torus"},
+          {"network_level", to_string(plan.network_level)},
           {"ranks_per_node", plan.ranks_per_node},
           {"ranks", plan.ranks},
           {"nodes_per_host", plan.placement.nodes_per_host},

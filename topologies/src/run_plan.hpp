@@ -16,6 +16,7 @@
 #include "machine.hpp"
 #include "operation_charges.hpp"
 #include "run_config.hpp"
+#include "torus_links.hpp"
 #include "torus_shape.hpp"
 
 namespace gups::topology {
@@ -47,6 +48,7 @@ struct PlanRequest {
   bool paper_buckets = false;               // the machine's reference_bucket_sizes
   Wrap wrap = Wrap::torus;
   unsigned nodes_per_host = 1;              // torus nodes per machine node (model::kFillHost: as its cores hold)
+  NetworkLevel network_level = NetworkLevel::flow;
 };
 
 struct RunPlan {
@@ -54,6 +56,7 @@ struct RunPlan {
   Algorithm algorithm = Algorithm::multicore;
   TorusShape shape{std::vector<std::uint32_t>{1}};
   bool mesh = false;
+  NetworkLevel network_level = NetworkLevel::flow;
   unsigned ranks_per_node = 1;
   std::uint64_t ranks = 1;
   unsigned log2_table = 1;

@@ -47,6 +47,37 @@ std::string mesh_xml(const model::Machine& machine, const TorusShape& shape, con
       routes);
 }
 
+// Each private link: a message spends its size over 1e15 B/s on it, which
+// the latency the level sets leaves out again; its latency is only what the
+// level's factor scales.
+constexpr double kPrivateLinkBandwidth = 1e15;
+constexpr double kPrivateLinkLatency = 1e-9;
+
+std::string level_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
+                      double bandwidth, double latency) {
+  std::vector<int> wraps;
+  for (unsigned d = 0; d < shape.dimensions(); ++d) wraps.push_back(options.mesh ? 0 : 1);
+  return fmt::format(
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- {} ({}): {} {}, {} cores per node, network level {}, written by gups-topology -->\n"
+      "<platform version=\"4.1\">\n"
+      "  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
+      "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\">\n"
+      "    <prop id=\"{}\" value=\"{}\"/>\n"
+      "    <prop id=\"{}\" value=\"{}\"/>\n"
+      "    <prop id=\"{}\" value=\"{}\"/>\n"
+      "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
+      "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
+      "  </cluster>\n"
+      "</platform>\n",
+      machine.name, machine.description, shape.to_string(), options.mesh ? "mesh" : "torus", options.ranks_per_node,
+      to_string(options.level), kTorusClusterId, kHostPrefix, shape.nodes() - 1, machine.clock_hz,
+      options.ranks_per_node, kPrivateLinkBandwidth, kPrivateLinkLatency, kNetworkLevelProperty,
+      to_string(options.level), kTorusShapeProperty, shape.to_string(), kTorusWrapsProperty, fmt::join(wraps, ","),
+      kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty, latency);
+}
+
 }  // namespace
 
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options) {
@@ -60,6 +91,7 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
   if (sides.empty()) sides.push_back(1);
   const double bandwidth = machine.link_bandwidth * options.bandwidth_scale;
   const double latency = options.zero_latency ? 0.0 : machine.link_latency;
+  if (options.level != NetworkLevel::flow) return level_xml(machine, shape, options, bandwidth, latency);
   if (options.mesh) return mesh_xml(machine, shape, options, bandwidth, latency);
   // Ranks of one node talk through a loopback link far faster than the
   // torus: the cost of a local hand-off is charged to the cores instead.

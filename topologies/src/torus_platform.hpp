@@ -6,12 +6,18 @@
 // kernel does). A mesh, which SimGrid's clusters do not offer, is a zone of
 // the same hosts and links without the wrap-around ones, routed by shortest
 // paths (Floyd): along a line of a mesh there is only one.
+//
+// At the network levels other than flow the platform is a flat cluster of
+// the same hosts, each with a private link fast enough never to be waited
+// on, and the torus in the cluster's properties (simulated_network.hpp):
+// the simulated kernel sets each message's time across the torus from them.
 #pragma once
 
 #include <string>
 
 #include "machine.hpp"
 #include "platform_names.hpp"
+#include "torus_links.hpp"
 #include "torus_shape.hpp"
 
 namespace gups::topology {
@@ -23,6 +29,7 @@ struct PlatformOptions {
   // No wrap-around links: each line of nodes is a chain (Blue Gene
   // partitions smaller than a midplane).
   bool mesh = false;
+  NetworkLevel level = NetworkLevel::flow;
 };
 
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options);

@@ -1,0 +1,159 @@
+#include "simulated_network.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "platform_names.hpp"
+
+#ifdef GUPS_SIMULATED
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/NetZone.hpp>
+#include <xbt/config.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+#endif
+
+namespace gups {
+
+#ifdef GUPS_SIMULATED
+
+namespace {
+
+const simgrid::s4u::NetZone* torus_zone() {
+  const auto* zone = simgrid::s4u::Engine::get_instance()->netzone_by_name_or_null(kTorusClusterId);
+  if (zone == nullptr) throw std::invalid_argument(std::string("the platform has no zone '") + kTorusClusterId + "'");
+  return zone;
+}
+
+std::string property(const char* name) {
+  const char* value = torus_zone()->get_property(name);
+  if (value == nullptr) throw std::invalid_argument(std::string("the platform's torus zone has no property ") + name);
+  return value;
+}
+
+double positive_property(const char* name, bool zero_allowed) {
+  const auto text = property(name);
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !(zero_allowed ? value >= 0 : value > 0)) {
+    throw std::invalid_argument(std::string("the platform's property ") + name + " is not a number" +
+                                (zero_allowed ? " of 0 or more" : " above 0") + ": '" + text + "'");
+  }
+  return value;
+}
+
+// The torus node of each simulated host, kept on the host.
+struct NodeOfHost {
+  std::uint64_t node = 0;
+};
+
+simgrid::xbt::Extension<simgrid::s4u::Host, NodeOfHost>& node_of_host() {
+  static auto id = simgrid::s4u::Host::extension_create<NodeOfHost>();
+  return id;
+}
+
+void number_hosts(std::uint64_t nodes) {
+  const std::string prefix = kHostPrefix;
+  for (auto* host : simgrid::s4u::Engine::get_instance()->get_all_hosts()) {
+    const auto& name = host->get_name();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const auto node = std::strtoull(name.c_str() + prefix.size(), nullptr, 10);
+    if (node >= nodes) throw std::invalid_argument("the platform's host " + name + " lies outside its torus");
+    host->extension_set(node_of_host(), new NodeOfHost{node});
+  }
+}
+
+// What SimGrid takes from the latency factor: the level's time across the
+// torus, less what the message still spends on the two private links after
+// its latency (its size over their bandwidth, or over the TCP-gamma bound
+// SimGrid puts on a flow of that latency, whichever is lower).
+class LevelLatency {
+ public:
+  explicit LevelLatency(LinkQueues queues)
+      : queues_(std::move(queues)), tcp_gamma_(simgrid::config::get_value<double>("network/TCP-gamma")) {}
+
+  double operator()(double size, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,
+                    const std::vector<simgrid::s4u::Link*>& links) {
+    const auto* from = source->extension(node_of_host());
+    const auto* to = destination->extension(node_of_host());
+    if (from == nullptr || to == nullptr || from->node == to->node) return 1.0;  // a node's loopback
+    double base = 0;
+    double bandwidth = 0;
+    for (const auto* link : links) {
+      base += link->get_latency();
+      bandwidth = bandwidth == 0 ? link->get_bandwidth() : std::min(bandwidth, link->get_bandwidth());
+    }
+    if (!(base > 0)) throw std::logic_error("a torus message's private links have no latency to scale");
+    const double rate = std::min(bandwidth, tcp_gamma_ / (2 * base));
+    const double now = simgrid::s4u::Engine::get_clock();
+    const double crossing = queues_.arrival(from->node, to->node, size, now) - now;
+    return std::max(0.0, crossing - size / rate) / base;
+  }
+
+ private:
+  LinkQueues queues_;
+  double tcp_gamma_;
+};
+
+}  // namespace
+
+NetworkLevel platform_network_level() {
+  const char* value = torus_zone()->get_property(kNetworkLevelProperty);
+  return value == nullptr ? NetworkLevel::flow : network_level_named(value);
+}
+
+double platform_link_bandwidth() { return positive_property(kLinkBandwidthProperty, false); }
+
+std::optional<TorusLinks> platform_torus_links() {
+  if (platform_network_level() == NetworkLevel::flow) return std::nullopt;
+  auto shape = TorusShape::parse(property(kTorusShapeProperty));
+  std::vector<bool> wraps;
+  std::istringstream flags(property(kTorusWrapsProperty));
+  for (std::string flag; std::getline(flags, flag, ',');) {
+    if (flag != "0" && flag != "1") throw std::invalid_argument("the platform's torus wraps are 0 or 1: '" + flag + "'");
+    wraps.push_back(flag == "1");
+  }
+  return TorusLinks(std::move(shape), std::move(wraps));
+}
+
+void install_network_level() {
+  // Every rank learns of a platform that cannot be read, so that all stop alike.
+  static bool tried = false;
+  static std::string failure;
+  if (!tried) {
+    tried = true;
+    try {
+      if (auto links = platform_torus_links()) {
+        number_hosts(links->shape().nodes());
+        auto latency = std::make_shared<LevelLatency>(
+            LinkQueues(std::move(*links), platform_network_level(), platform_link_bandwidth(),
+                       positive_property(kLinkLatencyProperty, true)));
+        torus_zone()->get_network_model()->set_lat_factor_cb(
+            [latency](double size, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,
+                      const std::vector<simgrid::s4u::Link*>& route, const std::unordered_set<simgrid::s4u::NetZone*>&) {
+              return (*latency)(size, source, destination, route);
+            });
+      }
+    } catch (const std::invalid_argument& error) {
+      failure = error.what();
+    }
+  }
+  if (!failure.empty()) throw std::invalid_argument(failure);
+}
+
+#else
+
+NetworkLevel platform_network_level() { return NetworkLevel::flow; }
+double platform_link_bandwidth() { return 0; }
+std::optional<TorusLinks> platform_torus_links() { return std::nullopt; }
+void install_network_level() {}
+
+#endif
+
+}  // namespace gups

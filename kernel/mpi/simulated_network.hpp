@@ -1,0 +1,34 @@
+// The network level a simulated platform asks for, put into SimGrid.
+//
+// gups-topology writes a platform per level. At `flow` it is a TORUS cluster
+// and SimGrid shares every link between the messages crossing it, solving
+// the sharing of a whole torus line whenever a message starts or ends. At
+// the other levels it is a flat cluster whose route between two hosts is
+// their own two private links (fast, so a message never waits on them),
+// with the torus described in the cluster's properties. SimGrid's latency
+// factor callback then sets each message's latency to what the level says
+// its crossing of the torus takes (LinkQueues), so that the message ends on
+// SimGrid's event heap at that time, with no sharing to solve.
+#pragma once
+
+#include <optional>
+
+#include "platform_names.hpp"
+#include "torus_links.hpp"
+
+namespace gups {
+
+// The level's torus links as the platform describes them, or nothing at the
+// flow level (and outside SimGrid). Throws std::invalid_argument for
+// properties that cannot be read.
+std::optional<TorusLinks> platform_torus_links();
+NetworkLevel platform_network_level();
+// Each torus link's bandwidth, each way, at those levels (bytes per second).
+double platform_link_bandwidth();
+
+// Installs the platform's level into SimGrid's network model, once for the
+// whole simulation (every simulated rank calls it before its first message;
+// the first one does it). Throws std::invalid_argument as above.
+void install_network_level();
+
+}  // namespace gups

@@ -1,0 +1,149 @@
+#include "torus_links.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+namespace gups {
+namespace {
+
+std::vector<bool> all_wrap(unsigned dimensions) { return std::vector<bool>(dimensions, true); }
+
+// SimGrid 3.32's TorusZone::get_local_route, transcribed with its own
+// variables (node ids, dim_product), sides of 1 left out as the platform
+// leaves them out: (node owning the link, dimension, UP?) per hop.
+std::vector<std::tuple<std::uint64_t, unsigned, bool>> simgrid_route(const std::vector<std::uint32_t>& sides,
+                                                                    std::uint64_t src, std::uint64_t dst) {
+  std::vector<unsigned long> dims;
+  std::vector<unsigned> ours;  // our dimension of each of SimGrid's
+  for (unsigned d = 0; d < sides.size(); ++d) {
+    if (sides[d] > 1) {
+      dims.push_back(sides[d]);
+      ours.push_back(d);
+    }
+  }
+  std::vector<unsigned long> my(dims.size()), target(dims.size());
+  unsigned long product = 1;
+  for (unsigned long i = 0; i < dims.size(); i++) {
+    my[i] = (src / product) % dims[i];
+    target[i] = (dst / product) % dims[i];
+    product *= dims[i];
+  }
+  std::vector<std::tuple<std::uint64_t, unsigned, bool>> hops;
+  unsigned long current = src;
+  while (current != dst) {
+    unsigned long next = 0, dim_product = 1;
+    for (unsigned long j = 0; j < dims.size(); j++) {
+      const unsigned long k = dims[j];
+      if ((current / dim_product) % k != (dst / dim_product) % k) {
+        if ((target[j] > my[j] && target[j] <= my[j] + k / 2) || (my[j] > k / 2 && (my[j] + k / 2) % k >= target[j])) {
+          next = (current / dim_product) % k == k - 1 ? current + dim_product - dim_product * k : current + dim_product;
+          hops.emplace_back(current, ours[j], true);
+        } else {
+          next = (current / dim_product) % k == 0 ? current - dim_product + dim_product * k : current - dim_product;
+          hops.emplace_back(next, ours[j], false);
+        }
+        break;
+      }
+      dim_product *= k;
+    }
+    current = next;
+  }
+  return hops;
+}
+
+TEST(TorusLinks, RoutesCrossTheLinksSimGridsTorusZoneGivesInItsOrder) {
+  for (const auto& sides : std::vector<std::vector<std::uint32_t>>{
+           {4, 4, 4}, {3, 5, 2}, {2, 2, 2}, {8, 1, 3}, {6}, {4, 6, 1, 2}}) {
+    const TorusShape shape(sides);
+    const TorusLinks links(shape, all_wrap(shape.dimensions()));
+    std::vector<std::uint32_t> route;
+    for (std::uint64_t a = 0; a < shape.nodes(); ++a) {
+      for (std::uint64_t b = 0; b < shape.nodes(); ++b) {
+        links.route(a, b, route);
+        const auto expected = simgrid_route(sides, a, b);
+        ASSERT_EQ(route.size(), expected.size()) << shape.to_string() << " " << a << " -> " << b;
+        for (std::size_t h = 0; h < route.size(); ++h) {
+          const auto [node, dimension, up] = expected[h];
+          EXPECT_EQ(route[h], (node * shape.dimensions() + dimension) * 2 + (up ? 0 : 1))
+              << shape.to_string() << " " << a << " -> " << b << " hop " << h;
+          EXPECT_TRUE(links.exists(route[h]));
+          EXPECT_EQ(links.dimension(route[h]), dimension);
+        }
+      }
+    }
+  }
+}
+
+TEST(TorusLinks, AMeshLineIsCrossedTheOnlyWayEvenWhereWrappingWouldBeShorter) {
+  const TorusShape shape({8});
+  const TorusLinks mesh(shape, {false});
+  const TorusLinks torus(shape, {true});
+  std::vector<std::uint32_t> route;
+  mesh.route(0, 7, route);
+  EXPECT_EQ(route.size(), 7u);
+  torus.route(0, 7, route);
+  EXPECT_EQ(route.size(), 1u);
+  mesh.route(7, 0, route);
+  ASSERT_EQ(route.size(), 7u);
+  EXPECT_EQ(route.front(), 6u * 2 + 1);  // the DOWN direction of node 6's link
+}
+
+TEST(TorusLinks, OnlyLinksThePlatformDeclaresExist) {
+  const TorusShape shape({4, 1, 2});
+  const TorusLinks mesh(shape, {false, false, false});
+  const TorusLinks torus(shape, all_wrap(3));
+  EXPECT_EQ(torus.count(), 8u * 3 * 2);
+  std::uint32_t in_torus = 0, in_mesh = 0;
+  for (std::uint32_t link = 0; link < torus.count(); ++link) {
+    in_torus += torus.exists(link);
+    in_mesh += mesh.exists(link);
+  }
+  // Torus: 8 nodes x 2 sides above 1 x 2 directions; mesh: 3 links per line of 4 (2 lines) and 1 per line of 2 (4).
+  EXPECT_EQ(in_torus, 32u);
+  EXPECT_EQ(in_mesh, (3 * 2 + 1 * 4) * 2u);
+  EXPECT_THROW(TorusLinks(shape, {true}), std::invalid_argument);
+}
+
+TEST(LinkQueues, AnUncontendedMessageTakesItsHopsLatenciesAndItsTimeOnOneLink) {
+  const TorusShape shape({8, 8});
+  for (const auto level : {NetworkLevel::queue, NetworkLevel::latency}) {
+    LinkQueues queues(TorusLinks(shape, all_wrap(2)), level, 400.0, 0.5);
+    // (0,0) -> (3,2): 3 hops along X, 2 along Y.
+    EXPECT_DOUBLE_EQ(queues.arrival(0, 3 + 2 * 8, 100.0, 10.0), 10.0 + 5 * 0.5 + 100.0 / 400.0);
+  }
+}
+
+TEST(LinkQueues, MessagesOnTheSameLinkWaitForEachOtherOnlyAtTheQueueLevel) {
+  const TorusShape shape({8});
+  LinkQueues queue(TorusLinks(shape, {true}), NetworkLevel::queue, 100.0, 0.0);
+  LinkQueues latency(TorusLinks(shape, {true}), NetworkLevel::latency, 100.0, 0.0);
+  EXPECT_DOUBLE_EQ(queue.arrival(0, 2, 100.0, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(queue.arrival(1, 2, 100.0, 0.0), 2.0);  // waits a second for link 1 -> 2
+  EXPECT_DOUBLE_EQ(queue.arrival(2, 1, 100.0, 0.0), 1.0);  // the other direction is a link of its own
+  EXPECT_DOUBLE_EQ(queue.arrival(1, 2, 100.0, 5.0), 6.0);  // free again by then
+  EXPECT_DOUBLE_EQ(latency.arrival(0, 2, 100.0, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(latency.arrival(1, 2, 100.0, 0.0), 1.0);
+}
+
+TEST(LinkQueues, AHeadHeldAtOneLinkReachesTheNextLater) {
+  // Virtual cut-through: the second message waits at link 0 -> 1, then its
+  // head crosses 1 -> 2 one latency later, behind nothing there.
+  const TorusShape shape({8});
+  LinkQueues queue(TorusLinks(shape, {true}), NetworkLevel::queue, 10.0, 1.0);
+  EXPECT_DOUBLE_EQ(queue.arrival(0, 1, 10.0, 0.0), 2.0);  // holds 0 -> 1 during [0, 1]
+  EXPECT_DOUBLE_EQ(queue.arrival(0, 2, 10.0, 0.0), 1.0 + 1.0 + 1.0 + 1.0);
+}
+
+TEST(NetworkLevel, IsNamedAndUnknownNamesAreRefused) {
+  for (const auto& name : network_level_names()) EXPECT_EQ(to_string(network_level_named(name)), name);
+  EXPECT_THROW(network_level_named("packet"), std::invalid_argument);
+  const TorusShape shape({4});
+  EXPECT_THROW(LinkQueues(TorusLinks(shape, {true}), NetworkLevel::flow, 1.0, 0.0), std::invalid_argument);
+  EXPECT_THROW(LinkQueues(TorusLinks(shape, {true}), NetworkLevel::queue, 0.0, 0.0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gups
