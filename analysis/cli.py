@@ -61,6 +61,9 @@ def parser():
                    help="table4: seconds for the whole study; a size that would end past it, and every larger "
                         "one, is modelled but not simulated (0: no limit)")
     s.add_argument("--jobs", type=int, default=1, help="table4: simulations run side by side (one core each)")
+    s.add_argument("--network", default="auto", choices=["auto", "flow", "queue", "latency"],
+                   help="simulations: network level (default auto: gups-topology's rule by size; each row names "
+                        "the level that gave it)")
     s.add_argument("--resume", action="store_true",
                    help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
     s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)

@@ -98,7 +98,8 @@ class Study:
         name = f"sim-{label(machine)}-{algorithm}-{nodes}-{owner}{tag}"
         path = os.path.join(self.args.out, "raw", name + ".json")
         command = [self.sim, "--quiet", "--machine", machine, "--algo", algorithm, "--nodes", str(nodes),
-                   "--verify", "no", "--owner", owner, "--mechanisms", mechanisms or "none", "--json", path]
+                   "--verify", "no", "--owner", owner, "--mechanisms", mechanisms or "none", "--network",
+                   self.args.network, "--json", path]
         if self.args.updates_per_node:
             command += ["--updates-per-node", str(self.args.updates_per_node)]
         else:
@@ -133,7 +134,8 @@ def mechanisms_for(algorithm, nodes, machine_file):
 def sim_fields(document, wall):
     if document is None:
         return {"sim_gups": None, "sim_steady_gups": None, "steady_spread": None, "binds": "failed", "busy_shares": None,
-                "stalled_shares": None, "sim_bucket": None, "wall_seconds": round(wall, 1)}
+                "stalled_shares": None, "sim_bucket": None, "network_level": None, "wall_seconds": round(wall, 1),
+                "peak_mib": None}
     cores = document.get("cores", [])
     binds = document.get("binds", {})
     return {"sim_gups": document.get("gups"), "sim_steady_gups": document.get("steady_gups"),
@@ -141,7 +143,9 @@ def sim_fields(document, wall):
             "binds": binds.get("resource", ""), "sim_bucket": document.get("bucket_capacity"),
             "busy_shares": [round(c["busy_share"], 3) for c in cores],
             "stalled_shares": [round(c.get("stalled_share", 0.0), 3) for c in cores],
-            "wall_seconds": round(document.get("simulation", {}).get("wall_seconds", wall), 1)}
+            "network_level": document.get("simulation", {}).get("network_level"),
+            "wall_seconds": round(document.get("simulation", {}).get("wall_seconds", wall), 1),
+            "peak_mib": round(document.get("simulation", {}).get("peak_memory_bytes", 0) / 2**20)}
 
 
 def ratio(a, b):
@@ -318,6 +322,7 @@ def shares(values):
 
 
 SIMULATED_COLUMNS = [
+    ("level", False, lambda r: r.get("network_level") or "-"),
     ("simulated whole run", True, lambda r: fmt(r.get("sim_gups"))),
     ("simulated steady", True, lambda r: fmt(r.get("sim_steady_gups"))),
     ("quarters apart", True, lambda r: "-" if r.get("steady_spread") is None else f"{100 * r['steady_spread']:.1f}%"),
@@ -338,6 +343,7 @@ def markdown4(rows, wall, commands):
         ("busy shares", False, lambda r: shares(r.get("busy_shares"))),
         ("stalled shares", False, lambda r: shares(r.get("stalled_shares"))),
         ("wall s", True, lambda r: fmt(r.get("wall_seconds"), ".0f")),
+        ("peak MiB", True, lambda r: fmt(r.get("peak_mib"), ".0f")),
     ]
     skipped = next((r for r in rows if r.get("not_simulated")), None)
     extra = ["", f"Not simulated from {skipped['nodes']} nodes: {skipped['not_simulated']} "

@@ -64,6 +64,7 @@ NETWORK_LEVELS = {
     "flow": "SimGrid's torus: every link shared fairly among the messages crossing it (exact, slowest at scale)",
     "queue": "every directed link a first-come first-served queue: contention at each hop, no sharing to solve",
     "latency": "no contention: latency per hop plus the message's time on one link",
+    "auto": "flow up to a size, queue above (gups-topology's rule: gups-topology --help)",
 }
 DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
 
@@ -231,7 +232,7 @@ def mechanism_options(args):
 def build_command(args, workdir, plan):
     """smpirun running gups-smpi with the plan's arguments; returns (command, SimGrid options)."""
     options = list(SMPI_OPTIONS)
-    if args.network != "flow":  # SimGrid refuses a latency factor beside the level's callback
+    if plan["network_level"] != "flow":  # SimGrid refuses a latency factor beside the level's callback
         options.remove("smpi/lat-factor:0:1")
     if args.costs == "measured":
         options.append(f"smpi/host-speed:{plan['clock_hz']:.0f}f")

@@ -77,8 +77,13 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--network", level,
                  "network level of the platform: flow (SimGrid shares every link), queue (each link a FIFO "
-                 "queue), latency (no contention)")
-      ->check(CLI::IsMember(gups::network_level_names()))
+                 "queue), latency (no contention), auto (flow up to " +
+                     std::to_string(gups::topology::kFlowMaxNodes) + " nodes, queue above)")
+      ->check(CLI::IsMember([] {
+        auto names = gups::network_level_names();
+        names.push_back("auto");
+        return names;
+      }()))
       ->capture_default_str();
   app.add_option("--nodes-per-host", nodes_per_host, gups::model::kNodesPerHostHelp)
       ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
@@ -100,7 +105,7 @@ int main(int argc, char** argv) {
     request.owner = owner == "predict" ? gups::OwnerMode::predict : gups::OwnerMode::division;
     request.wrap = wrap == "mesh" ? Wrap::mesh : wrap == "machine" ? Wrap::machine : Wrap::torus;
     request.paper_buckets = paper_buckets;
-    request.network_level = gups::network_level_named(level);
+    if (level != "auto") request.network_level = gups::network_level_named(level);
     request.nodes_per_host = gups::model::nodes_per_host_named(nodes_per_host);
     if (log2_table) request.log2_table = log2_table;
     if (updates_per_word) request.updates_per_word = updates_per_word;

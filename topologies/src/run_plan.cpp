@@ -100,6 +100,10 @@ std::uint64_t default_updates_per_node(std::uint64_t nodes) {
   return std::min<std::uint64_t>(16384, std::max<std::uint64_t>(2048, power));
 }
 
+NetworkLevel automatic_network_level(std::uint64_t nodes) {
+  return nodes <= kFlowMaxNodes ? NetworkLevel::flow : NetworkLevel::queue;
+}
+
 RunPlan plan_run(const PlanRequest& request) {
   RunPlan plan;
   plan.machine = model::load_machine(request.machine, model::default_machine_directories());
@@ -108,7 +112,7 @@ RunPlan plan_run(const PlanRequest& request) {
   plan.shape = request.shape.empty() ? plan.machine.shape_for(request.nodes) : TorusShape::parse(request.shape);
   const auto nodes = plan.shape.nodes();
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
-  plan.network_level = request.network_level;
+  plan.network_level = request.network_level.value_or(automatic_network_level(nodes));
   plan.ranks_per_node = ranks_per_node(request, plan.machine);
   plan.ranks = nodes * plan.ranks_per_node;
   if (const auto size = plan.machine.reference_bucket_sizes.find(nodes);

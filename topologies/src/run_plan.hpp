@@ -48,8 +48,15 @@ struct PlanRequest {
   bool paper_buckets = false;               // the machine's reference_bucket_sizes
   Wrap wrap = Wrap::torus;
   unsigned nodes_per_host = 1;              // torus nodes per machine node (model::kFillHost: as its cores hold)
-  NetworkLevel network_level = NetworkLevel::flow;
+  std::optional<NetworkLevel> network_level;  // none: automatic_network_level(nodes)
 };
+
+// The level `--network auto` picks: flow, the finest, where a run of it is
+// cheap (up to kFlowMaxNodes nodes), queue above, where flow's wall time
+// per message grows with the torus and queue's does not (README, "Network
+// levels": queue's steady state within 2% of flow's where the cores bind).
+inline constexpr std::uint64_t kFlowMaxNodes = 1024;
+NetworkLevel automatic_network_level(std::uint64_t nodes);
 
 struct RunPlan {
   model::Machine machine;
