@@ -91,7 +91,7 @@ def main(argv):
         if args.command == "study":
             return study.study(args)
         if args.command == "main":
-            return main_job.main_job(args)
+            return main_job.main_job(args, main)
         if args.command == "table2":
             if min(args.error_runs, args.rate_runs) < 1 or not 1 <= args.log2_table <= 40 or args.threads < 0:
                 raise ValueError("--error-runs and --rate-runs must be at least 1, --log2-table 1 to 40, "

@@ -21,8 +21,9 @@ REPORT_RESERVE_SECONDS = 30  # writing the report and its plots, and the slack o
 class Step:
     """One command of the job, run and recorded (the report's audit trail repeats it)."""
 
-    def __init__(self, out, budget):
+    def __init__(self, out, budget, run_analysis):
         self.out, self.budget, self.commands, self.failed, self.start = out, budget, [], [], time.monotonic()
+        self.run_analysis = run_analysis
 
     def elapsed(self):
         return time.monotonic() - self.start
@@ -31,11 +32,11 @@ class Step:
         print(f"main job: [{self.elapsed():.0f} s] {text}", file=sys.stderr, flush=True)
 
     def analysis(self, argv):
-        from .cli import main  # the commands a user would type
+        """Runs `python3 -m analysis ARGV` in this process: the commands a user would type."""
         command = "python3 -m analysis " + " ".join(shlex.quote(a) for a in argv)
         self.commands.append(command)
         with contextlib.redirect_stdout(io.StringIO()):  # their tables are in their folders; the report has them
-            status = main(argv)
+            status = self.run_analysis(argv)
         if status != 0:
             self.failed.append(command)
 
@@ -46,7 +47,8 @@ class Step:
             raise sweep.MissingBinary(f"{command[0]} failed (status {status}): {err.strip()[-400:]}")
 
 
-def main_job(args):
+def main_job(args, run_analysis):
+    """run_analysis(argv): the command line's entry point (given by it, so that this module needs none of it)."""
     if not 0 < args.budget < float("inf"):
         raise ValueError("--budget needs a positive number of seconds")
     if args.host_repeats < 1 or args.host_updates_per_node < 1:
@@ -56,7 +58,7 @@ def main_job(args):
         sweep.plan(args.build, "bgp", 1, "direct", ["--log2-table", str(args.host_log2_table)])
     except ValueError as error:
         raise ValueError(str(error).replace("--log2-table", "--host-log2-table")) from error
-    step = Step(args.out, args.budget)
+    step = Step(args.out, args.budget, run_analysis)
     folders = {name: os.path.join(args.out, name) for name in ("host", "table3", "table4")}
     for folder in folders.values():
         os.makedirs(folder, exist_ok=True)

@@ -1,17 +1,18 @@
 """Runs gups-model, gups-sim and gups (real, under mpirun, this machine only) over
 algorithms and node counts, keeping every raw JSON result."""
-import ctypes
 import functools
 import json
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import threading
 import time
 
 from . import results
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sim"))
+from process_tree import stop_with_parent  # noqa: E402 (sim/: gups-sim's children stop the same way)
 
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
@@ -26,14 +27,6 @@ def binary(build, relative, made_by="cmake --build build"):
     if not os.path.exists(path):
         raise MissingBinary(f"{path} is missing: it is made by '{made_by}'")
     return path
-
-
-def stop_with_parent(parent):
-    """Run in the child between fork and exec: the kernel sends it SIGTERM when the sweep ends, even killed with
-    SIGKILL (Linux prctl PR_SET_PDEATHSIG). gups-sim and mpirun stop their runs on SIGTERM."""
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent was gone before the request
-        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def run(command, env=None):

@@ -10,7 +10,6 @@ lives in C++; this launcher only supervises.
 """
 
 import argparse
-import ctypes
 import functools
 import json
 import math
@@ -24,6 +23,8 @@ import sys
 import tempfile
 import threading
 import time
+
+from process_tree import stop_with_parent  # beside this file, in the source and in the build
 
 # Filled in by CMake when the build configures this file.
 GUPS_SMPI = "@GUPS_SMPI@"
@@ -276,14 +277,6 @@ def check_memory(plan):
     if available is not None and needed > available:
         raise BadInput(f"{plan['ranks']} simulated ranks with a table of 2^{plan['table']['log2_words']} words need "
                        f"about {needed / 2**30:.1f} GiB, but only {available / 2**30:.1f} GiB is available")
-
-
-def stop_with_parent(parent):
-    """Run in the child between fork and exec: the kernel sends it SIGTERM when gups-sim ends, even killed with
-    SIGKILL (Linux prctl PR_SET_PDEATHSIG, kept across exec). smpirun traps SIGTERM and stops the simulation."""
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent was gone before the request
-        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def run_simulation(command, max_wall, quiet, workdir):
