@@ -1,7 +1,10 @@
 """Raw results on disk: one JSON file per run, read back into flat records."""
 import csv
+import datetime
 import json
 import os
+import platform
+import shlex
 import sys
 
 FIELDS = ["source", "machine", "algorithm", "owner", "nodes", "shape", "ranks", "repeat", "gups", "window_gups",
@@ -106,3 +109,17 @@ def write_csv(records, path):
         for record in sorted(records, key=lambda r: (r["source"], r["algorithm"] or "", r["nodes"] or 0,
                                                      r["repeat"] or 0)):
             writer.writerow({k: record.get(k, "") for k in FIELDS})
+
+
+def provenance():
+    """When and where a table was measured: the date, this host's cores and CPU, the command that ran."""
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    command = "python3 -m analysis " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    return (f"Measured {datetime.date.today().isoformat()} on this host: {os.cpu_count()} cores, {cpu}, "
+            f"{platform.system()} {platform.release()}; command: `{command}`.")
+

@@ -313,7 +313,7 @@ def table_lines(columns, rows):
 
 
 def markdown(title, intro, columns, rows, commands, extra=()):
-    lines = [f"# {title}", "", intro, ""] + table_lines(columns, rows)
+    lines = [f"# {title}", "", results.provenance(), "", intro, ""] + table_lines(columns, rows)
     return "\n".join(lines + list(extra) + ["", "Commands:", ""] + [f"    {c}" for c in commands]) + "\n"
 
 

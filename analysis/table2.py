@@ -80,6 +80,7 @@ def markdown(error_table, rate_table, args, threads):
         return "" if value is None else format(value, fmt)
 
     lines = [f"# Table 2 on this host: {threads} threads sharing one table of 2^{args.log2_table} words", "",
+             results.provenance(), "",
              "(a) Unprotected shared updates: words left wrong after the run (HPCC's error count), per word of "
              "the table.", "",
              "| updates | per word | runs | mean errors | error rate (1e-6 of words) | std (1e-6) | std/mean "

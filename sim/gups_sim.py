@@ -32,7 +32,7 @@ GUPS_TOPOLOGY = "@GUPS_TOPOLOGY@"
 SMPIRUN = "@SMPIRUN@"
 SIMGRID_VERSION = "@SIMGRID_VERSION@"
 
-# Why each option is there: see sim/README.md.
+# Why each option is there: docs/simulator.md, "How the simulation runs".
 SMPI_OPTIONS = [
     "smpi/privatization:no",            # the kernel keeps per-rank state in objects, not globals
     "smpi/send-is-detached-thresh:0",   # detached sends cost O(ranks) each in SimGrid 3.32
@@ -53,7 +53,7 @@ SMPI_OPTIONS = [
     "smpi/wtime:0",
     "smpi/display-timing:no",
 ]
-# Each can be switched on alone, so that what it changes can be seen (sim/README.md).
+# Each can be switched on alone, so that what it changes can be seen (docs/simulator.md).
 MECHANISMS = {
     "wire": "torus messages carry whole packets, headers and acks",
     "receive-batches": "a receive call takes the packets waiting, up to a batch, at a cost per call and per packet",

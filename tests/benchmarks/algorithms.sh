@@ -5,6 +5,8 @@
 # Usage: algorithms.sh [LOG2_TABLE=24] [REPEATS=3]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/benchmarks/record.sh
+record algorithms "bash tests/benchmarks/algorithms.sh $*"
 log2_table="${1:-24}"
 repeats="${2:-3}"
 out="results/bench-algorithms"

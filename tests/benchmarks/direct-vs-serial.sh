@@ -4,6 +4,8 @@
 # all three alike. Usage: direct-vs-serial.sh [LOG2_TABLE=26] [REPEATS=3]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/benchmarks/record.sh
+record direct-vs-serial "bash tests/benchmarks/direct-vs-serial.sh $*"
 log2_table="${1:-26}"
 repeats="${2:-3}"
 out="results/bench-direct"

@@ -6,6 +6,8 @@
 # Usage: handoffs.sh [LOG2_TABLE=22] [REPEATS=5]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/benchmarks/record.sh
+record handoffs "bash tests/benchmarks/handoffs.sh $*"
 log2_table="${1:-22}"
 repeats="${2:-5}"
 out="results/bench-handoffs"

@@ -12,6 +12,8 @@
 # Usage: host-model.sh [RUNS=3] [LOG2_TABLE=22]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/benchmarks/record.sh
+record host-model "bash tests/benchmarks/host-model.sh $*"
 runs="${1:-3}"
 log2_table="${2:-22}"
 out="results/bench-host-model"

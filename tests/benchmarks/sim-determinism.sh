@@ -5,19 +5,22 @@
 # every field of the JSON except the host's own measurements (wall seconds,
 # peak memory, the wall time of each phase, the command's work folder).
 # Prints the verdict, what differs if anything, and the wall time of each run.
-# Usage: sim-determinism.sh [NODES=4096] [MECHANISMS=none] [UPDATES_PER_NODE=default]
+# Usage: sim-determinism.sh [NODES=4096] [MECHANISMS=none] [UPDATES_PER_NODE=default] [LEVEL=flow]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/benchmarks/record.sh
+record sim-determinism "bash tests/benchmarks/sim-determinism.sh $*"
 nodes="${1:-4096}"
 mechanisms="${2:-none}"
 updates="${3:-default}"
+level="${4:-flow}"
 per_node=()
 [ "$updates" = default ] || per_node=(--updates-per-node "$updates")
 out="results/bench-sim-determinism"
 mkdir -p "$out"
 for run in 1 2; do
   echo "bench: run $run of 2: $nodes nodes, mechanisms $mechanisms" >&2
-  build/sim/gups-sim --quiet --nodes "$nodes" --mechanisms "$mechanisms" "${per_node[@]}" --verify checksum \
+  build/sim/gups-sim --quiet --nodes "$nodes" --mechanisms "$mechanisms" "${per_node[@]}" --verify checksum --network "$level" \
     --workdir "$out/work-$run" --json "$out/run-$run.json" >/dev/null
 done
 /usr/bin/python3 - "$out" "$nodes" "$mechanisms" <<'PY'

@@ -6,20 +6,23 @@
 # steady-state GUPS with the spread of the steady state's two quarters, and
 # Eq. 7 beside them. Each size runs under a wall budget; a size that exceeds
 # it is reported as stopped with its partial progress. Run it alone.
-# Usage: sim-scale.sh ["64 512 4096 32768"] [UPDATES_PER_NODE=default] [MAX_WALL=1800]
-# (default: gups-sim's own for each size)
+# Usage: sim-scale.sh ["64 512 4096 32768"] [UPDATES_PER_NODE=default] [MAX_WALL=1800] [LEVEL=auto]
+# (UPDATES_PER_NODE default: gups-sim's own for each size; LEVEL: gups-sim --network)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/benchmarks/record.sh
+record sim-scale "bash tests/benchmarks/sim-scale.sh $*" markdown
 counts="${1:-64 512 4096 32768}"
 updates="${2:-default}"
 max_wall="${3:-1800}"
+level="${4:-auto}"
 per_node=()
 [ "$updates" = default ] || per_node=(--updates-per-node "$updates")
-out="results/bench-sim-scale"
+out="results/bench-sim-scale/$level"
 mkdir -p "$out"
 for n in $counts; do
   echo "bench: $n nodes ($((n * 4)) ranks), $updates updates per node, budget ${max_wall} s" >&2
-  build/sim/gups-sim --quiet --nodes "$n" "${per_node[@]}" --verify no --max-wall "$max_wall" \
+  build/sim/gups-sim --quiet --nodes "$n" "${per_node[@]}" --verify no --max-wall "$max_wall" --network "$level" \
     --json "$out/multicore-$n.json" >/dev/null || true
 done
 build/models/gups-model --machine bgp --algorithm multicore --nodes "$(echo $counts | tr ' ' ',')" \
@@ -28,9 +31,11 @@ python3 - "$out" "$counts" "$updates" <<'PY'
 import json, sys
 out, counts, updates = sys.argv[1], [int(c) for c in sys.argv[2].split()], sys.argv[3]
 model = {row["nodes"]: row["gups"] for row in json.load(open(f"{out}/model.json"))["results"][0]["rows"]}
-print(f"gups-sim multicore on bgp, updates per node: {updates}, this 2-core machine")
-print(f"  {'nodes':>6} {'ranks':>7} {'upd/node':>8} {'wall s':>8} {'set-up':>7} {'updates':>8} {'peak MiB':>9} {'KiB/rank':>8} {'msgs/s':>8} "
-      f"{'GUP/s':>8} {'steady':>8} {'spread':>7} {'Eq. 7':>8} {'st/Eq7':>7}  status")
+print(f"gups-sim multicore on bgp, updates per node: {updates}")
+print()
+print("| nodes | ranks | level | updates/node | wall s | set-up s | update phase s | peak MiB | KiB/rank | messages per "
+      "wall s | GUP/s | steady | spread | Eq. 7 | steady/Eq. 7 | status |")
+print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for n in counts:
     r = json.load(open(f"{out}/multicore-{n}.json"))
     s = r["simulation"]
@@ -38,16 +43,17 @@ for n in counts:
     peak = s["peak_memory_bytes"]
     phases = s.get("phase_end_wall_seconds", {})
     setup, updated = phases.get("set-up"), phases.get("update phase")
-    span = lambda x: f"{x:.0f}" if x is not None else "-"
-    head = (f"  {n:>6} {ranks:>7} {s['updates_per_node']:>8} {s['wall_seconds']:8.1f} {span(setup):>7} "
-            f"{span(updated - setup if updated is not None and setup is not None else None):>8} "
-            f"{peak / 2**20:9.0f} {peak / 1024 / ranks:8.0f}")
+    span = lambda x: f"{x:,.0f}" if x is not None else "-"
+    phase = updated - setup if updated is not None and setup is not None else None
+    head = (f"| {n:,} | {ranks:,} | {s.get('network_level', '-')} | {s['updates_per_node']:,} | {s['wall_seconds']:,.1f} "
+            f"| {span(setup)} | {span(phase)} | {peak / 2**20:,.0f} | {peak / 1024 / ranks:.0f}")
     if r.get("partial"):
-        print(f"{head} {'-':>8} {'-':>8} {'-':>8} {'-':>7} {model.get(n, 0):8.3f} {'-':>7}  stopped: {r.get('progress')}")
+        print(f"{head} | - | - | - | - | {model.get(n, 0):.3f} | - | stopped: {r.get('progress')} |")
         continue
     messages = sum(c["messages_sent"] + c["local_messages_sent"] for c in r["cores"])
     steady = r["steady_gups"]
-    print(f"{head} {messages / s['wall_seconds']:8.0f} {r['gups']:8.3f} {steady:8.3f} "
-          f"{100 * r['steady_spread']:6.2f}% {model[n]:8.3f} {steady / model[n]:7.3f}  done")
+    print(f"{head} | {messages / (phase or s['wall_seconds']):,.0f} | {r['gups']:.3f} | {steady:.3f} "
+          f"| {100 * r['steady_spread']:.2f}% | {model[n]:.3f} | {steady / model[n]:.3f} | done |")
 PY
-echo "repeat: bash tests/benchmarks/sim-scale.sh \"$counts\" $updates $max_wall"
+echo
+echo "Messages per wall second: over the update phase. Repeat: bash tests/benchmarks/sim-scale.sh \"$counts\" $updates $max_wall $level"

@@ -8,6 +8,8 @@
 # Usage: sim-vs-model.sh [NODE COUNTS="64 128 256 512"] [UPDATES_PER_NODE=65536]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source tests/benchmarks/record.sh
+record sim-vs-model "bash tests/benchmarks/sim-vs-model.sh $*"
 counts="${1:-64 128 256 512}"
 updates="${2:-65536}"
 out="results/bench-sim-vs-model"

@@ -4,8 +4,8 @@
 For each case (a machine and algorithm with every mechanism of the machine, as `study table4` simulates it, and
 network-bound cases where contention decides the rate) and each size, one run per level: the steady-state GUPS
 and its ratio to flow's, the busiest dimension's link load (mean and busiest link), the wall time, the peak
-memory and the simulated messages per wall second. Writes levels.md (the table, with the date, the host and the
-command), levels.csv and every raw result in the output folder. Run it alone: at 4,096 nodes a flow run with
+memory and the simulated messages per wall second. Writes sim-levels.md (the table, with the date, the host and
+the command), sim-levels.csv and every raw result in the output folder. Run it alone: at 4,096 nodes a flow run with
 every mechanism takes minutes.
 """
 import argparse
@@ -118,8 +118,7 @@ def fmt(value, spec):
 
 
 def markdown(rows, args, wall):
-    lines = [f"Network levels against flow ({datetime.date.today().isoformat()}, {host_line()}; "
-             f"{wall:.0f} s in all).", "",
+    lines = [f"Measured {datetime.date.today().isoformat()} on this host: {host_line()}; {wall:.0f} s in all.", "",
              "| case | nodes | level | steady GUP/s | vs flow | busiest links: dimension, mean, max | quarters apart "
              "| updates/node | wall s | peak MiB | messages per wall s |",
              "|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|"]
@@ -170,14 +169,14 @@ def main(argv):
                 flow = document if level == "flow" else flow
                 rows.append(row_of(case, n, level, document, flow))
     text = markdown(rows, args, time.monotonic() - start)
-    with open(os.path.join(args.out, "levels.md"), "w", encoding="utf-8") as f:
+    with open(os.path.join(args.out, "sim-levels.md"), "w", encoding="utf-8") as f:
         f.write(text)
-    with open(os.path.join(args.out, "levels.csv"), "w", newline="", encoding="utf-8") as f:
+    with open(os.path.join(args.out, "sim-levels.csv"), "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
     sys.stdout.write(text)
-    print(f"bench: {args.out}/levels.md, levels.csv, raw/", file=sys.stderr)
+    print(f"bench: {args.out}/sim-levels.md, sim-levels.csv, raw/", file=sys.stderr)
     return 1 if any(r["status"] != "done" for r in rows) else 0
 
 

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Refreshes the measured tables of README.md and docs/*.md.
+
+A guide shows a measured table between `<!-- measured: NAME -->` and `<!-- end measured -->`. Its text is
+docs/measured/NAME.md, a copy of what the script that measured it wrote (SOURCES). With --check nothing is
+written: the exit status says whether every block equals its copy (ctest docs.commands runs it so), so that no
+figure is typed into a guide by hand.
+
+Usage: docs/update.py [--check]
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MEASURED = os.path.join(ROOT, "docs", "measured")
+# NAME: (the file its script writes, how to take the table from it)
+SOURCES = {
+    "main-job": ("results/main/report.md", "first-screen"),
+    "sim-levels": ("results/bench-sim-levels/sim-levels.md", "whole"),
+    "sim-scale": ("results/bench-sim-scale/sim-scale.md", "whole"),
+    "sim-mechanisms": ("results/bench-sim-mechanisms/sim-mechanisms.md", "whole"),
+    "host-model": ("results/bench-host-model/host-model.md", "whole"),
+    "table4": ("analysis/studies/table4.md", "before-commands"),
+    "table3": ("analysis/studies/table3.md", "before-commands"),
+    "table2": ("analysis/studies/table2.md", "before-commands"),
+}
+BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)
+GUIDES = ["README.md"] + [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(ROOT, "docs")))
+                          if f.endswith(".md")]
+
+
+def extract(text, how):
+    if how == "first-screen":
+        return text[:text.index("\n## ")] if "\n## " in text else text
+    if how == "before-commands":
+        body = text.split("\nCommands:", 1)[0]
+        return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip() + \
+            "\n\n(Every command that made it: the file itself.)"
+    return text
+
+
+def refresh_copies():
+    """docs/measured/NAME.md from each source that exists; returns the names refreshed."""
+    os.makedirs(MEASURED, exist_ok=True)
+    refreshed = []
+    for name, (source, how) in SOURCES.items():
+        path = os.path.join(ROOT, source)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = extract(f.read(), how).strip() + "\n"
+        with open(os.path.join(MEASURED, name + ".md"), "w", encoding="utf-8") as f:
+            f.write(text)
+        refreshed.append(name)
+    return refreshed
+
+
+def copy_of(name):
+    path = os.path.join(MEASURED, name + ".md")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    source = SOURCES.get(name, ("?", ""))[0]
+    return f"(Not measured yet on this checkout: the script writes `{source}`, then `bash docs/update.sh`.)\n"
+
+
+def main(argv):
+    check = argv == ["--check"]
+    if argv and not check:
+        sys.exit(__doc__)
+    if not check:
+        refreshed = refresh_copies()
+        print("docs/update: refreshed " + (", ".join(refreshed) or "nothing (no results/ here)"), file=sys.stderr)
+    stale = []
+    for guide in GUIDES:
+        path = os.path.join(ROOT, guide)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        unknown = [m.group(2) for m in BLOCK.finditer(text) if m.group(2) not in SOURCES]
+        if unknown:
+            stale.append(f"{guide}: unknown measured block(s) {unknown}")
+        updated = BLOCK.sub(lambda m: m.group(1) + copy_of(m.group(2)) + m.group(4), text)
+        if updated != text:
+            if check:
+                stale.append(f"{guide}: a measured block differs from docs/measured/ (run bash docs/update.sh)")
+            else:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(updated)
+    for line in stale:
+        print(f"docs/update: {line}", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

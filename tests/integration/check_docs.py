@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Checks that every command README.md and docs/*.md show is still accepted by its program, and that their
+measured tables are the copies the scripts wrote (docs/update.py --check).
+
+A command is a line of a code block (indented or fenced), or an inline code span, that runs one of the
+project's programs: build/..., mpirun ... build/..., python3 -m analysis SUBCOMMAND, bash SCRIPT.sh, python3
+SCRIPT.py. Each program's --help must parse, and every --option the command gives must be in that help; a
+script must exist. A renamed or removed option fails the check.
+
+Usage: check_docs.py SOURCE_DIR BUILD_DIR [--extra-command "..."]  (--extra-command: check one more, to show
+that a wrong one fails)
+"""
+import argparse
+import functools
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+FENCE = re.compile(r"^```")
+SPAN = re.compile(r"`([^`]+)`")
+OPTION = re.compile(r"^--[A-Za-z0-9][\w-]*")
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
+
+
+def code_lines(text):
+    """Lines of indented and fenced code blocks (continuations joined), and inline code spans."""
+    lines, fenced, previous_blank = [], False, True
+    for raw in text.splitlines():
+        if FENCE.match(raw.strip()):
+            fenced = not fenced
+            continue
+        if fenced or (raw.startswith("    ") and (previous_blank or lines)):
+            lines.append(raw.strip())
+        else:
+            lines.extend(m.group(1) for m in SPAN.finditer(raw))
+        previous_blank = not raw.strip()
+    joined = []
+    for line in lines:
+        if joined and joined[-1].endswith("\\"):
+            joined[-1] = joined[-1][:-1] + " " + line
+        else:
+            joined.append(line)
+    return joined
+
+
+def parse(line):
+    """(program words, its arguments) of a project command, or None."""
+    line = line.split(" # ", 1)[0].strip()
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return None
+    if not words:
+        return None
+    if words[0] == "mpirun":
+        found = next((i for i, w in enumerate(words) if re.match(r"^build/\w[\w/.-]*/[\w.-]+$", w)), None)
+        return (words[found:found + 1], words[found + 1:]) if found is not None else None
+    if re.match(r"^build/\w[\w/.-]*/[\w.-]+$", words[0]):
+        return words[:1], words[1:]
+    if words[0] in ("python3", "/usr/bin/python3") and words[1:3] == ["-m", "analysis"] and len(words) > 3:
+        return ["/usr/bin/python3", "-m", "analysis", words[3]], words[4:]
+    if words[0] in ("bash", "python3", "/usr/bin/python3") and len(words) > 1 and \
+            re.match(r"^(tests|analysis|docs|\.ci)/.*\.(sh|py)$", words[1]):
+        return words[:2], words[2:]
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def help_text(program, source, build):
+    words = list(program)
+    if words[0].startswith("build/"):
+        words[0] = os.path.join(build, words[0][len("build/"):])
+        if not os.path.exists(words[0]):
+            return None, f"{program[0]} is not built ({words[0]})"
+    elif words[0] == "bash" or (len(words) > 1 and words[1].endswith(".py") and words[1] != "-m"):
+        if not os.path.exists(os.path.join(source, words[1])):
+            return None, f"{words[1]} does not exist"
+        if words[1] != "tests/benchmarks/sim-levels.sh":
+            return "", None  # positional arguments: that it exists is what can be checked
+    done = subprocess.run(words + ["--help"], capture_output=True, text=True, cwd=source,
+                          env={**os.environ, **MPI_ENV}, timeout=60)
+    if done.returncode != 0:
+        return None, f"{' '.join(program)} --help failed (status {done.returncode}): {done.stderr.strip()[-200:]}"
+    return done.stdout + done.stderr, None
+
+
+def check(line, source, build):
+    parsed = parse(line)
+    if parsed is None:
+        return None
+    program, arguments = parsed
+    text, problem = help_text(tuple(program), source, build)
+    if problem:
+        return problem
+    if text == "":
+        return None
+    for argument in arguments:
+        option = OPTION.match(argument)
+        if option and not re.search(re.escape(option.group(0)) + r"(?![\w-])", text):
+            return f"{' '.join(program)} has no option {option.group(0)}"
+    return None
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("source")
+    p.add_argument("build")
+    p.add_argument("--extra-command", action="append", default=[])
+    args = p.parse_args(argv)
+    source, build = os.path.abspath(args.source), os.path.abspath(args.build)
+    guides = ["README.md"] + [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(source, "docs")))
+                              if f.endswith(".md")]
+    commands = [("--extra-command", c) for c in args.extra_command]
+    for guide in guides:
+        with open(os.path.join(source, guide), encoding="utf-8") as f:
+            commands += [(guide, line) for line in code_lines(f.read())]
+    checked, failures = 0, []
+    for where, line in commands:
+        problem = check(line, source, build)
+        if parse(line) is not None:
+            checked += 1
+        if problem:
+            failures.append(f"{where}: {line}\n    {problem}")
+    tables = subprocess.run([sys.executable, os.path.join(source, "docs", "update.py"), "--check"],
+                            capture_output=True, text=True)
+    if tables.returncode != 0:
+        failures.append("measured tables: " + tables.stderr.strip())
+    for failure in failures:
+        print(f"check_docs: {failure}")
+    print(f"check_docs: {checked} commands in {len(guides)} documents checked, {len(failures)} problem(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
