@@ -64,7 +64,7 @@ LinkQueues::LinkQueues(TorusLinks links, NetworkLevel level, double bandwidth_by
       level_(level),
       bandwidth_(bandwidth_bytes_per_s),
       latency_(latency_s),
-      free_at_(links_.count(), 0.0) {
+      bookings_(links_.count()) {
   if (level == NetworkLevel::flow) throw std::invalid_argument("the flow level is SimGrid's own: no link queues");
   if (!(bandwidth_ > 0) || !(latency_ >= 0)) {
     throw std::invalid_argument("link queues need a bandwidth above 0 and a latency of 0 or more");
@@ -78,8 +78,14 @@ double LinkQueues::arrival(std::uint64_t from, std::uint64_t to, double bytes, d
   double head = now;
   for (const auto link : route_) {
     if (queued) {
-      head = std::max(head, free_at_[link]);
-      free_at_[link] = head + hold;
+      auto& booked = bookings_[link];
+      // What ended before now can hold no head any more: every later call comes at now or after.
+      std::size_t past = 0;
+      while (past < booked.size() && booked[past].end <= now) ++past;
+      booked.erase(booked.begin(), booked.begin() + static_cast<std::ptrdiff_t>(past));
+      auto at = booked.begin();
+      for (; at != booked.end() && at->start < head + hold; ++at) head = std::max(head, at->end);
+      booked.insert(at, Booking{head, head + hold});
     }
     head += latency_;
   }

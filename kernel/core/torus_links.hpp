@@ -19,7 +19,7 @@ namespace gups {
 
 enum class NetworkLevel {
   flow,     // SimGrid's torus: every link a sharing constraint (fair shares, re-solved per message)
-  queue,    // every directed link a first-come first-served queue (virtual cut-through, unbounded buffers)
+  queue,    // every directed link serves messages one at a time as their heads reach it (virtual cut-through, unbounded buffers)
   latency,  // no contention: latency per hop and the message's time on one link
 };
 
@@ -65,7 +65,14 @@ class LinkQueues {
   // its route in turn, waits until the link is free, holds it for
   // bytes/bandwidth and moves on one link latency later (so, uncontended,
   // hops x latency + bytes/bandwidth, as flow gives). Latency level: the
-  // same with every link always free.
+  // same with every link always free. Calls come in the order of `now`.
+  //
+  // A message's whole crossing is worked out when it is injected, so a link
+  // far along its route is booked for a time to come. A link keeps those
+  // bookings, and a message whose head gets there earlier takes the first
+  // free stretch long enough for it (were the link simply busy until its
+  // last booking, a message injected next to it would wait for one that is
+  // still hops away: on a 32x8x8 torus that cut the rate by 40%).
   double arrival(std::uint64_t from, std::uint64_t to, double bytes, double now);
 
   NetworkLevel level() const noexcept { return level_; }
@@ -77,7 +84,12 @@ class LinkQueues {
   NetworkLevel level_;
   double bandwidth_;
   double latency_;
-  std::vector<double> free_at_;  // when each directed link has sent what it was given
+  struct Booking {
+    double start;
+    double end;
+  };
+  // Per directed link, the stretches it is booked for from now on, in time order.
+  std::vector<std::vector<Booking>> bookings_;
   std::vector<std::uint32_t> route_;  // reused: a route per message, no allocation
 };
 

@@ -137,6 +137,17 @@ TEST(LinkQueues, AHeadHeldAtOneLinkReachesTheNextLater) {
   EXPECT_DOUBLE_EQ(queue.arrival(0, 2, 10.0, 0.0), 1.0 + 1.0 + 1.0 + 1.0);
 }
 
+TEST(LinkQueues, AMessageTakesAFreeStretchBeforeALinkIsBookedForOneStillHopsAway) {
+  // Latency 1 per hop, 1 second on a link: the first message books 0 -> 1
+  // for [0, 1], 1 -> 2 for [1, 2] and 2 -> 3 for [2, 3] when it is injected.
+  const TorusShape shape({8});
+  LinkQueues queue(TorusLinks(shape, {true}), NetworkLevel::queue, 10.0, 1.0);
+  EXPECT_DOUBLE_EQ(queue.arrival(0, 3, 10.0, 0.0), 4.0);
+  EXPECT_DOUBLE_EQ(queue.arrival(2, 3, 10.0, 0.0), 2.0);   // 2 -> 3 is free during [0, 1]
+  EXPECT_DOUBLE_EQ(queue.arrival(2, 3, 15.0, 0.0), 5.5);   // no stretch of 1.5 before [2, 3] ends
+  EXPECT_DOUBLE_EQ(queue.arrival(2, 3, 10.0, 4.5), 6.5);   // [3, 4.5] taken; from 4.5 it is free
+}
+
 TEST(NetworkLevel, IsNamedAndUnknownNamesAreRefused) {
   for (const auto& name : network_level_names()) EXPECT_EQ(to_string(network_level_named(name)), name);
   EXPECT_THROW(network_level_named("packet"), std::invalid_argument);
