@@ -63,7 +63,8 @@ MECHANISMS = {
 }
 NETWORK_LEVELS = {
     "flow": "SimGrid's torus: every link shared fairly among the messages crossing it (exact, slowest at scale)",
-    "queue": "every directed link a first-come first-served queue: contention at each hop, no sharing to solve",
+    "queue": "every directed link serves one message at a time, as their heads reach it: contention at each hop, no "
+             "sharing to solve",
     "latency": "no contention: latency per hop plus the message's time on one link",
     "auto": "flow up to a size, queue above (gups-topology's rule: gups-topology --help)",
 }

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record algorithms "bash tests/benchmarks/algorithms.sh $*"
+record algorithms "bash tests/benchmarks/algorithms.sh $(printf '%q ' "$@")"
 log2_table="${1:-24}"
 repeats="${2:-3}"
 out="results/bench-algorithms"

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record direct-vs-serial "bash tests/benchmarks/direct-vs-serial.sh $*"
+record direct-vs-serial "bash tests/benchmarks/direct-vs-serial.sh $(printf '%q ' "$@")"
 log2_table="${1:-26}"
 repeats="${2:-3}"
 out="results/bench-direct"

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record handoffs "bash tests/benchmarks/handoffs.sh $*"
+record handoffs "bash tests/benchmarks/handoffs.sh $(printf '%q ' "$@")"
 log2_table="${1:-22}"
 repeats="${2:-5}"
 out="results/bench-handoffs"

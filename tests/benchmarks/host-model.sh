@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record host-model "bash tests/benchmarks/host-model.sh $*"
+record host-model "bash tests/benchmarks/host-model.sh $(printf '%q ' "$@")"
 runs="${1:-3}"
 log2_table="${2:-22}"
 out="results/bench-host-model"

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record sim-determinism "bash tests/benchmarks/sim-determinism.sh $*"
+record sim-determinism "bash tests/benchmarks/sim-determinism.sh $(printf '%q ' "$@")"
 nodes="${1:-4096}"
 mechanisms="${2:-none}"
 updates="${3:-default}"

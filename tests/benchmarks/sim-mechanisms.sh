@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record sim-mechanisms "bash tests/benchmarks/sim-mechanisms.sh $*" markdown
+record sim-mechanisms "bash tests/benchmarks/sim-mechanisms.sh $(printf '%q ' "$@")" markdown
 counts="${1:-64 512 4096}"
 sets="${2:-none wire receive-batches paper-buckets dma mesh all}"
 algo="${3:-multicore}"

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record sim-scale "bash tests/benchmarks/sim-scale.sh $*" markdown
+record sim-scale "bash tests/benchmarks/sim-scale.sh $(printf '%q ' "$@")" markdown
 counts="${1:-64 512 4096 32768}"
 updates="${2:-default}"
 max_wall="${3:-1800}"

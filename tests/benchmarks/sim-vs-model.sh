@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record sim-vs-model "bash tests/benchmarks/sim-vs-model.sh $*"
+record sim-vs-model "bash tests/benchmarks/sim-vs-model.sh $(printf '%q ' "$@")"
 counts="${1:-64 128 256 512}"
 updates="${2:-65536}"
 out="results/bench-sim-vs-model"
