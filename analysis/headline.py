@@ -61,10 +61,18 @@ def table4_findings(rows):
                      f"{equation_gups(multi[n]) / equation_gups(single[n]):.2f}x by the equations.")
     skipped = [r for r in rows if r.get("not_simulated")]
     if skipped:
-        first = min(r["nodes"] for r in skipped)
+        first = {}
+        for r in skipped:
+            series = (r["machine"], r["algorithm"])
+            first[series] = min(first.get(series, r["nodes"]), r["nodes"])
         top = max((r for r in rows if (r["machine"], r["algorithm"]) == ("bgp", "multicore")),
                   key=lambda r: r["nodes"], default=None)
-        text = f"**Modelled only** from {first:,} nodes up ({skipped[0]['not_simulated']})"
+        if len(set(first.values())) == 1:
+            text = f"**Modelled only** from {min(first.values()):,} nodes up ({skipped[0]['not_simulated']})"
+        else:
+            text = "**Modelled only** above what the budget allowed: " + ", ".join(
+                f"{TITLES.get(series, ' '.join(series)).split(' (')[0]} from {n:,} nodes"
+                for series, n in sorted(first.items(), key=lambda item: item[1]))
         if top:
             text += (f"; Eq. 7 gives {g(top['eq_paper_gups'] or top['eq_rule_gups'])} GUPS at {top['nodes']:,} nodes"
                      + (f", the paper's Bottleneck column {g(top['paper_bound_gups'])}" if top.get("paper_bound_gups") else ""))

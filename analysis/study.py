@@ -185,17 +185,29 @@ SERIES_ORDER = {s: i for i, s in enumerate(TABLE4_SERIES)}
 
 
 def simulate_by_size(args, study, rows, machine_files):
-    """Smallest size first, every series of a size side by side (--jobs at a time); with --wall-budget, a size
-    whose estimated time would end past the budget is left unsimulated, and so are the larger ones."""
+    """Smallest size first, every series of a size side by side (--jobs at a time). With --wall-budget, the
+    series of a size whose estimated time would end past the budget are left unsimulated there and at every
+    larger size; the cheaper series of that size still run if they fit (single-core runs have a quarter of the
+    ranks of multi-core ones)."""
     budget = WallBudget(args.wall_budget, args.jobs)
+    stopped = set()
     for n in sorted({key[2] for key in rows}):
-        keys = [key for key in rows if key[2] == n]
-        estimate = budget.estimate(keys)
-        if not budget.fits(estimate):
-            for key in (k for k in rows if k[2] >= n):
-                rows[key]["not_simulated"] = f"about {estimate:.0f} s for {n:,} nodes would pass the {args.wall_budget:g} s budget"
+        candidates = [key for key in rows if key[2] == n and key[:2] not in stopped]
+        if not candidates:
+            return
+        keys = budget.choose(candidates)
+        left = [key for key in candidates if key not in keys]
+        if left:
+            estimate = budget.estimate(candidates)
+            for series in (key[:2] for key in left):
+                stopped.add(series)
+                for key in (k for k in rows if k[:2] == series and k[2] >= n):
+                    rows[key]["not_simulated"] = (f"about {estimate:.0f} s for {n:,} nodes would pass the "
+                                                  f"{args.wall_budget:g} s budget")
             print(f"study: {n} nodes and more not simulated: about {estimate:.0f} s more would pass the "
-                  f"{args.wall_budget:g} s budget ({budget.elapsed():.0f} s used)", file=sys.stderr, flush=True)
+                  f"{args.wall_budget:g} s budget ({budget.elapsed():.0f} s used): "
+                  f"{', '.join(' '.join(key[:2]) for key in left)}", file=sys.stderr, flush=True)
+        if not keys:
             return
         tasks = [(key, mechanisms_for(key[1], n, machine_files[key[0]])) for key in keys]
         simulations = [study.simulation(key[0], key[1], n, mechanisms) for key, mechanisms in tasks]
@@ -249,6 +261,15 @@ class WallBudget:
 
     def fits(self, estimate):
         return not self.seconds or self.elapsed() + estimate <= self.seconds
+
+    def choose(self, keys):
+        """The simulations of these that fit together in the budget, cheapest first."""
+        chosen = []
+        for key in sorted(keys, key=lambda k: self.estimate([k])):
+            if not self.fits(self.estimate(chosen + [key])):
+                break
+            chosen.append(key)
+        return chosen
 
 
 def table3(args):

@@ -33,6 +33,19 @@ def test_budget_estimates_from_the_growth_of_each_series(monkeypatch):
     assert not budget.fits(60)  # 50 s used
 
 
+def test_budget_chooses_the_series_of_a_size_that_fit_cheapest_first(monkeypatch):
+    monkeypatch.setattr(study.time, "monotonic", lambda: 100.0)
+    budget = study.WallBudget(seconds=100, jobs=1)
+    budget.record(("bgp", "multicore", 2048), 40.0)
+    budget.record(("bgp", "routed", 2048), 10.0)
+    budget.record(("bgl", "routed", 2048), 8.0)
+    keys = [("bgp", "multicore", 4096), ("bgp", "routed", 4096), ("bgl", "routed", 4096)]
+    # 3x per doubling: 120, 30 and 24 s; one at a time with a 1.25 margin, the two routed ones fit in 100 s
+    # (67.5 s), all three would not (217.5 s).
+    assert budget.choose(keys) == [("bgl", "routed", 4096), ("bgp", "routed", 4096)]
+    assert set(study.WallBudget(seconds=0, jobs=1).choose(keys)) == set(keys)  # no budget: everything
+
+
 def test_study_rejects_bad_budget_and_jobs(capsys):
     for argv in (["--jobs", "0"], ["--wall-budget", "-1"], ["--wall-budget", "nan"]):
         assert cli.main(["study", "table4", "--out", "/nonexistent/x", "--model-only", *argv]) == 2
