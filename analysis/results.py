@@ -111,15 +111,18 @@ def write_csv(records, path):
             writer.writerow({k: record.get(k, "") for k in FIELDS})
 
 
-def provenance():
-    """When and where a table was measured: the date, this host's cores and CPU, the command that ran."""
+def host_description():
+    """This host as a table's header names it: cores, CPU, system."""
     cpu = "unknown CPU"
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    command = "python3 -m analysis " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    return (f"Measured {datetime.date.today().isoformat()} on this host: {os.cpu_count()} cores, {cpu}, "
-            f"{platform.system()} {platform.release()}; command: `{command}`.")
+    return f"{os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}"
 
+
+def provenance(command=None):
+    """When and where a table was measured, and the command that ran (default: this analysis command)."""
+    command = command or "python3 -m analysis " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    return f"Measured {datetime.date.today().isoformat()} on this host: {host_description()}; command: `{command}`."

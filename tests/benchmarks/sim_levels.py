@@ -10,16 +10,16 @@ every mechanism takes minutes.
 """
 import argparse
 import csv
-import datetime
 import json
 import os
-import platform
 import shlex
 import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+from analysis.results import provenance  # noqa: E402
 SIM = os.path.join(ROOT, "build", "sim", "gups-sim")
 MECHANISMS = {"multicore": "wire,receive-batches,dma,mesh,paper-buckets", "routed": "wire,receive-batches,dma,mesh"}
 # name: (machine, algorithm, extra gups-sim options, what it is)
@@ -103,22 +103,13 @@ def row_of(case, nodes, level, document, flow):
     return row
 
 
-def host_line():
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{os.cpu_count()} cores, {model}, {platform.system()} {platform.release()}"
-
-
 def fmt(value, spec):
     return "-" if value is None else format(value, spec)
 
 
 def markdown(rows, args, wall):
-    lines = [f"Measured {datetime.date.today().isoformat()} on this host: {host_line()}; {wall:.0f} s in all.", "",
+    command = " ".join(shlex.quote(a) for a in ["bash", "tests/benchmarks/sim-levels.sh"] + args.argv)
+    lines = [provenance(command) + f" {wall:.0f} s in all.", "",
              "| case | nodes | level | steady GUP/s | vs flow | busiest links: dimension, mean, max | quarters apart "
              "| updates/node | wall s | peak MiB | messages per wall s |",
              "|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|"]
@@ -132,7 +123,7 @@ def markdown(rows, args, wall):
                      f"| {fmt(r['updates_per_node'], 'd')} | {fmt(r['wall_seconds'], '.1f')} | {r['peak_mib']:.0f} "
                      f"| {fmt(r['messages_per_wall_second'], ',.0f')} |")
     lines += ["", "Cases:", ""] + [f"- {name}: {CASES[name][3]}" for name in args.cases]
-    lines += ["", "Repeat: " + " ".join(shlex.quote(a) for a in ["bash", "tests/benchmarks/sim-levels.sh"] + args.argv)]
+    lines += ["", f"Repeat: {command}"]
     return "\n".join(lines) + "\n"
 
 
