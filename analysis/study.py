@@ -263,13 +263,13 @@ class WallBudget:
         return not self.seconds or self.elapsed() + estimate <= self.seconds
 
     def choose(self, keys):
-        """The simulations of these that fit together in the budget, cheapest first."""
+        """The simulations of these that fit together in the budget, taken cheapest first; in their given order."""
         chosen = []
         for key in sorted(keys, key=lambda k: self.estimate([k])):
             if not self.fits(self.estimate(chosen + [key])):
                 break
             chosen.append(key)
-        return chosen
+        return [key for key in keys if key in chosen]
 
 
 def table3(args):

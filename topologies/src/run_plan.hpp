@@ -53,8 +53,10 @@ struct PlanRequest {
 
 // The level `--network auto` picks: flow, the finest, where a run of it is
 // cheap (up to kFlowMaxNodes nodes), queue above, where flow's wall time
-// per message grows with the torus and queue's does not (docs/simulator.md, "Network
-// levels": queue's steady state within 2% of flow's where the cores bind).
+// per message grows with the side of the torus (its sharing system is a
+// whole torus line) and queue's grows far less, and where the cores bind
+// queue's steady state is flow's to a fraction of a percent
+// (docs/simulator.md, "Network levels").
 inline constexpr std::uint64_t kFlowMaxNodes = 1024;
 NetworkLevel automatic_network_level(std::uint64_t nodes);
 
