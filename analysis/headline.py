@@ -136,6 +136,7 @@ TABLE4_COLUMNS = [
     ("simulated whole run", True, lambda r: g(r.get("sim_gups"))),
     ("steady/Eq.", True, lambda r: study.fmt(r.get("sim_over_eq"), ".3f")),
     ("binds", False, lambda r: r.get("binds") or f"{r['model_binds']} (model)"),
+    ("network level", False, lambda r: r.get("network_level") or "-"),
     ("wall s", True, lambda r: study.fmt(r.get("wall_seconds"), ".0f")),
 ]
 

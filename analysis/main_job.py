@@ -35,8 +35,13 @@ class Step:
         """Runs `python3 -m analysis ARGV` in this process: the commands a user would type."""
         command = "python3 -m analysis " + " ".join(shlex.quote(a) for a in argv)
         self.commands.append(command)
-        with contextlib.redirect_stdout(io.StringIO()):  # their tables are in their folders; the report has them
-            status = self.run_analysis(argv)
+        # Their tables are in their folders (the report has them), and say which command made them.
+        saved, sys.argv = sys.argv, [sys.argv[0]] + argv
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                status = self.run_analysis(argv)
+        finally:
+            sys.argv = saved
         if status != 0:
             self.failed.append(command)
 

@@ -32,7 +32,8 @@ GUIDES = ["README.md"] + [os.path.join("docs", f) for f in sorted(os.listdir(os.
 
 def extract(text, how):
     if how == "first-screen":
-        return text[:text.index("\n## ")] if "\n## " in text else text
+        screen = text[:text.index("\n## ")] if "\n## " in text else text
+        return "\n".join(line for line in screen.splitlines() if not line.startswith("# ")).strip()
     if how == "before-commands":
         body = text.split("\nCommands:", 1)[0]
         return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip() + \
