@@ -11,10 +11,10 @@ const std::vector<std::string>& network_level_names() {
 }
 
 NetworkLevel network_level_named(const std::string& name) {
-  if (name == "flow") return NetworkLevel::flow;
-  if (name == "queue") return NetworkLevel::queue;
-  if (name == "latency") return NetworkLevel::latency;
-  throw std::invalid_argument("unknown network level '" + name + "' (give flow, queue or latency)");
+  const auto& names = network_level_names();
+  const auto at = std::find(names.begin(), names.end(), name);
+  if (at == names.end()) throw std::invalid_argument("unknown network level '" + name + "' (give flow, queue or latency)");
+  return static_cast<NetworkLevel>(at - names.begin());
 }
 
 std::string to_string(NetworkLevel level) {

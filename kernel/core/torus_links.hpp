@@ -75,10 +75,6 @@ class LinkQueues {
   // still hops away: on a 32x8x8 torus that cut the rate by 40%).
   double arrival(std::uint64_t from, std::uint64_t to, double bytes, double now);
 
-  NetworkLevel level() const noexcept { return level_; }
-  const TorusLinks& links() const noexcept { return links_; }
-  double bandwidth() const noexcept { return bandwidth_; }
-
  private:
   TorusLinks links_;
   NetworkLevel level_;

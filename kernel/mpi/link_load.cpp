@@ -1,6 +1,7 @@
 #include "link_load.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -42,27 +43,32 @@ bool torus_link_ends(const std::string& name, std::uint64_t& from, std::uint64_t
   return true;
 }
 
-std::vector<double>& level_bytes() {
-  static std::vector<double> bytes;
-  return bytes;
-}
-
 simgrid::s4u::Host* host_of(std::uint64_t node) { return simgrid::s4u::Host::by_name(host_name(node)); }
 
 }  // namespace
 
-LinkLoad::LinkLoad() : level_links_(platform_torus_links()) {
+struct LinkLoad::LevelLinks {
+  TorusLinks links;
+  double bandwidth;
+  std::vector<double> bytes;
+  std::vector<std::uint32_t> route;  // reused by every rank in turn (the simulation runs one rank at a time)
+};
+
+LinkLoad::LinkLoad() {
   carried_bytes();
-  if (level_links_) {
-    level_bytes().resize(level_links_->count(), 0.0);
-    level_bandwidth_ = platform_link_bandwidth();
-  }
+  static std::optional<LevelLinks> level = []() -> std::optional<LevelLinks> {
+    auto links = platform_torus_links();
+    if (!links) return std::nullopt;
+    const auto count = links->count();
+    return LevelLinks{std::move(*links), platform_link_bandwidth(), std::vector<double>(count, 0.0), {}};
+  }();
+  if (level) level_ = &*level;
 }
 
 void LinkLoad::carry(std::uint64_t from_node, std::uint64_t to_node, double bytes) {
-  if (level_links_) {
-    level_links_->route(from_node, to_node, route_);
-    for (const auto link : route_) level_bytes()[link] += bytes;
+  if (level_) {
+    level_->links.route(from_node, to_node, level_->route);
+    for (const auto link : level_->route) level_->bytes[link] += bytes;
     return;
   }
   auto [route, added] = routes_.try_emplace({from_node, to_node});
@@ -92,21 +98,21 @@ void add_link(DimensionLoad& load, double bytes, double bandwidth, double second
 std::vector<DimensionLoad> LinkLoad::finish(const TorusShape& shape, double seconds) const {
   std::vector<DimensionLoad> loads(shape.dimensions());
   for (unsigned d = 0; d < shape.dimensions(); ++d) loads[d].dimension = d;
-  if (level_links_) {
-    for (std::uint32_t link = 0; link < level_links_->count(); ++link) {
-      if (level_links_->exists(link)) {
-        add_link(loads[level_links_->dimension(link)], level_bytes()[link], level_bandwidth_, seconds);
+  if (level_) {
+    for (std::uint32_t link = 0; link < level_->links.count(); ++link) {
+      if (level_->links.exists(link)) {
+        add_link(loads[level_->links.dimension(link)], level_->bytes[link], level_->bandwidth, seconds);
       }
     }
-  }
-  for (const auto* link : level_links_ ? std::vector<simgrid::s4u::Link*>{}
-                                       : simgrid::s4u::Engine::get_instance()->get_all_links()) {
-    std::uint64_t from = 0, to = 0;
-    if (!torus_link_ends(link->get_name(), from, to) || from >= shape.nodes() || to >= shape.nodes()) continue;
-    const unsigned d = shape.first_difference(from, to);
-    if (d >= shape.dimensions()) continue;
-    const auto* carried = link->extension(carried_bytes());
-    add_link(loads[d], carried ? carried->bytes : 0.0, link->get_bandwidth(), seconds);
+  } else {
+    for (const auto* link : simgrid::s4u::Engine::get_instance()->get_all_links()) {
+      std::uint64_t from = 0, to = 0;
+      if (!torus_link_ends(link->get_name(), from, to) || from >= shape.nodes() || to >= shape.nodes()) continue;
+      const unsigned d = shape.first_difference(from, to);
+      if (d >= shape.dimensions()) continue;
+      const auto* carried = link->extension(carried_bytes());
+      add_link(loads[d], carried ? carried->bytes : 0.0, link->get_bandwidth(), seconds);
+    }
   }
   for (auto& load : loads) {
     if (load.links > 0) load.mean_utilisation /= static_cast<double>(load.links);

@@ -11,12 +11,10 @@
 
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <utility>
 #include <vector>
 
 #include "run_report.hpp"
-#include "torus_links.hpp"
 #include "torus_shape.hpp"
 
 namespace simgrid::s4u {
@@ -38,12 +36,11 @@ class LinkLoad {
  private:
   // A core sends to a few line neighbours only: their routes, found once.
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<simgrid::s4u::Link*>> routes_;
-  // At the levels other than flow: the torus's links (the bytes on each are
-  // kept for all simulated ranks together, as the flow level keeps them on
-  // SimGrid's links).
-  std::optional<TorusLinks> level_links_;
-  double level_bandwidth_ = 0;
-  std::vector<std::uint32_t> route_;
+  // At the levels other than flow: the torus's links and the bytes on each,
+  // one for all simulated ranks, as the flow level keeps them on SimGrid's
+  // links; null at flow.
+  struct LevelLinks;
+  LevelLinks* level_ = nullptr;
 };
 
 }  // namespace gups

@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"torus", "mesh", "machine"}))
       ->capture_default_str();
   app.add_option("--network", level,
-                 "network level of the platform: flow (SimGrid shares every link), queue (each link a FIFO "
-                 "queue), latency (no contention), auto (flow up to " +
+                 "network level of the platform: flow (SimGrid shares every link), queue (each link serves one "
+                 "message at a time), latency (no contention), auto (flow up to " +
                      std::to_string(gups::topology::kFlowMaxNodes) + " nodes, queue above)")
       ->check(CLI::IsMember([] {
         auto names = gups::network_level_names();
