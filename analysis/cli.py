@@ -1,9 +1,9 @@
-"""Command line: python3 -m analysis sweep|plot|report|study|main|table2"""
+"""Command line: python3 -m analysis sweep|plot|report|study|main|table2|explain"""
 import argparse
 import os
 import sys
 
-from . import main_job, plot, report, results, study, sweep, table2
+from . import explain, explain_mechanisms, main_job, plot, report, results, study, sweep, table2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -78,6 +78,27 @@ def parser():
     s.add_argument("--rate-runs", type=int, default=5, help="(b): runs of each case")
     s.add_argument("--threads", type=int, default=0, help="k (default: the cores this process may use)")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+    s = sub.add_parser("explain", help="which mechanism, at which value, accounts for a measured GUPS column "
+                                        "(the model inverted, then confirmed by simulation)")
+    s.add_argument("--machine", default="bgp", help="machine name or path")
+    s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed"])
+    s.add_argument("--measured", required=True, help="CSV with a header: nodes,gups[,spread] (spread in GUPS)")
+    s.add_argument("--mechanisms", default="all",
+                   help="comma list of candidates (default all that apply): " + ", ".join(explain_mechanisms.MECHANISMS))
+    s.add_argument("--out", default=os.path.join("results", "explain"), help="results folder")
+    s.add_argument("--tolerance", type=float, default=0.01,
+                   help="relative GUPS error a point allows at least (default 0.01; a point's spread or printed "
+                        "precision may allow more)")
+    s.add_argument("--owner", default="division", choices=["division", "predict"])
+    s.add_argument("--network", default="auto", choices=["auto", "flow", "queue", "latency"],
+                   help="simulations: network level (default auto, as the study)")
+    s.add_argument("--no-simulation", action="store_true", help="the model only")
+    s.add_argument("--sim-max-nodes", type=int, default=65536, help="simulate sizes up to this many nodes")
+    s.add_argument("--sim-steps", type=int, default=3, help="simulations per mechanism and size at most (default 3)")
+    s.add_argument("--wall-budget", type=float, default=600,
+                   help="seconds for the whole command; a size whose simulations would end past it is left to the "
+                        "model (default 600; 0: no limit)")
+    s.add_argument("--build", default=os.path.join(ROOT, "build"))
     return p
 
 
@@ -92,6 +113,8 @@ def main(argv):
             return study.study(args)
         if args.command == "main":
             return main_job.main_job(args, main)
+        if args.command == "explain":
+            return explain.explain(args)
         if args.command == "table2":
             if min(args.error_runs, args.rate_runs) < 1 or not 1 <= args.log2_table <= 40 or args.threads < 0:
                 raise ValueError("--error-runs and --rate-runs must be at least 1, --log2-table 1 to 40, "

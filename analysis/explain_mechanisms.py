@@ -1,0 +1,143 @@
+"""The candidate mechanisms `explain` can name: each is one number of the machine file or of the simulated
+machine, with the way to set it, its value in the machine as given, and where it enters the model."""
+import copy
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Mechanism:
+    name: str
+    meaning: str
+    unit: str
+    # "cost": cycles, GUPS falls as it grows (from 0 up); "factor": a multiple of a capacity, GUPS grows with it;
+    # "sim": only the simulation has it (no term of the model).
+    kind: str
+    # Algorithms whose model has a term for it (the simulation has every mechanism).
+    in_model: tuple = ()
+    # The simulation's direction: +1 if GUPS grows with the value, -1 if it falls.
+    direction: int = -1
+    integer: bool = False
+
+    def nominal(self, machine):
+        return NOMINAL[self.name](machine)
+
+    def applied(self, machine, value):
+        """A copy of the machine file (a dict) with this mechanism at value."""
+        variant = copy.deepcopy(machine)
+        SETTERS[self.name](variant, value)
+        variant.setdefault("sources", {})[f"explain.{self.name}"] = f"set to {value:g} by python3 -m analysis explain"
+        return variant
+
+    def sim_options(self, value):
+        """gups-sim options this mechanism adds beyond the machine file."""
+        return ["--reception-fifo", str(int(round(value)))] if self.name == "reception_fifo" else []
+
+
+def _costs(machine):
+    return machine["costs_cycles"]
+
+
+def _set_top(core):
+    def setter(machine, value):
+        _costs(machine)["core_overhead"][core] = value
+    return setter
+
+
+def _set_routing_hop(machine, value):
+    # The simulation charges the hop's own work apart from its calls (routing_hop_without_calls, by default
+    # message_overhead): both move by the same number of cycles.
+    costs = _costs(machine)
+    without_calls = costs.get("routing_hop_without_calls", costs["message_overhead"])
+    costs["routing_hop_without_calls"] = max(0.0, without_calls + value - costs["routing_hop"])
+    costs["routing_hop"] = value
+
+
+def _set_update(machine, value):
+    # Every figure of an update's cost moves by the same number of cycles.
+    costs = _costs(machine)
+    delta = value - costs["update"]
+    for key in ("update", "update_streamed", "update_all_cores", "update_streamed_all_cores"):
+        if key in costs:
+            costs[key] = max(0.0, costs[key] + delta)
+
+
+def _set_receive_call(machine, value):
+    # The cost per packet of a receive call, as the multi-core model charges it (receive_call_batched); a
+    # call taking one packet costs as much more as the call's own part.
+    costs = _costs(machine)
+    delta = value - costs["receive_call_batched"]
+    costs["receive_call_batched"] = value
+    costs["receive_call"] = max(value, costs["receive_call"] + delta)
+
+
+def _set_bandwidth(machine, value):
+    machine["torus"]["link_bandwidth_bytes_per_s"] = machine["torus"]["link_bandwidth_bytes_per_s"] * value
+
+
+def _set_latency(machine, value):
+    machine["torus"]["link_latency_s"] = value
+
+
+MECHANISMS = {m.name: m for m in [
+    *(Mechanism(f"top{core}", f"extra cycles per update on core {core} (Eq. 6 top{core})", "cycles", "cost",
+                ("multicore",)) for core in range(4)),
+    Mechanism("routing_hop", "cycles per software routing hop (Eq. 1)", "cycles", "cost", ("routed",)),
+    Mechanism("update", "cycles per table update (tu)", "cycles", "cost", ("routed", "multicore")),
+    Mechanism("send_call", "cycles per send call (ts x bucket)", "cycles", "cost", ("multicore",)),
+    Mechanism("receive_call", "cycles per packet received (tr x bucket / packets)", "cycles", "cost", ("multicore",)),
+    Mechanism("link_bandwidth", "link bandwidth efficiency (a multiple of the machine file's)", "x", "factor",
+              ("routed", "multicore"), direction=+1),
+    Mechanism("link_latency", "seconds per link crossed", "s", "sim"),
+    Mechanism("reception_fifo", "messages a core's reception FIFO holds (with DMA injection)", "messages", "sim",
+              direction=+1, integer=True),
+]}
+
+NOMINAL = {
+    **{f"top{core}": (lambda machine, core=core: _costs(machine)["core_overhead"][core]) for core in range(4)},
+    "routing_hop": lambda machine: _costs(machine)["routing_hop"],
+    "update": lambda machine: _costs(machine)["update"],
+    "send_call": lambda machine: _costs(machine)["send_call"],
+    "receive_call": lambda machine: _costs(machine)["receive_call_batched"],
+    "link_bandwidth": lambda machine: 1.0,
+    "link_latency": lambda machine: machine["torus"]["link_latency_s"],
+    # Unbounded in the machine as given: the deepest FIFO the search tries stands for it.
+    "reception_fifo": lambda machine: 1024,
+}
+
+SETTERS = {
+    **{f"top{core}": _set_top(core) for core in range(4)},
+    "routing_hop": _set_routing_hop,
+    "update": _set_update,
+    "send_call": lambda machine, value: _costs(machine).__setitem__("send_call", value),
+    "receive_call": _set_receive_call,
+    "link_bandwidth": _set_bandwidth,
+    "link_latency": _set_latency,
+    "reception_fifo": lambda machine, value: None,  # a gups-sim option (sim_options)
+}
+
+
+def applicable(algorithm, machine):
+    """The mechanisms that can move GUPS for this algorithm on this machine (the default candidates)."""
+    cores = machine.get("cores_per_node", 1)
+    names = []
+    for mechanism in MECHANISMS.values():
+        if mechanism.name.startswith("top") and (algorithm != "multicore" or int(mechanism.name[3:]) >= cores):
+            continue
+        if mechanism.kind != "sim" and algorithm not in mechanism.in_model:
+            continue
+        names.append(mechanism.name)
+    return names
+
+
+def chosen(text, algorithm, machine):
+    """The mechanisms named in a comma list ('all': every applicable one). ValueError names an unknown one."""
+    if text in (None, "", "all"):
+        return [MECHANISMS[n] for n in applicable(algorithm, machine)]
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in MECHANISMS:
+            raise ValueError(f"unknown mechanism '{name}' (known: {', '.join(MECHANISMS)})")
+        if name.startswith("top") and (algorithm != "multicore" or int(name[3:]) >= machine.get("cores_per_node", 1)):
+            raise ValueError(f"mechanism '{name}' is a multi-core overhead: the {algorithm} algorithm on "
+                             f"{machine.get('name')} has no core {name[3:]} role")
+    return [MECHANISMS[n] for n in dict.fromkeys(names)]

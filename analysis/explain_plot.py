@@ -1,0 +1,50 @@
+"""explain's plot: per mechanism, the value each measured size needs against nodes, with its range, the best
+law and the machine file's value."""
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def needed_values_plot(document, path):
+    mechanisms = document["mechanisms"]
+    columns = min(3, len(mechanisms))
+    rows = math.ceil(len(mechanisms) / columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False)
+    for ax, m in zip(axes.flat, mechanisms):
+        reached = [p for p in m["points"] if p["value"] is not None]
+        for source, marker in (("model", "o"), ("simulation", "s")):
+            shown = [p for p in reached if p["source"] == source]
+            if not shown:
+                continue
+            xs = [p["nodes"] for p in shown]
+            ys = [p["value"] for p in shown]
+            below = [max(0.0, p["value"] - p["low"]) for p in shown]
+            above = [(p["high"] - p["value"]) if p["high"] is not None else 0.0 for p in shown]
+            ax.errorbar(xs, ys, yerr=[below, above], fmt=marker, capsize=3, label=f"needed ({source})")
+        unbounded = [p for p in reached if p["unbounded_above"]]
+        if unbounded:
+            ax.plot([p["nodes"] for p in unbounded], [p["value"] for p in unbounded], "^", color="tab:gray",
+                    label="any larger value too")
+        law = m["law"]
+        if law:
+            xs = sorted(int(n) for n in law["values"])
+            ax.plot(xs, [law["values"][str(n)] for n in xs], "-", color="tab:red", alpha=0.7, label=law["name"])
+        ax.axhline(m["nominal"], linestyle="--", color="tab:green", alpha=0.7, label="machine file")
+        out_of_reach = len(m["points"]) - len(reached)
+        ax.set_title(f"{m['rank']}. {m['mechanism']}" + (f" ({out_of_reach} out of reach)" if out_of_reach else ""),
+                     fontsize=9)
+        ax.set_xscale("log", base=2)
+        ax.set_ylabel(m["unit"], fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=6)
+    for ax in list(axes.flat)[len(mechanisms):]:
+        ax.set_visible(False)
+    fig.suptitle(f"Needed value by size: {document['algorithm']} on {document['machine']}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,167 @@
+"""explain's parts: the measured column, the inversion, the laws and the ranking, and its bad input."""
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from analysis import explain_laws, explain_mechanisms, explain_model
+from analysis.explain_input import read_measured
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(ROOT, "build"))
+needs_model = pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "models", "gups-model")),
+                                 reason="needs the build's gups-model (TORUS_GUPS_BUILD)")
+
+
+def column(tmp_path, text):
+    path = tmp_path / "measured.csv"
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_point_allows_its_spread_and_its_printed_precision(tmp_path):
+    points = read_measured(column(tmp_path, "nodes,gups,spread\n# the paper's\n128,0.21\n512,2.940,0.1\n"))
+    assert list(points) == [128, 512]
+    assert points[128].tolerance(0.01) == pytest.approx(0.005 / 0.21)  # 0.21: 0.205 to 0.215
+    assert points[512].tolerance(0.01) == pytest.approx(0.1 / 2.94)
+    assert read_measured(column(tmp_path, "nodes,gups\n64,0.380123\n"))[64].tolerance(0.01) == 0.01
+
+
+@pytest.mark.parametrize("text, says", [
+    ("nodes,rate\n64,1\n", "no 'gups' column"),
+    ("nodes,gups\n64,-0.5\n", "positive"),
+    ("nodes,gups\n64,0\n", "positive"),
+    ("nodes,gups\n64,nan\n", "positive"),
+    ("nodes,gups\n64,fast\n", "must be a number"),
+    ("nodes,gups\n6.5,1\n", "whole number"),
+    ("nodes,gups\n0,1\n", "at least 1"),
+    ("nodes,gups\n64,1\n64,2\n", "64 nodes twice"),
+    ("nodes,gups,spread\n64,1,-1\n", "zero or more"),
+    ("nodes,gups\n", "no points"),
+    ("", "no header"),
+])
+def test_bad_columns_are_named_with_their_line(tmp_path, text, says):
+    with pytest.raises(ValueError, match=says):
+        read_measured(column(tmp_path, text))
+
+
+def cpu_and_network(cycles_at, network):
+    """A size whose one core takes cycles_at(value) per update, 64 nodes at 1 GHz, capped by the network."""
+    return lambda value: min(64 / cycles_at(value), network)
+
+
+def test_inversion_finds_the_value_its_range_and_what_it_cannot_reach():
+    gups = cpu_and_network(lambda v: 100 + v, network=0.5)  # 0.64 GUPS at v = 0, the network caps at 0.5
+    needed = explain_model.invert(gups, 0.4, 0.01, 10.0, False, 0.0, math.inf)
+    assert needed.value == pytest.approx(60)
+    assert gups(needed.low) == pytest.approx(0.4 * 1.01) and gups(needed.high) == pytest.approx(0.4 * 0.99)
+    # The network caps the point: every cost up to where the CPU falls under it gives 0.5.
+    plateau = explain_model.invert(gups, 0.5, 0.01, 10.0, False, 0.0, math.inf)
+    assert plateau.value == 10.0 and plateau.low == 0.0 and plateau.high == pytest.approx(64 / 0.495 - 100)
+    assert not explain_model.invert(gups, 0.7, 0.01, 10.0, False, 0.0, math.inf).reached
+    # A capacity: GUPS grows with it up to the CPU bound.
+    link = explain_model.Response(64, 1e9, "factor", [], network_gups=2.0, cpu_gups=0.8)
+    half = explain_model.needed_by_model(link, 0.5, 0.01, 1.0)
+    assert half.value == pytest.approx(0.25) and "25%" in half.reason
+    free = explain_model.needed_by_model(link, 0.8, 0.01, 1.0)
+    assert free.value == 1.0 and math.isinf(free.high) and "does not bind" in free.reason
+    assert "CPU bound" in explain_model.needed_by_model(link, 0.9, 0.01, 1.0).reason
+
+
+def points_made_by(value_of, nodes=(64, 128, 256, 512, 1024, 2048), tolerance=0.01):
+    """Points of a one-core size whose cycles are 100 + value, measured with value_of(nodes) as the value."""
+    points = []
+    for n in nodes:
+        gups_at = cpu_and_network(lambda v: 100 + v, math.inf)
+        measured = gups_at(value_of(n))
+        needed = explain_model.invert(gups_at, measured, tolerance, 40.0, False, 0.0, math.inf)
+        points.append(explain_laws.Point(n, measured, tolerance, needed.value, needed.low, needed.high,
+                                         hops=math.log2(n) / 3, bucket=1024 / math.log2(n), gups_at=gups_at))
+    return points
+
+
+@pytest.mark.parametrize("made, law, at", [
+    # Within the tolerance of one value: a law with more parameters fits closer, but one value is enough.
+    (lambda n: 40.0 + (0.5 if n > 256 else -0.5), "constant", {64: 40.0, 2048: 40.0}),
+    (lambda n: 40.0 if n <= 256 else 80.0, "step above 256 nodes", {128: 40.0, 1024: 80.0}),
+    (lambda n: 10.0 + 5 * math.log2(n), "linear in log2(nodes)", {64: 40.0, 2048: 65.0}),
+])
+def test_the_simplest_law_that_gives_every_point_is_found(made, law, at):
+    best = explain_laws.best_law(explain_laws.fit_laws(points_made_by(made), "cycles"))
+    assert best.name == law and best.explains
+    for n, value in at.items():
+        assert best.values[n] == pytest.approx(value, rel=0.02)
+
+
+def test_a_column_no_law_gives_is_not_explained():
+    zigzag = points_made_by(lambda n: 40.0 if int(math.log2(n)) % 2 else 120.0)
+    best = explain_laws.best_law(explain_laws.fit_laws(zigzag, "cycles", nominal=40.0))
+    assert not best.explains and best.max_error > 0.1
+
+
+def test_ranking_puts_explaining_mechanisms_first_and_the_simplest_law_before():
+    def entry(name, parameters, explains, error, unreached=0):
+        law = explain_laws.Law("l", parameters, "", {}, {64: error}, explains)
+        return {"name": name, "law": law, "unreached": unreached}
+    entries = [entry("unreached", 1, True, 0.0, unreached=2), entry("step", 3, True, 0.001),
+               entry("constant", 1, True, 0.009), entry("near", 1, False, 0.02), entry("none", 1, False, 0.5)]
+    entries.append({"name": "nothing", "law": None, "unreached": 6})
+    ranked = [e["name"] for e in sorted(entries, key=explain_laws.ranking_key)]
+    assert ranked == ["constant", "step", "near", "none", "unreached", "nothing"]
+
+
+def test_candidates_are_checked_against_the_algorithm():
+    machine = {"name": "bgp", "cores_per_node": 4}
+    assert "top3" in [m.name for m in explain_mechanisms.chosen("all", "multicore", machine)]
+    assert "top0" not in [m.name for m in explain_mechanisms.chosen("all", "routed", machine)]
+    with pytest.raises(ValueError, match="unknown mechanism 'top9'"):
+        explain_mechanisms.chosen("top3,top9", "multicore", machine)
+    with pytest.raises(ValueError, match="no core 3 role"):
+        explain_mechanisms.chosen("top3", "routed", machine)
+
+
+def test_a_mechanism_sets_its_fields_and_leaves_the_machine_alone():
+    machine = {"costs_cycles": {"routing_hop": 162, "message_overhead": 152, "update": 90, "update_streamed": 90},
+               "torus": {"link_bandwidth_bytes_per_s": 425e6}}
+    hop = explain_mechanisms.MECHANISMS["routing_hop"].applied(machine, 200)
+    assert hop["costs_cycles"]["routing_hop"] == 200 and hop["costs_cycles"]["routing_hop_without_calls"] == 190
+    update = explain_mechanisms.MECHANISMS["update"].applied(machine, 100)
+    assert update["costs_cycles"]["update_streamed"] == 100
+    links = explain_mechanisms.MECHANISMS["link_bandwidth"].applied(machine, 0.5)
+    assert links["torus"]["link_bandwidth_bytes_per_s"] == 212.5e6
+    assert machine["costs_cycles"]["routing_hop"] == 162 and "sources" not in machine
+
+
+@needs_model
+@pytest.mark.parametrize("csv_text, mechanisms, says", [
+    ("nodes,rate\n64,1\n", "all", "no 'gups' column"),
+    ("nodes,gups\n64,-1\n", "all", "positive"),
+    ("nodes,gups\n64,0.38\n", "top3,tu", "unknown mechanism 'tu'"),
+    ("nodes,gups\n3000000,1\n", "all", "cannot be mapped"),
+])
+def test_bad_input_ends_with_one_error_line_and_status_2(tmp_path, csv_text, mechanisms, says):
+    done = subprocess.run([sys.executable, "-m", "analysis", "explain", "--measured", column(tmp_path, csv_text),
+                           "--mechanisms", mechanisms, "--out", str(tmp_path / "out"), "--no-simulation",
+                           "--build", BUILD], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("analysis: error:") and says in lines[0], done.stderr
+
+
+@needs_model
+def test_the_model_inverted_gives_the_measured_point_back(tmp_path):
+    """Against gups-model itself: top3's needed value, put in the machine, gives the point."""
+    from analysis import sweep
+    machine = sweep.load_machine("bgp", BUILD) if os.path.exists(os.path.join(BUILD, "topologies")) else None
+    if machine is None:
+        pytest.skip("needs gups-topology")
+    model = os.path.join(BUILD, "models", "gups-model")
+    top3 = explain_mechanisms.MECHANISMS["top3"]
+    responses = explain_model.responses(model, machine, "multicore", [64, 4096], "reference", "division", top3)
+    for n, measured in ((64, 0.36), (4096, 20.39)):
+        needed = explain_model.needed_by_model(responses[n], measured, 0.001, top3.nominal(machine))
+        rows = explain_model.model_rows(model, top3.applied(machine, needed.value), "multicore", [n], "reference",
+                                        "division")
+        assert rows[n]["gups"] == pytest.approx(measured, rel=1e-6)

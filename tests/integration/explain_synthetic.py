@@ -1,0 +1,113 @@
+"""explain against measurements the simulator made itself with a known perturbation: the right mechanism must
+come first, with its value within 10% and its law; a column no candidate can give must be called unexplained.
+
+    python3 tests/integration/explain_synthetic.py CASE --build BUILD --out DIR [--nodes 8,16,32,64]
+
+Cases: top3-step (top3 + 40 cycles above the second size, multi-core on bgp), bandwidth-half (links at half
+their bandwidth on a bgp whose network binds, single-core), unexplained (the model's GUPS, every other size 30%
+lower).
+Prints what explain found and exits 1 if it is not what was made."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+from analysis import explain, explain_mechanisms, explain_model, sweep  # noqa: E402
+
+CASES = {
+    # algorithm, candidates, the mechanism made, its value at each size (by position), the law expected
+    "top3-step": ("multicore", "top0,top1,top2,top3,send_call,receive_call,link_bandwidth", "top3",
+                  lambda nominal, i: nominal + (40 if i >= 2 else 0), "step"),
+    "bandwidth-half": ("routed", "routing_hop,update,link_bandwidth", "link_bandwidth",
+                       lambda nominal, i: 0.5 * nominal, "constant"),
+    "unexplained": ("multicore", "top0,top1,top2,top3,send_call,receive_call,link_bandwidth", None, None, None),
+}
+# bandwidth-half's machine: bgp with links 200 times slower, so that the network binds from 8 nodes.
+SLOW_LINKS = 1 / 200
+
+
+def machine_for(case, build, out):
+    machine = sweep.load_machine("bgp", build)
+    if case != "top3-step":
+        machine = explain_mechanisms.MECHANISMS["link_bandwidth"].applied(machine, SLOW_LINKS)
+        machine["name"] = "bgp-slow-links"
+    path = os.path.join(out, "machine.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({k: v for k, v in machine.items() if k != "path"}, f, indent=1)
+    return machine, path
+
+
+def measured_column(case, machine, build, out, nodes):
+    algorithm, _, name, value_at, _ = CASES[case]
+    rows = []
+    if name is None:  # the model's GUPS, every other size 30% lower: no one value or simple law gives it
+        model = explain_model.model_rows(sweep.binary(build, "models/gups-model"), machine, algorithm, nodes,
+                                         "reference", "division")
+        rows = [(n, model[n]["gups"] * (0.7 if i % 2 else 1.0), 0.0) for i, n in enumerate(nodes)]
+    else:
+        mechanism = explain_mechanisms.MECHANISMS[name]
+        for i, n in enumerate(nodes):
+            variant = mechanism.applied(machine, value_at(mechanism.nominal(machine), i))
+            path = os.path.join(out, f"made-{n}.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({k: v for k, v in variant.items() if k != "path"}, f)
+            result = os.path.join(out, f"made-{n}-result.json")
+            command = explain.simulation_command(sweep.binary(build, "sim/gups-sim"), path, algorithm, n, "division",
+                                                 "auto", machine, result)
+            status, gups, err = explain.simulated_gups(command, result)
+            if gups is None:
+                sys.exit(f"explain_synthetic: the simulation at {n} nodes failed ({status}): {err[-300:]}")
+            with open(result, encoding="utf-8") as f:
+                spread = json.load(f)["steady_spread"] * gups  # the simulation's own noise: its quarters apart
+            rows.append((n, gups, spread))
+    path = os.path.join(out, "measured.csv")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("nodes,gups,spread\n" + "".join(f"{n},{g!r},{s!r}\n" for n, g, s in rows))
+    return path
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("case", choices=list(CASES))
+    p.add_argument("--build", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--nodes", default="8,16,32,64")
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    nodes = [int(n) for n in args.nodes.split(",")]
+    algorithm, candidates, name, value_at, law = CASES[args.case]
+    machine, machine_path = machine_for(args.case, args.build, args.out)
+    measured = measured_column(args.case, machine, args.build, args.out, nodes)
+    command = [sys.executable, "-m", "analysis", "explain", "--machine", machine_path, "--algorithm", algorithm,
+               "--measured", measured, "--mechanisms", candidates, "--out", os.path.join(args.out, "explain"),
+               "--build", args.build, "--wall-budget", "0"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"explain_synthetic: explain failed ({done.returncode}): {done.stderr[-500:]}")
+    with open(os.path.join(args.out, "explain", "explain.json"), encoding="utf-8") as f:
+        document = json.load(f)
+    first = document["mechanisms"][0]
+    print(f"verdict: {document['verdict']}")
+    if name is None:
+        ok = not document["explained_by"]
+        print("unexplained, as made" if ok else f"explained by {document['explained_by']}, but nothing can")
+        return 0 if ok else 1
+    nominal = explain_mechanisms.MECHANISMS[name].nominal(machine)
+    made = {n: value_at(nominal, i) for i, n in enumerate(nodes)}
+    found = {int(k): v for k, v in first["law"]["values"].items()} if first["law"] else {}
+    worst = max(abs(found.get(n, float("inf")) - made[n]) / made[n] for n in nodes)
+    print(f"first: {first['mechanism']} ({first['growth']})")
+    print("recovered: " + ", ".join(f"{n} nodes {found.get(n, float('nan')):.4g} (made {made[n]:.4g})" for n in nodes))
+    checks = {f"{name} ranked first": first["mechanism"] == name and document["explained_by"][:1] == [name],
+              "values within 10%": worst <= 0.10,
+              f"law: {law}": bool(first["law"]) and first["law"]["name"].startswith(law)}
+    for what, ok in checks.items():
+        print(f"{'ok' if ok else 'FAILED'}: {what}")
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
