@@ -144,18 +144,20 @@ class Simulations:
         return gups
 
     def search(self, entry, mechanism, n, nominal_gups):
-        """Secant steps from the machine's value and the model's towards the simulation's value."""
+        """Secant steps towards the simulation's value, from the machine's value and the model's guess."""
         point = entry["points"][n]
         target, tolerance = point["measured"], point["tolerance"]
         tried = [(entry["nominal"], nominal_gups)]
         point["simulated"] = tried
         if abs(nominal_gups - target) <= tolerance * target:
             return
-        model = point["model"]
-        if mechanism.kind != "sim" and not model.reached:
+        if mechanism.kind != "sim" and not point["model"].reached:
             return
         log_scale = mechanism.kind == "sim"
-        value = model.value if model.reached else first_guess(mechanism, entry["nominal"], nominal_gups, target)
+        response = entry["responses"].get(n)
+        value = model_guess(response, entry["nominal"], nominal_gups, target) if response else None
+        if value is None:
+            value = first_guess(mechanism, entry["nominal"], nominal_gups, target)
         for _ in range(self.args.sim_steps):
             value = legal(mechanism, value)
             if any(math.isclose(value, v, rel_tol=1e-9) for v, _ in tried):
@@ -189,6 +191,14 @@ def simulated_gups(command, json_path):
     return status, gups if status == 0 and gups else None, err
 
 
+def model_guess(response, nominal, simulated, target):
+    """The value at which the model moves as far from its own GUPS as the target is from the simulation's (the
+    simulation and the model may differ at the machine's value)."""
+    scaled = target * response.gups(nominal) / simulated
+    needed = explain_model.needed_by_model(response, scaled, 1e-9, nominal)
+    return needed.value if needed.reached else None
+
+
 def first_guess(mechanism, nominal, gups, target):
     """A simulation-only mechanism's first step: a factor of 4 the way the point lies."""
     lower = (target < gups) == (mechanism.direction > 0)
@@ -210,11 +220,15 @@ def secant(tried, target, mechanism, log_scale):
         return g if mechanism.kind == "factor" else 1 / g
     def x(v):
         return math.log(max(v, 1e-300)) if log_scale else v
-    if math.isclose(y(g0), y(g1), rel_tol=1e-12) or x(v0) == x(v1):
-        return None  # the simulation does not move with it here
+    if math.isclose(g0, g1, rel_tol=1e-3) or x(v0) == x(v1):
+        return None  # the simulation does not move with it here (beyond its own noise)
     slope = (x(v1) - x(v0)) / (y(g1) - y(g0))
     step = x(v0) + (y(target) - y(g0)) * slope
-    return math.exp(step) if log_scale else step
+    # At most a factor of 16 (log scale) or 16 times the largest value tried past the nearest try.
+    if log_scale:
+        return math.exp(min(max(step, x(v0) - math.log(16)), x(v0) + math.log(16)))
+    reach = 16 * max(abs(v0), abs(v1), 1e-12)
+    return min(max(step, v0 - reach), v0 + reach)
 
 
 # ---- fitting and ranking ----------------------------------------------------------------------------------
@@ -298,9 +312,24 @@ def growth(entry):
     if law is None:
         return "no size reached"
     unreached = entry["unreached"]
-    verdict = "gives every point within its tolerance" if law.explains and not unreached else \
-        f"largest error {100 * law.max_error:.1f}%" + (f", {unreached} sizes out of reach" if unreached else "")
-    return f"{law.name}: {law.describe} ({verdict})"
+    if law.explains and not unreached:
+        return f"{law.name}: {law.describe} (gives every point within its tolerance)"
+    verdict = f"largest error {100 * law.max_error:.1f}%" + (f", {unreached} sizes out of reach" if unreached else "")
+    return f"{law.name}: {law.describe} ({verdict}); {the_machines_value(entry)}"
+
+
+def the_machines_value(entry):
+    """Which sizes the machine file's value gives, and what the others need."""
+    nominal, unit = entry["nominal"], entry["mechanism"].unit
+    points = list(entry["points"].values())
+    given = [p for p in points if p["value"] is not None and p["low"] <= nominal <= p["high"]]
+    others = [p for p in points if p not in given]
+    text = f"{nominal:.4g} {unit} gives {len(given)} of {len(points)} sizes"
+    if others:
+        needs = ", ".join(f"{p['nodes']}: {p['value']:.4g}" if p["value"] is not None else f"{p['nodes']}: none"
+                          for p in others)
+        text += f"; the others need {needs}"
+    return text
 
 
 def report_document(args, machine, measured, base, ranked, simulated, wall):

@@ -15,7 +15,7 @@ def needed_values_plot(document, path):
     fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False)
     for ax, m in zip(axes.flat, mechanisms):
         reached = [p for p in m["points"] if p["value"] is not None]
-        for source, marker in (("model", "o"), ("simulation", "s")):
+        for source, marker, colour in (("model", "o", "tab:blue"), ("simulation", "s", "tab:orange")):
             shown = [p for p in reached if p["source"] == source]
             if not shown:
                 continue
@@ -23,7 +23,7 @@ def needed_values_plot(document, path):
             ys = [p["value"] for p in shown]
             below = [max(0.0, p["value"] - p["low"]) for p in shown]
             above = [(p["high"] - p["value"]) if p["high"] is not None else 0.0 for p in shown]
-            ax.errorbar(xs, ys, yerr=[below, above], fmt=marker, capsize=3, label=f"needed ({source})")
+            ax.errorbar(xs, ys, yerr=[below, above], fmt=marker, color=colour, capsize=3, label=f"needed ({source})")
         unbounded = [p for p in reached if p["unbounded_above"]]
         if unbounded:
             ax.plot([p["nodes"] for p in unbounded], [p["value"] for p in unbounded], "^", color="tab:gray",
@@ -31,7 +31,8 @@ def needed_values_plot(document, path):
         law = m["law"]
         if law:
             xs = sorted(int(n) for n in law["values"])
-            ax.plot(xs, [law["values"][str(n)] for n in xs], "-", color="tab:red", alpha=0.7, label=law["name"])
+            ax.plot(xs, [law["values"][str(n)] for n in xs], "-", color="tab:red", alpha=0.7, label=law["name"],
+                    drawstyle="steps-mid" if law["name"].startswith("step") else "default")
         ax.axhline(m["nominal"], linestyle="--", color="tab:green", alpha=0.7, label="machine file")
         out_of_reach = len(m["points"]) - len(reached)
         ax.set_title(f"{m['rank']}. {m['mechanism']}" + (f" ({out_of_reach} out of reach)" if out_of_reach else ""),

@@ -24,6 +24,10 @@ SOURCES = {
     "table4": ("analysis/studies/table4.md", "before-commands"),
     "table3": ("analysis/studies/table3.md", "before-commands"),
     "table2": ("analysis/studies/table2.md", "before-commands"),
+    "explain-bgp": ("analysis/studies/explain/bgp-multicore/explain.md", "before-command"),
+    "explain-bgl": ("analysis/studies/explain/bgl-routed/explain.md", "before-command"),
+    "explain-verdict": ("analysis/studies/explain/bgp-multicore/explain.md", "verdict"),
+    "explain-synthetic": ("results/bench-explain-synthetic/explain-synthetic.md", "whole"),
 }
 BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)
 GUIDES = ["README.md"] + [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(ROOT, "docs")))
@@ -38,6 +42,12 @@ def extract(text, how):
         body = text.split("\nCommands:", 1)[0]
         return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip() + \
             "\n\n(Every command that made it: the file itself.)"
+    if how == "before-command":
+        body = text.split("\nCommand:", 1)[0]
+        return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip()
+    if how == "verdict":
+        body = text.split("\n## Needed value", 1)[0]
+        return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip()
     return text
 
 

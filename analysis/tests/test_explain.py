@@ -165,3 +165,21 @@ def test_the_model_inverted_gives_the_measured_point_back(tmp_path):
         rows = explain_model.model_rows(model, top3.applied(machine, needed.value), "multicore", [n], "reference",
                                         "division")
         assert rows[n]["gups"] == pytest.approx(measured, rel=1e-6)
+
+
+def test_simulation_steps_stay_bounded_and_stop_where_nothing_moves():
+    from analysis import explain
+    latency = explain_mechanisms.MECHANISMS["link_latency"]
+    # GUPS barely moves with the latency: no step (it would be noise), not a leap to 1e-39 s.
+    assert explain.secant([(1e-7, 0.2033), (2.5e-8, 0.20331)], 0.21, latency, True) is None
+    far = explain.secant([(1e-7, 0.20), (2e-7, 0.19)], 0.5, latency, True)
+    assert far == pytest.approx(1e-7 / 16)  # the target lies far beyond: one factor of 16 towards it
+    # A cost: 1/GUPS is a straight line in it, so one step from two tries lands on the target.
+    top3 = explain_mechanisms.MECHANISMS["top3"]
+    gups = lambda v: 64 / (100 + v)  # noqa: E731
+    step = explain.secant([(40, gups(40)), (60, gups(60))], gups(52), top3, False)
+    assert step == pytest.approx(52)
+    # The model's guess allows for the simulation's offset from the model at the machine's value.
+    response = explain_model.Response(64, 1e9, "cost", [(100, 1.0)], math.inf, 0.457)
+    guess = explain.model_guess(response, 40.0, 0.9 * response.gups(40.0), 0.9 * response.gups(52.0))
+    assert guess == pytest.approx(52)

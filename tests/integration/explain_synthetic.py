@@ -2,6 +2,7 @@
 come first, with its value within 10% and its law; a column no candidate can give must be called unexplained.
 
     python3 tests/integration/explain_synthetic.py CASE --build BUILD --out DIR [--nodes 8,16,32,64]
+        [--wall-budget SECONDS]
 
 Cases: top3-step (top3 + 40 cycles above the second size, multi-core on bgp), bandwidth-half (links at half
 their bandwidth on a bgp whose network binds, single-core), unexplained (the model's GUPS, every other size 30%
@@ -75,6 +76,7 @@ def main():
     p.add_argument("--build", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--nodes", default="8,16,32,64")
+    p.add_argument("--wall-budget", default="0", help="explain's (default 0: simulate every size)")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     nodes = [int(n) for n in args.nodes.split(",")]
@@ -83,7 +85,7 @@ def main():
     measured = measured_column(args.case, machine, args.build, args.out, nodes)
     command = [sys.executable, "-m", "analysis", "explain", "--machine", machine_path, "--algorithm", algorithm,
                "--measured", measured, "--mechanisms", candidates, "--out", os.path.join(args.out, "explain"),
-               "--build", args.build, "--wall-budget", "0"]
+               "--build", args.build, "--wall-budget", args.wall_budget]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"explain_synthetic: explain failed ({done.returncode}): {done.stderr[-500:]}")
