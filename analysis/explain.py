@@ -358,7 +358,7 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
     return {
         "schema": "torus-gups/explain/1", "machine": machine["name"], "machine_file": machine.get("path"),
         "algorithm": args.algorithm, "owner": args.owner, "network": args.network,
-        "measured_file": os.path.abspath(args.measured), "tolerance": args.tolerance,
+        "measured_file": args.measured, "tolerance": args.tolerance,
         "measured": [{"nodes": n, "gups": p.gups, "spread": p.spread, "tolerance": p.tolerance(args.tolerance),
                       "model_gups": base[n]["gups"], "model_binds": base[n]["binds"],
                       "simulated_gups": simulated.nominal.get(n)} for n, p in measured.items()],

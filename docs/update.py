@@ -46,8 +46,7 @@ def extract(text, how):
         body = text.split("\nCommand:", 1)[0]
         return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip()
     if how == "verdict":
-        body = text.split("\n## Needed value", 1)[0]
-        return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip()
+        return "\n\n".join(line for line in text.splitlines() if line.startswith(("Measured ", "**")))
     return text
 
 
