@@ -336,7 +336,8 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
     explaining = [e for e in ranked if explain_laws.ranking_key(e)[0] == 0]
     first = explaining[0] if explaining else None
     equivalent = [e["mechanism"].name for e in explaining[1:]
-                  if first and e["law"].parameters == first["law"].parameters]
+                  if first and (e["law"].departures, e["law"].parameters) ==
+                  (first["law"].departures, first["law"].parameters)]
     mechanisms = []
     for rank, entry in enumerate(ranked, start=1):
         m = entry["mechanism"]
@@ -350,7 +351,8 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
     if first:
         verdict = f"{first['mechanism'].name} explains the column: {growth(first)}"
         if equivalent:
-            verdict += f"; so do {', '.join(equivalent)} with as simple a law (the column cannot tell them apart)"
+            verdict += (f"; so do {', '.join(equivalent)}, moving the machine at as few sizes with as simple a law "
+                        "(the column cannot tell them apart)")
     else:
         best = ranked[0] if ranked else None
         verdict = "no candidate explains the column" + (

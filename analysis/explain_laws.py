@@ -31,6 +31,9 @@ class Law:
     values: dict  # nodes -> the law's value
     errors: dict  # nodes -> relative GUPS error with it
     explains: bool
+    # Sizes at which the law moves the mechanism from the machine file's value: the fewer, the less the
+    # explanation changes (a law free to move where the mechanism does not bind fits anything there).
+    departures: int = 0
 
     @property
     def max_error(self):
@@ -81,11 +84,12 @@ def best_constant(points, lower_bound, nominal=None):
     return min(candidates, key=lambda c: max(p.error(c) for p in points))
 
 
-def law_of(name, parameters, describe, points, value_of):
+def law_of(name, parameters, describe, points, value_of, nominal=None):
     values = {p.nodes: value_of(p) for p in points}
     errors = {p.nodes: p.error(values[p.nodes]) for p in points}
     explains = all(errors[p.nodes] <= p.tolerance * (1 + 1e-9) for p in points)
-    return Law(name, parameters, describe, values, errors, explains)
+    departures = sum(1 for v in values.values() if nominal is None or not math.isclose(v, nominal, rel_tol=1e-9))
+    return Law(name, parameters, describe, values, errors, explains, departures)
 
 
 def fit_laws(points, unit, lower_bound=0.0, nominal=None):
@@ -95,7 +99,7 @@ def fit_laws(points, unit, lower_bound=0.0, nominal=None):
     if not points:
         return laws
     c = best_constant(points, lower_bound, nominal)
-    laws.append(law_of("constant", 1, f"{c:.4g} {unit} at every size", points, lambda p: c))
+    laws.append(law_of("constant", 1, f"{c:.4g} {unit} at every size", points, lambda p: c, nominal))
     if len(points) >= 3:
         for feature, x_of in FEATURES.items():
             xs = [x_of(p) for p in points]
@@ -106,7 +110,7 @@ def fit_laws(points, unit, lower_bound=0.0, nominal=None):
                 continue
             a, b = line
             laws.append(law_of(f"linear in {feature}", 2, f"{a:.4g} {b:+.4g} x {feature} {unit}", points,
-                               lambda p, a=a, b=b, x_of=x_of: max(lower_bound, a + b * x_of(p))))
+                               lambda p, a=a, b=b, x_of=x_of: max(lower_bound, a + b * x_of(p)), nominal))
     ordered = sorted(points, key=lambda p: p.nodes)
     for split in range(2, len(ordered) - 1):
         below, above = ordered[:split], ordered[split:]
@@ -114,24 +118,26 @@ def fit_laws(points, unit, lower_bound=0.0, nominal=None):
         threshold = below[-1].nodes
         laws.append(law_of(f"step above {threshold} nodes", 3,
                            f"{c1:.4g} {unit} up to {threshold} nodes, {c2:.4g} above", points,
-                           lambda p, c1=c1, c2=c2, t=threshold: c1 if p.nodes <= t else c2))
+                           lambda p, c1=c1, c2=c2, t=threshold: c1 if p.nodes <= t else c2, nominal))
     return laws
 
 
 def best_law(laws):
-    """The simplest law that gives every point within its tolerance, else the one nearest to doing so."""
+    """Of the laws that give every point within its tolerance, the one that moves the mechanism from the
+    machine's value at the fewest sizes, then the simplest; else the one nearest to giving every point."""
     explaining = [law for law in laws if law.explains]
     if explaining:
-        return min(explaining, key=lambda law: (law.parameters, law.max_error))
+        return min(explaining, key=lambda law: (law.departures, law.parameters, law.max_error))
     return min(laws, key=lambda law: law.max_error) if laws else None
 
 
 def ranking_key(entry):
-    """Mechanisms that explain the column first, by the simplest law, then the smallest error; then those that
-    reach every point, by error; then the rest, by the points they cannot reach and then error."""
+    """Mechanisms that explain the column first: the law that moves the machine's value at the fewest sizes,
+    then the simplest, then the smallest error; then those that reach every point, by error; then the rest, by
+    the points they cannot reach and then error."""
     law = entry["law"]
     if law is None:
-        return (3, 0, math.inf)
+        return (3, 0, 0, math.inf)
     if law.explains and entry["unreached"] == 0:
-        return (0, law.parameters, law.max_error)
-    return (1 if entry["unreached"] == 0 else 2, entry["unreached"], law.max_error)
+        return (0, law.departures, law.parameters, law.max_error)
+    return (1 if entry["unreached"] == 0 else 2, entry["unreached"], 0, law.max_error)

@@ -38,6 +38,8 @@ def needed_values_plot(document, path):
         ax.set_title(f"{m['rank']}. {m['mechanism']}" + (f" ({out_of_reach} out of reach)" if out_of_reach else ""),
                      fontsize=9)
         ax.set_xscale("log", base=2)
+        sizes = [row["nodes"] for row in document["measured"]]
+        ax.set_xlim(min(sizes) / 1.5, max(sizes) * 1.5)
         ax.set_ylabel(m["unit"], fontsize=8)
         ax.tick_params(labelsize=7)
         ax.grid(True, alpha=0.3)

@@ -101,15 +101,31 @@ def test_a_column_no_law_gives_is_not_explained():
     assert not best.explains and best.max_error > 0.1
 
 
-def test_ranking_puts_explaining_mechanisms_first_and_the_simplest_law_before():
-    def entry(name, parameters, explains, error, unreached=0):
-        law = explain_laws.Law("l", parameters, "", {}, {64: error}, explains)
+def test_ranking_puts_explaining_mechanisms_first_and_the_smallest_change_before():
+    def entry(name, parameters, explains, error, unreached=0, departures=4):
+        law = explain_laws.Law("l", parameters, "", {}, {64: error}, explains, departures)
         return {"name": name, "law": law, "unreached": unreached}
     entries = [entry("unreached", 1, True, 0.0, unreached=2), entry("step", 3, True, 0.001),
-               entry("constant", 1, True, 0.009), entry("near", 1, False, 0.02), entry("none", 1, False, 0.5)]
+               entry("constant", 1, True, 0.009), entry("near", 1, False, 0.02), entry("none", 1, False, 0.5),
+               entry("step where it binds", 3, True, 0.005, departures=2)]
     entries.append({"name": "nothing", "law": None, "unreached": 6})
     ranked = [e["name"] for e in sorted(entries, key=explain_laws.ranking_key)]
-    assert ranked == ["constant", "step", "near", "none", "unreached", "nothing"]
+    assert ranked == ["step where it binds", "constant", "step", "near", "none", "unreached", "nothing"]
+
+
+def test_a_law_free_where_the_mechanism_does_not_bind_loses_to_one_that_keeps_the_machine_there():
+    """Two sizes the machine's value gives over a whole range, two that need about 80: the step keeps 40 there;
+    a line through the two needed values would fit too (the range allows it) but moves every size."""
+    points = []
+    for n, value, low, high in ((64, 40.0, 0.0, math.inf), (128, 40.0, 0.0, math.inf), (256, 80.0, 79.0, 81.0),
+                                (512, 80.5, 79.5, 81.5)):
+        points.append(explain_laws.Point(n, 1.0, 0.01, value, low, high, 1.0, 10.0,
+                                         lambda v, lo=low, hi=high: 1.0 if lo <= v <= hi else 0.5))
+    laws = explain_laws.fit_laws(points, "cycles", nominal=40.0)
+    line = next(law for law in laws if law.name == "linear in log2(nodes)")
+    best = explain_laws.best_law(laws)
+    assert line.explains and line.departures == 4
+    assert best.name.startswith("step above 128") and best.departures == 2 and best.values[64] == 40.0
 
 
 def test_candidates_are_checked_against_the_algorithm():
