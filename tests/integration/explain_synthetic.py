@@ -89,7 +89,12 @@ def main():
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"explain_synthetic: explain failed ({done.returncode}): {done.stderr[-500:]}")
-    with open(os.path.join(args.out, "explain", "explain.json"), encoding="utf-8") as f:
+    written = os.path.join(args.out, "explain")
+    missing = [name for name in ("explain.md", "explain.csv", "explain.png") if
+               not os.path.exists(os.path.join(written, name)) or os.path.getsize(os.path.join(written, name)) < 200]
+    if missing:
+        sys.exit(f"explain_synthetic: explain did not write {', '.join(missing)}")
+    with open(os.path.join(written, "explain.json"), encoding="utf-8") as f:
         document = json.load(f)
     first = document["mechanisms"][0]
     print(f"verdict: {document['verdict']}")
