@@ -41,6 +41,7 @@ class Law:
 
 
 FEATURES = {
+    "nodes": lambda p: float(p.nodes),
     "log2(nodes)": lambda p: math.log2(p.nodes),
     "hops": lambda p: p.hops,
     "1/bucket": lambda p: 1 / p.bucket if p.bucket else None,

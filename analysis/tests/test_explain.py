@@ -87,6 +87,7 @@ def points_made_by(value_of, nodes=(64, 128, 256, 512, 1024, 2048), tolerance=0.
     (lambda n: 40.0 + (0.5 if n > 256 else -0.5), "constant", {64: 40.0, 2048: 40.0}),
     (lambda n: 40.0 if n <= 256 else 80.0, "step above 256 nodes", {128: 40.0, 1024: 80.0}),
     (lambda n: 10.0 + 5 * math.log2(n), "linear in log2(nodes)", {64: 40.0, 2048: 65.0}),
+    (lambda n: 40.0 + n / 64, "linear in nodes", {64: 41.0, 2048: 72.0}),
 ])
 def test_the_simplest_law_that_gives_every_point_is_found(made, law, at):
     best = explain_laws.best_law(explain_laws.fit_laws(points_made_by(made), "cycles"))
