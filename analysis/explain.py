@@ -151,10 +151,10 @@ class Simulations:
         point["simulated"] = tried
         if abs(nominal_gups - target) <= tolerance * target:
             return
-        if mechanism.kind != "sim" and not point["model"].reached:
-            return
-        log_scale = mechanism.kind == "sim"
         response = entry["responses"].get(n)
+        if response is not None and not point["model"].reached:
+            return  # the model's term says no value reaches the point
+        log_scale = response is None
         value = model_guess(response, entry["nominal"], nominal_gups, target) if response else None
         if value is None:
             value = first_guess(mechanism, entry["nominal"], nominal_gups, target)
@@ -213,9 +213,15 @@ def legal(mechanism, value):
 
 
 def secant(tried, target, mechanism, log_scale):
-    """The next value from the two tries nearest the target: 1/GUPS is a straight line in a cost when the CPU
-    binds, GUPS in a bandwidth factor when the network does; simulation-only mechanisms step in log(value)."""
-    (v0, g0), (v1, g1) = sorted(tried, key=lambda t: abs(t[1] - target))[:2]
+    """The next value from two tries, around the target if some are, else nearest it: 1/GUPS is a straight line
+    in a cost when the CPU binds, GUPS in a bandwidth factor when the network does; mechanisms the model has no
+    term for step in log(value)."""
+    above = [t for t in tried if t[1] >= target]
+    below = [t for t in tried if t[1] < target]
+    if above and below:  # the tries around the target, nearest on each side
+        (v0, g0), (v1, g1) = min(above, key=lambda t: t[1] - target), min(below, key=lambda t: target - t[1])
+    else:
+        (v0, g0), (v1, g1) = sorted(tried, key=lambda t: abs(t[1] - target))[:2]
     def y(g):
         return g if mechanism.kind == "factor" else 1 / g
     def x(v):

@@ -191,6 +191,9 @@ def test_simulation_steps_stay_bounded_and_stop_where_nothing_moves():
     assert explain.secant([(1e-7, 0.2033), (2.5e-8, 0.20331)], 0.21, latency, True) is None
     far = explain.secant([(1e-7, 0.20), (2e-7, 0.19)], 0.5, latency, True)
     assert far == pytest.approx(1e-7 / 16)  # the target lies far beyond: one factor of 16 towards it
+    # Once tries lie on both sides of the target, the step is taken between them.
+    between = explain.secant([(150, 0.0193), (600, 0.0188), (9600, 0.0121)], 0.0173, latency, True)
+    assert 600 < between < 9600
     # A cost: 1/GUPS is a straight line in it, so one step from two tries lands on the target.
     top3 = explain_mechanisms.MECHANISMS["top3"]
     gups = lambda v: 64 / (100 + v)  # noqa: E731
