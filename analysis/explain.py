@@ -49,11 +49,11 @@ def explain(args):
     if not args.no_simulation:
         simulated.confirm(entries, mechanisms)
     for mechanism in mechanisms:
-        finish(entries[mechanism.name], mechanism, measured, base)
+        finish(entries[mechanism.name], mechanism, base)
     ranked = sorted(entries.values(), key=explain_laws.ranking_key)
     wall = time.monotonic() - started
     document = report_document(args, machine, measured, base, ranked, simulated, wall)
-    write_outputs(args, document, ranked, measured, base)
+    write_outputs(args, document)
     print(summary(document), flush=True)
     return 0
 
@@ -64,7 +64,7 @@ def by_model(args, model, machine, mechanism, measured, base, buckets):
     nominal = mechanism.nominal(machine)
     entry = {"mechanism": mechanism, "nominal": nominal, "points": {}, "responses": {}}
     in_model = args.algorithm in mechanism.in_model
-    responses = explain_model.responses(model, machine, args.algorithm, list(measured), buckets, args.owner,
+    responses = explain_model.responses(model, machine, args.algorithm, base, buckets, args.owner,
                                         mechanism) if in_model else {}
     for n, point in measured.items():
         tolerance = point.tolerance(args.tolerance)
@@ -73,8 +73,8 @@ def by_model(args, model, machine, mechanism, measured, base, buckets):
         else:
             entry["responses"][n] = responses[n]
             needed = explain_model.needed_by_model(responses[n], point.gups, tolerance, nominal)
-        entry["points"][n] = {"nodes": n, "measured": point.gups, "tolerance": tolerance,
-                              "model_gups_nominal": base[n]["gups"], "model": needed, "simulated": []}
+        entry["points"][n] = {"nodes": n, "measured": point.gups, "tolerance": tolerance, "model": needed,
+                              "simulated": []}
     return entry
 
 
@@ -121,9 +121,7 @@ class Simulations:
         name = f"{n}-nominal" if mechanism is None else f"{n}-{mechanism.name}-{value:.6g}"
         folder = os.path.join(self.args.out, "raw")
         os.makedirs(folder, exist_ok=True)
-        machine_path = os.path.join(folder, f"machine-{name}.json")
-        with open(machine_path, "w", encoding="utf-8") as f:
-            json.dump({k: v for k, v in machine.items() if k != "path"}, f, indent=1)
+        machine_path = sweep.write_machine(machine, os.path.join(folder, f"machine-{name}.json"))
         path = os.path.join(folder, f"sim-{name}.json")
         command = simulation_command(self.sim, machine_path, self.args.algorithm, n, self.args.owner,
                                      self.args.network, self.machine, path)
@@ -239,7 +237,7 @@ def secant(tried, target, mechanism, log_scale):
 
 # ---- fitting and ranking ----------------------------------------------------------------------------------
 
-def finish(entry, mechanism, measured, base):
+def finish(entry, mechanism, base):
     """Each size's needed value (the simulation's where it found one, else the model's) and the laws."""
     laws_points = []
     for n, point in entry["points"].items():
@@ -449,7 +447,7 @@ def markdown(document):
     return "\n".join(lines)
 
 
-def write_outputs(args, document, ranked, measured, base):
+def write_outputs(args, document):
     with open(os.path.join(args.out, "explain.json"), "w", encoding="utf-8") as f:
         json.dump(document, f, indent=1)
         f.write("\n")

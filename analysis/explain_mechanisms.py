@@ -2,6 +2,7 @@
 machine, with the way to set it, its value in the machine as given, and where it enters the model."""
 import copy
 import dataclasses
+import typing
 
 
 @dataclasses.dataclass(frozen=True)
@@ -12,6 +13,11 @@ class Mechanism:
     # "cost": cycles, GUPS falls as it grows (from 0 up); "factor": a multiple of a capacity, GUPS grows with it;
     # "sim": only the simulation has it (no term of the model).
     kind: str
+    # Its value in a machine file (a dict).
+    nominal_of: typing.Callable
+    # Sets it in a machine file; None: it is a gups-sim option instead (sim_option).
+    setter: typing.Optional[typing.Callable] = None
+    sim_option: typing.Optional[str] = None
     # Algorithms whose model has a term for it (the simulation has every mechanism).
     in_model: tuple = ()
     # The simulation's direction: +1 if GUPS grows with the value, -1 if it falls.
@@ -19,18 +25,19 @@ class Mechanism:
     integer: bool = False
 
     def nominal(self, machine):
-        return NOMINAL[self.name](machine)
+        return self.nominal_of(machine)
 
     def applied(self, machine, value):
         """A copy of the machine file (a dict) with this mechanism at value."""
         variant = copy.deepcopy(machine)
-        SETTERS[self.name](variant, value)
+        if self.setter is not None:
+            self.setter(variant, value)
         variant.setdefault("sources", {})[f"explain.{self.name}"] = f"set to {value:g} by python3 -m analysis explain"
         return variant
 
     def sim_options(self, value):
         """gups-sim options this mechanism adds beyond the machine file."""
-        return ["--reception-fifo", str(int(round(value)))] if self.name == "reception_fifo" else []
+        return [self.sim_option, str(int(round(value)))] if self.sim_option else []
 
 
 def _costs(machine):
@@ -78,50 +85,46 @@ def _set_latency(machine, value):
     machine["torus"]["link_latency_s"] = value
 
 
+def _cost(name):
+    return lambda machine: _costs(machine)[name]
+
+
+def _set_cost(name):
+    return lambda machine, value: _costs(machine).__setitem__(name, value)
+
+
 MECHANISMS = {m.name: m for m in [
     *(Mechanism(f"top{core}", f"extra cycles per update on core {core} (Eq. 6 top{core})", "cycles", "cost",
-                ("multicore",)) for core in range(4)),
-    Mechanism("routing_hop", "cycles per software routing hop (Eq. 1)", "cycles", "cost", ("routed",)),
-    Mechanism("update", "cycles per table update (tu)", "cycles", "cost", ("routed", "multicore")),
-    Mechanism("send_call", "cycles per send call (ts x bucket)", "cycles", "cost", ("multicore",)),
-    Mechanism("receive_call", "cycles per packet received (tr x bucket / packets)", "cycles", "cost", ("multicore",)),
+                lambda machine, core=core: _costs(machine)["core_overhead"][core], _set_top(core),
+                in_model=("multicore",)) for core in range(4)),
+    Mechanism("routing_hop", "cycles per software routing hop (Eq. 1)", "cycles", "cost", _cost("routing_hop"),
+              _set_routing_hop, in_model=("routed",)),
+    Mechanism("update", "cycles per table update (tu)", "cycles", "cost", _cost("update"), _set_update,
+              in_model=("routed", "multicore")),
+    Mechanism("send_call", "cycles per send call (ts x bucket)", "cycles", "cost", _cost("send_call"),
+              _set_cost("send_call"), in_model=("multicore",)),
+    Mechanism("receive_call", "cycles per packet received (tr x bucket / packets)", "cycles", "cost",
+              _cost("receive_call_batched"), _set_receive_call, in_model=("multicore",)),
     Mechanism("link_bandwidth", "link bandwidth efficiency (a multiple of the machine file's)", "x", "factor",
-              ("routed", "multicore"), direction=+1),
-    Mechanism("link_latency", "seconds per link crossed", "s", "sim"),
+              lambda machine: 1.0, _set_bandwidth, in_model=("routed", "multicore"), direction=+1),
+    Mechanism("link_latency", "seconds per link crossed", "s", "sim",
+              lambda machine: machine["torus"]["link_latency_s"], _set_latency),
+    # Unbounded in the machine as given: the deepest FIFO the search tries stands for it.
     Mechanism("reception_fifo", "messages a core's reception FIFO holds (with DMA injection)", "messages", "sim",
-              direction=+1, integer=True),
+              lambda machine: 1024, sim_option="--reception-fifo", direction=+1, integer=True),
 ]}
 
-NOMINAL = {
-    **{f"top{core}": (lambda machine, core=core: _costs(machine)["core_overhead"][core]) for core in range(4)},
-    "routing_hop": lambda machine: _costs(machine)["routing_hop"],
-    "update": lambda machine: _costs(machine)["update"],
-    "send_call": lambda machine: _costs(machine)["send_call"],
-    "receive_call": lambda machine: _costs(machine)["receive_call_batched"],
-    "link_bandwidth": lambda machine: 1.0,
-    "link_latency": lambda machine: machine["torus"]["link_latency_s"],
-    # Unbounded in the machine as given: the deepest FIFO the search tries stands for it.
-    "reception_fifo": lambda machine: 1024,
-}
 
-SETTERS = {
-    **{f"top{core}": _set_top(core) for core in range(4)},
-    "routing_hop": _set_routing_hop,
-    "update": _set_update,
-    "send_call": lambda machine, value: _costs(machine).__setitem__("send_call", value),
-    "receive_call": _set_receive_call,
-    "link_bandwidth": _set_bandwidth,
-    "link_latency": _set_latency,
-    "reception_fifo": lambda machine, value: None,  # a gups-sim option (sim_options)
-}
+def _lacks_its_core(name, algorithm, machine):
+    """A per-core overhead (topK) of a core the algorithm's role plan does not have on this machine."""
+    return name.startswith("top") and (algorithm != "multicore" or int(name[3:]) >= machine.get("cores_per_node", 1))
 
 
 def applicable(algorithm, machine):
     """The mechanisms that can move GUPS for this algorithm on this machine (the default candidates)."""
-    cores = machine.get("cores_per_node", 1)
     names = []
     for mechanism in MECHANISMS.values():
-        if mechanism.name.startswith("top") and (algorithm != "multicore" or int(mechanism.name[3:]) >= cores):
+        if _lacks_its_core(mechanism.name, algorithm, machine):
             continue
         if mechanism.kind != "sim" and algorithm not in mechanism.in_model:
             continue
@@ -137,7 +140,7 @@ def chosen(text, algorithm, machine):
     for name in names:
         if name not in MECHANISMS:
             raise ValueError(f"unknown mechanism '{name}' (known: {', '.join(MECHANISMS)})")
-        if name.startswith("top") and (algorithm != "multicore" or int(name[3:]) >= machine.get("cores_per_node", 1)):
+        if _lacks_its_core(name, algorithm, machine):
             raise ValueError(f"mechanism '{name}' is a multi-core overhead: the {algorithm} algorithm on "
                              f"{machine.get('name')} has no core {name[3:]} role")
     return [MECHANISMS[n] for n in dict.fromkeys(names)]

@@ -16,9 +16,7 @@ class ModelError(ValueError):
 def model_rows(binary, machine, algorithm, nodes, buckets, owner):
     """gups-model's rows for a machine file (a dict), by node count."""
     with tempfile.TemporaryDirectory(prefix="gups-explain-") as folder:
-        machine_path = os.path.join(folder, "machine.json")
-        with open(machine_path, "w", encoding="utf-8") as f:
-            json.dump({k: v for k, v in machine.items() if k != "path"}, f)
+        machine_path = sweep.write_machine(machine, os.path.join(folder, "machine.json"))
         out = os.path.join(folder, "model.json")
         status, _, err = sweep.run([binary, "--machine", machine_path, "--algorithm", algorithm, "--nodes",
                                     ",".join(str(n) for n in nodes), "--buckets", buckets, "--owner", owner,
@@ -52,11 +50,11 @@ class Response:
         return self.kind == "factor" or any(b != 0 for _, b in self.cores)
 
 
-def responses(binary, machine, algorithm, nodes, buckets, owner, mechanism):
-    """Response of every size to a mechanism the model has a term for (two gups-model runs, and a third that
-    checks the straight lines)."""
+def responses(binary, machine, algorithm, base, buckets, owner, mechanism):
+    """Response of every size to a mechanism the model has a term for, from the model's rows of the machine as
+    given (`base`, by node count) and a run with the mechanism moved (a third run checks the straight lines)."""
     nominal = mechanism.nominal(machine)
-    base = model_rows(binary, machine, algorithm, nodes, buckets, owner)
+    nodes = list(base)
     clock = machine["clock_hz"]
     if mechanism.kind == "factor":
         return {n: Response(n, clock, "factor", [], row.get("network_gups") or math.inf, row["cpu_gups"])

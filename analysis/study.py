@@ -311,15 +311,13 @@ def machine_variant(args, machine_file, cycles):
     """The machine file with another divide cost, written beside the results."""
     if cycles == machine_file["costs_cycles"]["owner_division"]:
         return args.machine
-    variant = {key: value for key, value in machine_file.items() if key != "path"}
+    variant = dict(machine_file)
     variant["costs_cycles"] = dict(variant["costs_cycles"])
     variant["costs_cycles"]["owner_division"] = cycles
     variant["sources"] = dict(variant.get("sources", {}))
     variant["sources"]["costs_cycles.owner_division"] = f"study variant: {cycles:g} cycles (python3 -m analysis study)"
     path = os.path.join(args.out, f"machine-{machine_file['name']}-divide-{cycles:g}.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(variant, f, indent=1)
-    return os.path.abspath(path)
+    return os.path.abspath(sweep.write_machine(variant, path))
 
 
 def fmt(value, spec=".3g"):

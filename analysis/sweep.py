@@ -66,6 +66,14 @@ def load_machine(machine, build):
     return plan(build, machine, 1)["machine"]
 
 
+def write_machine(machine, path):
+    """A machine file (as load_machine read it, perhaps changed) written where gups can read it: without the
+    "path" that load_machine added."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({key: value for key, value in machine.items() if key != "path"}, f, indent=1)
+    return path
+
+
 class Progress:
     def __init__(self, total, prefix="sweep"):
         self.total, self.done, self.start, self.prefix = total, 0, time.monotonic(), prefix

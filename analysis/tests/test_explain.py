@@ -176,7 +176,8 @@ def test_the_model_inverted_gives_the_measured_point_back(tmp_path):
         pytest.skip("needs gups-topology")
     model = os.path.join(BUILD, "models", "gups-model")
     top3 = explain_mechanisms.MECHANISMS["top3"]
-    responses = explain_model.responses(model, machine, "multicore", [64, 4096], "reference", "division", top3)
+    base = explain_model.model_rows(model, machine, "multicore", [64, 4096], "reference", "division")
+    responses = explain_model.responses(model, machine, "multicore", base, "reference", "division", top3)
     for n, measured in ((64, 0.36), (4096, 20.39)):
         needed = explain_model.needed_by_model(responses[n], measured, 0.001, top3.nominal(machine))
         rows = explain_model.model_rows(model, top3.applied(machine, needed.value), "multicore", [n], "reference",

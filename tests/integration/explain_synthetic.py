@@ -35,10 +35,7 @@ def machine_for(case, build, out):
     if case != "top3-step":
         machine = explain_mechanisms.MECHANISMS["link_bandwidth"].applied(machine, SLOW_LINKS)
         machine["name"] = "bgp-slow-links"
-    path = os.path.join(out, "machine.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump({k: v for k, v in machine.items() if k != "path"}, f, indent=1)
-    return machine, path
+    return machine, sweep.write_machine(machine, os.path.join(out, "machine.json"))
 
 
 def measured_column(case, machine, build, out, nodes):
@@ -52,9 +49,7 @@ def measured_column(case, machine, build, out, nodes):
         mechanism = explain_mechanisms.MECHANISMS[name]
         for i, n in enumerate(nodes):
             variant = mechanism.applied(machine, value_at(mechanism.nominal(machine), i))
-            path = os.path.join(out, f"made-{n}.json")
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump({k: v for k, v in variant.items() if k != "path"}, f)
+            path = sweep.write_machine(variant, os.path.join(out, f"made-{n}.json"))
             result = os.path.join(out, f"made-{n}-result.json")
             command = explain.simulation_command(sweep.binary(build, "sim/gups-sim"), path, algorithm, n, "division",
                                                  "auto", machine, result)
