@@ -3,7 +3,7 @@ import argparse
 import os
 import sys
 
-from . import explain, explain_mechanisms, main_job, plot, report, results, study, sweep, table2
+from . import explain, explain_mechanisms, launcher, main_job, plot, report, results, slurm, study, sweep, table2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -28,8 +28,12 @@ def parser():
             s.add_argument("--owners", default="division",
                            help="measured runs: division, predict or both (the paper's Table 3 experiment)")
             s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
+            s.add_argument("--nodes-per-host", default="fill",
+                           help="measured runs: torus nodes placed on one host (default fill: as many as its cores "
+                                "hold); model and simulation place them alike")
             s.add_argument("--resume", action="store_true",
                            help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
+            slurm.add_arguments(s)
     s = sub.add_parser("main", help="the main job after the builds: this host validated, Table 3 and Table 4 "
                                     "predicted within a wall budget, and the report (analysis/main-job.sh)")
     s.add_argument("--out", default=os.path.join(ROOT, "results", "main"), help="results folder")
@@ -66,6 +70,7 @@ def parser():
                         "the level that gave it)")
     s.add_argument("--resume", action="store_true",
                    help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
+    slurm.add_arguments(s)
     s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
     s = sub.add_parser("table2", help="the paper's Table 2 on this host: threads sharing one table, lost updates "
@@ -99,12 +104,17 @@ def parser():
                    help="seconds for the whole command; a size whose simulations would end past it is left to the "
                         "model (default 600; 0: no limit)")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+    s = sub.add_parser("task", help=argparse.SUPPRESS)  # one task of a Slurm array: TASKS.json INDEX
+    s.add_argument("file")
+    s.add_argument("index", type=int)
     return p
 
 
 def main(argv):
     args = parser().parse_args(argv)
     try:
+        if args.command == "task":
+            return launcher.task_main([args.file, args.index])
         if args.command == "sweep":
             if args.repeat < 1:
                 raise sweep.MissingBinary("--repeat must be at least 1")

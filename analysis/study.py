@@ -5,16 +5,14 @@ through gups-model (Eq. 1 or Eq. 6/7, with the sizing rule's buckets and with
 the paper's) and gups-sim (the machine as it was: every modelled mechanism),
 and the study writes a table a person reads (Markdown), one a script reads
 (CSV and JSON), a plot, and every raw result."""
-import concurrent.futures
 import csv
 import json
 import math
 import os
-import shlex
 import sys
 import time
 
-from . import plot, results, sweep
+from . import launcher, plot, results, slurm, sweep
 
 # Table 4: what the paper ran, and the machine it ran on.
 TABLE4_SERIES = [("bgp", "multicore"), ("bgp", "routed"), ("bgl", "routed")]
@@ -46,55 +44,25 @@ class Study:
         self.sim = sweep.binary(args.build, "sim/gups-sim", "cmake --build build (needs SimGrid: libsimgrid-dev)") \
             if not args.model_only else None
         self.progress = sweep.Progress(total, "study")
+        self.launcher = slurm.from_args(args, args.out, getattr(args, "jobs", 1))
         self.commands = []
         os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
 
-    def run_json(self, command, path, what, record=True):
-        """Runs command, which writes the JSON at path; returns (document or None, wall seconds). With --resume,
-        a finished result of the same command at path is taken instead of running it again. record=False: the
-        caller has listed the command already (runs side by side start in no fixed order)."""
-        quoted = " ".join(shlex.quote(c) for c in command)
-        if record:
-            self.commands.append(quoted)
-        if self.args.resume:
-            kept, why = results.kept_result(path, quoted, "study")
-            if kept:
-                with open(path, encoding="utf-8") as f:
-                    document = json.load(f)
-                print(f"study: {what}: kept from an earlier study", file=sys.stderr, flush=True)
-                return document, document.get("simulation", {}).get("wall_seconds", 0.0)
-            if why:
-                print(f"study: {why}: running it again", file=sys.stderr, flush=True)
-        if os.path.exists(path):
-            os.remove(path)  # a result left by an earlier study is not this one's
-        start = time.monotonic()
-        status, _, err = sweep.run(command)
-        try:
-            with open(path, encoding="utf-8") as f:
-                document = json.load(f)
-        except (OSError, ValueError):
-            document = None
-        if status != 0 or document is None:
-            print(f"study: {what} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
-            return document, time.monotonic() - start
-        document["study"] = {"command": quoted}
-        results.write_whole(path, document)
-        return document, time.monotonic() - start
-
     def model_rows(self, machine, algorithm, nodes, buckets, owner="division"):
-        path = os.path.join(self.args.out, "raw", f"model-{label(machine)}-{algorithm}-{buckets}-{owner}.json")
+        name = f"model-{label(machine)}-{algorithm}-{buckets}-{owner}"
+        path = os.path.join(self.args.out, "raw", name + ".json")
         command = [self.model, "--machine", machine, "--algorithm", algorithm, "--nodes",
                    ",".join(str(n) for n in nodes), "--buckets", buckets, "--owner", owner, "--json", path]
-        document, _ = self.run_json(command, path, f"gups-model {machine} {algorithm}")
+        self.commands.append(launcher.quoted(command))
+        # The model takes milliseconds: always here, whatever launches the simulations.
+        task = launcher.Task(name, f"gups-model {machine} {algorithm}", command, path, "study")
+        [(document, _)] = launcher.Local().run([task], sweep.Progress(0, "study", quiet=True), self.args.resume)
         if document is None:
             raise ValueError(f"gups-model could not model {algorithm} on {machine}")
         return {row["nodes"]: row for row in document["results"][0]["rows"]}
 
-    def simulate(self, machine, algorithm, nodes, mechanisms, owner="division", tag=""):
-        return self.run_simulation(self.simulation(machine, algorithm, nodes, mechanisms, owner, tag))
-
     def simulation(self, machine, algorithm, nodes, mechanisms, owner="division", tag=""):
-        """(command, path, name, what) of one gups-sim run."""
+        """The Task of one gups-sim run."""
         name = f"sim-{label(machine)}-{algorithm}-{nodes}-{owner}{tag}"
         path = os.path.join(self.args.out, "raw", name + ".json")
         command = [self.sim, "--quiet", "--machine", machine, "--algo", algorithm, "--nodes", str(nodes),
@@ -110,13 +78,15 @@ class Study:
             command += ["--converge"]
         if self.args.reception_fifo:
             command += ["--reception-fifo", str(self.args.reception_fifo)]
-        return command, path, name, f"sim {machine} {algorithm} {nodes} nodes ({owner}{tag})"
+        return launcher.Task(name, f"sim {machine} {algorithm} {nodes} nodes ({owner}{tag})", command, path, "study")
 
-    def run_simulation(self, simulation, record=True):
-        command, path, name, what = simulation
-        document, wall = self.run_json(command, path, name, record)
-        self.progress.step(what)
-        return document, wall
+    def launch(self, tasks):
+        """Runs the simulations (here, or as Slurm tasks); (document or None, wall seconds) of each, in order."""
+        self.commands += [launcher.quoted(task.command) for task in tasks]
+        if self.launcher.name == "slurm":
+            for task in tasks:
+                slurm.size_simulation(task)
+        return self.launcher.run(tasks, self.progress, self.args.resume)
 
 
 def label(machine):
@@ -188,7 +158,10 @@ def simulate_by_size(args, study, rows, machine_files):
     """Smallest size first, every series of a size side by side (--jobs at a time). With --wall-budget, the
     series of a size whose estimated time would end past the budget are left unsimulated there and at every
     larger size; the cheaper series of that size still run if they fit (single-core runs have a quarter of the
-    ranks of multi-core ones)."""
+    ranks of multi-core ones). Under Slurm every size is submitted at once: the cluster runs them side by side."""
+    if study.launcher.name == "slurm":
+        simulate_keys(study, rows, sorted(rows, key=lambda k: (k[2], SERIES_ORDER[k[:2]])), machine_files)
+        return
     budget = WallBudget(args.wall_budget, args.jobs)
     stopped = set()
     for n in sorted({key[2] for key in rows}):
@@ -209,26 +182,21 @@ def simulate_by_size(args, study, rows, machine_files):
                   f"{', '.join(' '.join(key[:2]) for key in left)}", file=sys.stderr, flush=True)
         if not keys:
             return
-        tasks = [(key, mechanisms_for(key[1], n, machine_files[key[0]])) for key in keys]
-        simulations = [study.simulation(key[0], key[1], n, mechanisms) for key, mechanisms in tasks]
-        study.commands += [" ".join(shlex.quote(c) for c in s[0]) for s in simulations]
-        done = parallel(lambda simulation: study.run_simulation(simulation, record=False), simulations, args.jobs)
-        for (key, mechanisms), (document, wall) in zip(tasks, done):
-            row = rows[key]
-            row.update(mechanisms=mechanisms, **sim_fields(document, wall))
-            # Eq. 7 with the buckets the simulation used.
-            eq_gups = row["eq_paper_gups"] if "paper-buckets" in mechanisms else row["eq_rule_gups"]
-            row["sim_over_eq"] = ratio(row["sim_steady_gups"], eq_gups)
-            row["whole_over_eq"] = ratio(row["sim_gups"], eq_gups)
+        simulate_keys(study, rows, keys, machine_files, budget)
+
+
+def simulate_keys(study, rows, keys, machine_files, budget=None):
+    mechanisms = {key: mechanisms_for(key[1], key[2], machine_files[key[0]]) for key in keys}
+    done = study.launch([study.simulation(key[0], key[1], key[2], mechanisms[key]) for key in keys])
+    for key, (document, wall) in zip(keys, done):
+        row = rows[key]
+        row.update(mechanisms=mechanisms[key], **sim_fields(document, wall))
+        # Eq. 7 with the buckets the simulation used.
+        eq_gups = row["eq_paper_gups"] if "paper-buckets" in mechanisms[key] else row["eq_rule_gups"]
+        row["sim_over_eq"] = ratio(row["sim_steady_gups"], eq_gups)
+        row["whole_over_eq"] = ratio(row["sim_gups"], eq_gups)
+        if budget:
             budget.record(key, wall)
-
-
-def parallel(work, items, jobs):
-    """work(item) for every item, at most jobs at a time; the results in the items' order."""
-    if jobs <= 1 or len(items) <= 1:
-        return [work(item) for item in items]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(work, items))
 
 
 class WallBudget:
@@ -281,6 +249,7 @@ def table3(args):
     runs = len(odd) * (1 + len(divide_costs)) + len(neighbours)
     study = Study(args, 0 if args.model_only else runs)
     rows = []
+    simulations = []
     algorithm = "multicore"
     for cycles in divide_costs:
         machine = machine_variant(args, machine_file, cycles)
@@ -298,12 +267,14 @@ def table3(args):
                        "power_of_two": n not in odd, "eq_gups": models[owner][n]["gups"],
                        "eq_core_cycles": [round(c["cycles"], 1) for c in models[owner][n]["cores"]]}
                 if not args.model_only:
-                    mechanisms = mechanisms_for(algorithm, n, machine_file)
+                    row["mechanisms"] = mechanisms_for(algorithm, n, machine_file)
                     tag = f"-div{cycles:g}" if owner == "division" else ""
-                    document, wall = study.simulate(machine, algorithm, n, mechanisms, owner, tag)
-                    row.update(mechanisms=mechanisms, **sim_fields(document, wall))
-                    row["sim_over_eq"] = ratio(row["sim_steady_gups"], row["eq_gups"])
+                    simulations.append((row, study.simulation(machine, algorithm, n, row["mechanisms"], owner, tag)))
                 rows.append(row)
+    done = study.launch([task for _, task in simulations]) if simulations else []
+    for (row, _), (document, wall) in zip(simulations, done):
+        row.update(**sim_fields(document, wall))
+        row["sim_over_eq"] = ratio(row["sim_steady_gups"], row["eq_gups"])
     return rows, study.commands
 
 

@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from . import results
+from . import launcher, results, slurm
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sim"))
 from process_tree import stop_with_parent  # noqa: E402 (sim/: gups-sim's children stop the same way)
@@ -33,20 +33,6 @@ def run(command, env=None):
     done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **(env or {})},
                           preexec_fn=functools.partial(stop_with_parent, os.getpid()))
     return done.returncode, done.stdout, done.stderr
-
-
-def already_done(args, name, command, progress, what):
-    """With --resume: True (and a progress step) when raw/<name>.json holds this run's finished result; a file
-    there that is unreadable, from another command or of a failed run is named and the run done again."""
-    if not args.resume:
-        return False
-    kept, why = results.kept_result(results.raw_path(args.out, name), " ".join(shlex.quote(c) for c in command))
-    if kept:
-        progress.step(f"{what}: kept from an earlier sweep")
-        return True
-    if why:
-        print(f"sweep: {why}: running it again", file=sys.stderr, flush=True)
-    return False
 
 
 def plan(build, machine, nodes, algorithm="multicore", options=()):
@@ -75,8 +61,8 @@ def write_machine(machine, path):
 
 
 class Progress:
-    def __init__(self, total, prefix="sweep"):
-        self.total, self.done, self.start, self.prefix = total, 0, time.monotonic(), prefix
+    def __init__(self, total, prefix="sweep", quiet=False):
+        self.total, self.done, self.start, self.prefix, self.quiet = total, 0, time.monotonic(), prefix, quiet
         self.lock = threading.Lock()  # steps may come from simulations run side by side
 
     def step(self, what):
@@ -84,8 +70,9 @@ class Progress:
             self.done += 1
             elapsed = time.monotonic() - self.start
             left = elapsed / self.done * max(0, self.total - self.done)
-            print(f"{self.prefix}: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
-                  file=sys.stderr, flush=True)
+            if not self.quiet:
+                print(f"{self.prefix}: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
+                      file=sys.stderr, flush=True)
 
 
 def sweep(args):
@@ -103,17 +90,30 @@ def sweep(args):
     runs = len(algorithms) * (("model" in sources) + len(nodes) * args.repeat *
                               (("sim" in sources) + ("measured" in sources) * len(args.owners.split(","))))
     progress = Progress(runs)
-    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(results.raw_folder(args.out), exist_ok=True)
+    runner = slurm.from_args(args, args.out)
+    tasks = []
     for algorithm in algorithms:
         if "model" in sources:
             model_series(args, model, algorithm, nodes, progress)
         for n in nodes:
             for repeat in range(1, args.repeat + 1):
                 if "sim" in sources:
-                    simulate(args, sim, machine, algorithm, n, repeat, progress)
+                    tasks.append(simulation(args, sim, algorithm, n, repeat))
                 if "measured" in sources:
                     for owner in args.owners.split(","):
-                        measure(args, gups, machine, algorithm, n, repeat, progress, owner)
+                        task = measurement(args, gups, algorithm, n, repeat, owner)
+                        if runner.name == "local" and task.ranks > host_cores():
+                            # Two ranks time-sharing a core measure the scheduler, not the algorithm.
+                            progress.step(f"{task.what}: not run, it needs {task.ranks} ranks and this host gives "
+                                          f"{host_cores()} cores (measured runs never oversubscribe)")
+                        else:
+                            tasks.append(task)
+    if runner.name == "slurm":
+        for task in tasks:
+            if task.section == "sweep" and task.meta["source"] == "sim":
+                slurm.size_simulation(task)
+    runner.run(tasks, progress, args.resume)
     records = results.load_records(args.out)
     results.write_csv(records, os.path.join(args.out, "results.csv"))
     print(f"sweep: {len(records)} results in {args.out}/raw, joined in {args.out}/results.csv", file=sys.stderr)
@@ -123,7 +123,7 @@ def sweep(args):
 def host_placement(args):
     """The measured runs put their ranks on this host as mpirun does, by slot: model and simulation place them
     alike, so they know how many of the host's cores update at once."""
-    return ["--nodes-per-host", "fill"] if "measured" in args.sources.split(",") else []
+    return ["--nodes-per-host", args.nodes_per_host] if "measured" in args.sources.split(",") else []
 
 
 def model_series(args, model, algorithm, nodes, progress):
@@ -151,25 +151,17 @@ def model_series(args, model, algorithm, nodes, progress):
     progress.step(f"model {algorithm}")
 
 
-def simulate(args, sim, machine, algorithm, nodes, repeat, progress):
+def simulation(args, sim, algorithm, nodes, repeat):
+    name = f"sim-{algorithm}-{nodes}-{repeat}"
+    path = results.raw_path(args.out, name)
     command = [sim, "--quiet", "--machine", args.machine, "--algo", algorithm, "--nodes", str(nodes),
                "--updates-per-node", str(args.updates_per_node), "--costs", args.costs,
-               "--json", os.path.join(args.out, "sim.tmp.json")] + host_placement(args)
+               "--json", path] + host_placement(args)
     if args.max_wall:
         command += ["--max-wall", str(args.max_wall)]
-    name = f"sim-{algorithm}-{nodes}-{repeat}"
-    if already_done(args, name, command, progress, f"sim {algorithm} {nodes} nodes #{repeat}"):
-        return
-    status, _, err = run(command)
-    document = read_json(os.path.join(args.out, "sim.tmp.json"))
-    failed = status != 0 or document is None
-    if failed:
-        print(f"sweep: {name} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
-        document = document or {}
-    document["sweep"] = {"source": "sim", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
-                         "repeat": repeat, "command": " ".join(shlex.quote(c) for c in command), "failed": failed}
-    results.write_raw(args.out, name, document)
-    progress.step(f"sim {algorithm} {nodes} nodes #{repeat}")
+    return launcher.Task(name, f"sim {algorithm} {nodes} nodes #{repeat}", command, path, "sweep",
+                         {"source": "sim", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
+                          "repeat": repeat})
 
 
 def host_cores():
@@ -177,40 +169,20 @@ def host_cores():
     return len(os.sched_getaffinity(0))
 
 
-def measure(args, gups, machine, algorithm, nodes, repeat, progress, owner="division"):
-    # HPCC's 4 updates per word; the plan says how many ranks and which arguments.
+def measurement(args, gups, algorithm, nodes, repeat, owner="division"):
+    """The Task of one measured run: gups under MPI, its ranks placed --nodes-per-host torus nodes to a host."""
+    # HPCC's 4 updates per word; the plan says how many ranks, which arguments, and how many hosts.
     run_plan = plan(args.build, args.machine, nodes, algorithm,
-                    ["--log2-table", str(args.log2_table), "--updates-per-word", "4", "--owner", owner])
+                    ["--log2-table", str(args.log2_table), "--updates-per-word", "4", "--owner", owner,
+                     "--nodes-per-host", args.nodes_per_host])
     name = f"measured-{algorithm}-{nodes}-{repeat}" + ("" if owner == "division" else f"-{owner}")
-    what = f"measured {algorithm} {nodes} nodes #{repeat} ({owner})"
-    if run_plan["ranks"] > host_cores():
-        # Two ranks time-sharing a core measure the scheduler, not the algorithm.
-        progress.step(f"{what}: not run, it needs {run_plan['ranks']} ranks and this host gives {host_cores()} "
-                      "cores (measured runs never oversubscribe)")
-        return
-    path = os.path.join(args.out, "measured.tmp.json")
-    command = ["mpirun", "-np", str(run_plan["ranks"]), gups, *run_plan["kernel_arguments"], "--json", path]
-    if already_done(args, name, command, progress, what):
-        return
-    start = time.monotonic()
-    status, _, err = run(command, MPI_ENV)
-    document = read_json(path)
-    failed = status != 0 or document is None
-    if failed:
-        print(f"sweep: {name} failed (status {status}): {err.strip()[-300:]}", file=sys.stderr)
-        document = document or {}
-    document["sweep"] = {"source": "measured", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
-                         "repeat": repeat, "owner": owner, "wall_seconds": time.monotonic() - start,
-                         "command": " ".join(shlex.quote(c) for c in command), "failed": failed}
-    results.write_raw(args.out, name, document)
-    progress.step(what)
-
-
-def read_json(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            document = json.load(f)
-        os.remove(path)
-        return document
-    except (OSError, ValueError):
-        return None
+    path = results.raw_path(args.out, name)
+    hosts = -(-nodes // max(1, run_plan["nodes_per_host"]))
+    ranks_per_host = -(-run_plan["ranks"] // hosts)
+    # The table's share of a host, and an assumed 64 MiB for each rank's MPI library and buffers.
+    memory = run_plan["table"]["bytes"] / hosts + 64 * 2**20 * ranks_per_host
+    return launcher.Task(name, f"measured {algorithm} {nodes} nodes #{repeat} ({owner})",
+                         [gups, *run_plan["kernel_arguments"], "--json", path], path, "sweep",
+                         {"source": "measured", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
+                          "repeat": repeat, "owner": owner, "hosts": hosts},
+                         memory_bytes=int(memory), ranks=run_plan["ranks"], hosts=hosts, env=MPI_ENV)

@@ -148,6 +148,9 @@ def parse_arguments(argv):
     p.add_argument("--converge-max-updates", type=int, default=65536,
                    help="most updates per node --converge tries (default 65536)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--plan-only", action="store_true",
+                   help="print gups-topology's plan of this run as JSON (ranks, memory estimate, network level) and "
+                        "stop: what a launcher needs to ask a scheduler for")
     return p.parse_args(argv)
 
 
@@ -527,6 +530,13 @@ def main(argv):
     done = False
     try:
         workdir = prepare(args)
+        if args.plan_only:
+            if not args.workdir:
+                os.rmdir(workdir)  # made empty by prepare; nothing is simulated
+            plan = run_plan(args)
+            check_applies(args, plan)
+            print(json.dumps(plan, indent=1))
+            return 0
         while True:
             left = max(1e-3, args.max_wall - (time.monotonic() - start)) if args.max_wall else 0
             status, result, lines = simulate(args, workdir, max_wall=left, first_attempt=not attempts)

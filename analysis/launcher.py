@@ -1,0 +1,122 @@
+"""Where a study's or a sweep's runs are done: here (--launcher local, side by side up to --jobs) or as the tasks of
+a Slurm job array (--launcher slurm). Each run is a Task: a command that writes one JSON result. Whichever launcher
+runs it, the same function (execute) runs the command and stamps its result, so a result does not say, and a report
+cannot tell, which launcher made it."""
+import concurrent.futures
+import dataclasses
+import json
+import os
+import platform
+import shlex
+import sys
+import time
+
+from . import results, sweep
+
+
+@dataclasses.dataclass
+class Task:
+    name: str  # unique among a study's tasks
+    what: str  # for progress lines
+    command: list  # the program and its arguments; an MPI run's launcher goes in front (mpi_prefix)
+    path: str  # the JSON the command writes; the stamped result stays there
+    section: str  # "study" or "sweep": the key the result's provenance is stamped under
+    meta: dict = dataclasses.field(default_factory=dict)  # more provenance stamped beside the command
+    memory_bytes: int = 0  # the plan's estimate (0: unknown)
+    seconds: float = 0.0  # the expected wall time (0: unknown)
+    ranks: int = 0  # an MPI run's ranks (0: not an MPI program)
+    hosts: int = 1  # the machine nodes an MPI run spreads over
+    env: dict = dataclasses.field(default_factory=dict)
+
+    def full_command(self, mpi_prefix):
+        return (mpi_prefix(self) if self.ranks else []) + list(self.command)
+
+
+def quoted(command):
+    return " ".join(shlex.quote(c) for c in command)
+
+
+def mpirun_prefix(task):
+    return ["mpirun", "-np", str(task.ranks)]
+
+
+def srun_prefix(task):
+    # Debian's Slurm has the pmix plugin and its Open MPI is built against PMIx: srun starts the ranks itself.
+    # Block distribution puts consecutive ranks (a torus node's cores, then the next node) on one machine node,
+    # as the plan's --nodes-per-host places them.
+    return ["srun", "--mpi=pmix", "--ntasks", str(task.ranks), "--nodes", str(task.hosts), "--distribution=block"]
+
+
+def execute(task, mpi_prefix=mpirun_prefix):
+    """Runs the task here. Afterwards the JSON at task.path holds the command's result (or only the provenance,
+    when it wrote none) with task.section = {command, failed, wall_seconds, node_list, **meta}. Returns
+    (document, wall seconds, failed, the end of its error output)."""
+    command = task.full_command(mpi_prefix)
+    if os.path.exists(task.path):
+        os.remove(task.path)  # a result left by an earlier run is not this one's
+    start = time.monotonic()
+    status, _, err = sweep.run(command, task.env)
+    wall = time.monotonic() - start
+    try:
+        with open(task.path, encoding="utf-8") as f:
+            document = json.load(f)
+    except (OSError, ValueError):
+        document = None
+    failed = status != 0 or not isinstance(document, dict)
+    stamped = document if isinstance(document, dict) else {}
+    stamped[task.section] = {**task.meta, "command": quoted(command), "failed": failed,
+                             "wall_seconds": round(wall, 3),
+                             "node_list": os.environ.get("SLURM_JOB_NODELIST", platform.node())}
+    os.makedirs(os.path.dirname(os.path.abspath(task.path)), exist_ok=True)
+    results.write_whole(task.path, stamped)
+    why = f"status {status}: {err.strip()[-300:]}" if failed else ""
+    return stamped, wall, failed, why
+
+
+def kept(task, mpi_prefix, quiet=False):
+    """The finished result of exactly this task at its path, or None (unless quiet, with a line saying why when
+    there is a file that is not one)."""
+    done, why = results.kept_result(task.path, quoted(task.full_command(mpi_prefix)), task.section)
+    if done:
+        with open(task.path, encoding="utf-8") as f:
+            return json.load(f)
+    if why and not quiet:
+        print(f"{task.section}: {why}: running it again", file=sys.stderr, flush=True)
+    return None
+
+
+class Local:
+    """Runs tasks on this host, --jobs side by side."""
+    name = "local"
+    mpi_prefix = staticmethod(mpirun_prefix)
+
+    def __init__(self, jobs=1):
+        self.jobs = max(1, jobs)
+
+    def run(self, tasks, progress, resume=False):
+        """(document or None when it failed, wall seconds) per task, in the tasks' order."""
+        def one(task):
+            if resume:
+                document = kept(task, self.mpi_prefix)
+                if document is not None:
+                    progress.step(f"{task.what}: kept from an earlier {task.section}")
+                    return document, document[task.section].get("wall_seconds", 0.0)
+            document, wall, failed, why = execute(task, self.mpi_prefix)
+            if failed:
+                print(f"{task.section}: {task.what} failed ({why})", file=sys.stderr, flush=True)
+            progress.step(task.what)
+            return (None if failed else document), wall
+        if self.jobs <= 1 or len(tasks) <= 1:
+            return [one(task) for task in tasks]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            return list(pool.map(one, tasks))
+
+
+def task_main(argv):
+    """python3 -m analysis task TASKS.json INDEX: one task of a Slurm array (SLURM_ARRAY_TASK_ID)."""
+    path, index = argv
+    with open(path, encoding="utf-8") as f:
+        task = Task(**json.load(f)["tasks"][int(index)])
+    _, wall, failed, why = execute(task, srun_prefix)
+    print(f"{task.what}: {'failed, ' + why if failed else 'done'} in {wall:.1f} s", flush=True)
+    return 1 if failed else 0

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# A one-node Slurm cluster from Debian's packages (munge, slurmctld, slurmd),
+# all its state in one folder, for the tests of the Slurm launcher.
+#
+#   one-node-slurm.sh start DIR   writes DIR/slurm.conf, starts the daemons and
+#                                 waits until the node takes jobs; prints the
+#                                 line to source (export SLURM_CONF=...)
+#   one-node-slurm.sh stop DIR    stops them
+#
+# Its own munge socket and key, its own ports: nothing of the host's Slurm or
+# munge is used or changed. The daemons run as the calling user (root or not:
+# SlurmUser is that user, so an unprivileged user can run it where nothing
+# else stops it).
+set -euo pipefail
+
+usage() { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+[ $# -eq 2 ] || usage
+action=$1
+dir=$(mkdir -p "$2" && cd "$2" && pwd)
+
+fail() { echo "one-node-slurm: $*" >&2; exit 1; }
+
+stop() {
+  for name in slurmd slurmctld munged; do
+    if [ -f "$dir/$name.pid" ]; then
+      kill "$(cat "$dir/$name.pid")" 2>/dev/null || true
+    fi
+  done
+  for name in slurmd slurmctld munged; do
+    for _ in $(seq 50); do
+      [ -f "$dir/$name.pid" ] && kill -0 "$(cat "$dir/$name.pid")" 2>/dev/null || break
+      sleep 0.1
+    done
+    rm -f "$dir/$name.pid"
+  done
+}
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+start() {
+  for program in munged mungekey slurmctld slurmd sbatch; do
+    command -v "$program" >/dev/null || [ -x "/usr/sbin/$program" ] ||
+      fail "$program is missing: it comes with Debian's munge, slurmctld, slurmd and slurm-client (bash .ci/setup installs them)"
+  done
+  export PATH="$PATH:/usr/sbin"
+  local user host cpus memory_mb
+  user=$(id -un)
+  host=$(hostname -s)
+  cpus=$(nproc)
+  # What Slurm may give jobs: the host's memory less 1 GiB for everything else.
+  memory_mb=$(($(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) - 1024))
+  mkdir -p "$dir/state" "$dir/spool" "$dir/munge" "$dir/logs"
+  chmod 700 "$dir/munge"
+  [ -f "$dir/munge/munge.key" ] || mungekey --create --keyfile="$dir/munge/munge.key" 2>/dev/null ||
+    dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
+  chmod 600 "$dir/munge/munge.key"
+  munged --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
+    --pid-file="$dir/munged.pid" --log-file="$dir/logs/munged.log" --seed-file="$dir/munge/munge.seed" \
+    --force >/dev/null 2>&1 || fail "munged did not start: $(tail -3 "$dir/logs/munged.log" 2>/dev/null)"
+  cat >"$dir/slurm.conf" <<EOF
+# Written by tests/slurm/one-node-slurm.sh: a one-node cluster for tests.
+ClusterName=torusgups
+SlurmctldHost=$host(127.0.0.1)
+SlurmUser=$user
+SlurmdUser=$user
+SlurmctldPort=$(free_port)
+SlurmdPort=$(free_port)
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$dir/munge/munge.socket
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/logs/slurmctld.log
+SlurmdLogFile=$dir/logs/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU_Memory
+SchedulerType=sched/backfill
+SchedulerParameters=sched_interval=2
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+ReturnToService=2
+MinJobAge=600
+InactiveLimit=0
+KillWait=5
+SlurmctldTimeout=30
+SlurmdTimeout=30
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$memory_mb State=UNKNOWN
+PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
+EOF
+  export SLURM_CONF="$dir/slurm.conf"
+  slurmctld -f "$SLURM_CONF" -i || fail "slurmctld did not start: $(tail -3 "$dir/logs/slurmctld.log" 2>/dev/null)"
+  slurmd -f "$SLURM_CONF" || fail "slurmd did not start: $(tail -3 "$dir/logs/slurmd.log" 2>/dev/null)"
+  for _ in $(seq 150); do
+    state=$(sinfo -h -N -o %t 2>/dev/null | head -1)
+    case "$state" in idle*) echo "export SLURM_CONF=$SLURM_CONF"; return 0 ;; esac
+    sleep 0.2
+  done
+  fail "the node never took jobs (state '${state:-none}'); $dir/logs holds the daemons' logs: $(tail -2 "$dir/logs/slurmd.log" 2>/dev/null)"
+}
+
+case "$action" in
+  start) start ;;
+  stop) stop ;;
+  *) usage ;;
+esac
