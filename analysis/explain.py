@@ -14,7 +14,7 @@ import shlex
 import sys
 import time
 
-from . import explain_laws, explain_mechanisms, explain_model, results, study, sweep
+from . import explain_laws, explain_mechanisms, explain_model, launcher, results, study, sweep
 from .explain_input import read_measured
 
 
@@ -180,7 +180,7 @@ def simulation_command(sim, machine_path, algorithm, nodes, owner, network, mach
 
 def simulated_gups(command, json_path):
     """(status, steady-state GUPS or None, stderr) of one gups-sim run."""
-    status, _, err = sweep.run(command)
+    status, _, err = launcher.run(command)
     try:
         with open(json_path, encoding="utf-8") as f:
             gups = json.load(f).get("steady_gups")

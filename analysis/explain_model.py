@@ -6,7 +6,7 @@ import math
 import os
 import tempfile
 
-from . import sweep
+from . import launcher, sweep
 
 
 class ModelError(ValueError):
@@ -18,7 +18,7 @@ def model_rows(binary, machine, algorithm, nodes, buckets, owner):
     with tempfile.TemporaryDirectory(prefix="gups-explain-") as folder:
         machine_path = sweep.write_machine(machine, os.path.join(folder, "machine.json"))
         out = os.path.join(folder, "model.json")
-        status, _, err = sweep.run([binary, "--machine", machine_path, "--algorithm", algorithm, "--nodes",
+        status, _, err = launcher.run([binary, "--machine", machine_path, "--algorithm", algorithm, "--nodes",
                                     ",".join(str(n) for n in nodes), "--buckets", buckets, "--owner", owner,
                                     "--json", out])
         if status != 0:

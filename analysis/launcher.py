@@ -4,14 +4,19 @@ runs it, the same function (execute) runs the command and stamps its result, so 
 cannot tell, which launcher made it."""
 import concurrent.futures
 import dataclasses
+import functools
 import json
 import os
 import platform
 import shlex
+import subprocess
 import sys
 import time
 
-from . import results, sweep
+from . import results
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sim"))
+from process_tree import stop_with_parent  # noqa: E402 (sim/: gups-sim's children stop the same way)
 
 
 @dataclasses.dataclass
@@ -30,6 +35,13 @@ class Task:
 
     def full_command(self, mpi_prefix):
         return (mpi_prefix(self) if self.ranks else []) + list(self.command)
+
+
+def run(command, env=None):
+    """(status, stdout, stderr) of a command run to its end; it stops if this process dies."""
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **(env or {})},
+                          preexec_fn=functools.partial(stop_with_parent, os.getpid()))
+    return done.returncode, done.stdout, done.stderr
 
 
 def quoted(command):
@@ -55,7 +67,7 @@ def execute(task, mpi_prefix=mpirun_prefix):
     if os.path.exists(task.path):
         os.remove(task.path)  # a result left by an earlier run is not this one's
     start = time.monotonic()
-    status, _, err = sweep.run(command, task.env)
+    status, _, err = run(command, task.env)
     wall = time.monotonic() - start
     try:
         with open(task.path, encoding="utf-8") as f:

@@ -10,7 +10,7 @@ import shlex
 import sys
 import time
 
-from . import headline, sweep
+from . import headline, launcher, sweep
 
 HOST_NODES = "1,2"
 HOST_ALGORITHMS = "direct,routed,multicore"
@@ -47,7 +47,7 @@ class Step:
 
     def program(self, command):
         self.commands.append(" ".join(shlex.quote(c) for c in command))
-        status, _, err = sweep.run(command, sweep.MPI_ENV)
+        status, _, err = launcher.run(command, sweep.MPI_ENV)
         if status != 0:
             raise sweep.MissingBinary(f"{command[0]} failed (status {status}): {err.strip()[-400:]}")
 

@@ -111,6 +111,7 @@ class Slurm:
     def __init__(self, folder, options):
         self.folder = os.path.abspath(os.path.join(folder, "slurm"))
         self.options = options
+        self.arrays = 0
         if shutil.which("sbatch") is None:
             raise SlurmError("sbatch is missing: --launcher slurm needs Slurm's commands on PATH (Debian's "
                              "slurm-client), and a cluster to submit to")
@@ -164,7 +165,8 @@ class Slurm:
     def submit(self, tasks):
         """One held array of these tasks (same shape), each task's memory and time set, released: (job id, tasks)."""
         os.makedirs(os.path.join(self.folder, "logs"), exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}-{len(os.listdir(self.folder))}"
+        self.arrays += 1
+        stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}-{self.arrays}"
         task_file = os.path.join(self.folder, f"tasks-{stamp}.json")
         with open(task_file, "w", encoding="utf-8") as f:
             json.dump({"tasks": [dataclasses.asdict(t) for t in tasks]}, f, indent=1)

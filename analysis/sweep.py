@@ -1,18 +1,13 @@
 """Runs gups-model, gups-sim and gups (real, under mpirun, this machine only) over
 algorithms and node counts, keeping every raw JSON result."""
-import functools
 import json
 import os
 import shlex
-import subprocess
 import sys
 import threading
 import time
 
 from . import launcher, results, slurm
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sim"))
-from process_tree import stop_with_parent  # noqa: E402 (sim/: gups-sim's children stop the same way)
 
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
@@ -29,18 +24,12 @@ def binary(build, relative, made_by="cmake --build build"):
     return path
 
 
-def run(command, env=None):
-    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **(env or {})},
-                          preexec_fn=functools.partial(stop_with_parent, os.getpid()))
-    return done.returncode, done.stdout, done.stderr
-
-
 def plan(build, machine, nodes, algorithm="multicore", options=()):
     """gups-topology's plan of a run: the machine's shape for the node count, ranks, the kernel's arguments
     and the machine file as the C++ reads it. Raises ValueError with its error."""
     command = [binary(build, "topologies/gups-topology"), "--machine", machine, "--algo", algorithm,
                "--nodes", str(nodes), *options]
-    status, out, err = run(command)
+    status, out, err = launcher.run(command)
     if status != 0:
         raise ValueError(err.strip().replace("gups-topology: error: ", ""))
     return json.loads(out)
@@ -103,11 +92,7 @@ def sweep(args):
                 if "measured" in sources:
                     for owner in args.owners.split(","):
                         task = measurement(args, gups, algorithm, n, repeat, owner)
-                        if runner.name == "local" and task.ranks > host_cores():
-                            # Two ranks time-sharing a core measure the scheduler, not the algorithm.
-                            progress.step(f"{task.what}: not run, it needs {task.ranks} ranks and this host gives "
-                                          f"{host_cores()} cores (measured runs never oversubscribe)")
-                        else:
+                        if runner.name != "local" or fits_this_host(task, progress):
                             tasks.append(task)
     if runner.name == "slurm":
         for task in tasks:
@@ -136,7 +121,7 @@ def model_series(args, model, algorithm, nodes, progress):
                            for n in nodes):
         progress.step(f"model {algorithm}: kept from an earlier sweep")
         return
-    status, _, err = run(command)
+    status, _, err = launcher.run(command)
     if status != 0:
         raise MissingBinary(f"gups-model failed: {err.strip()}")
     with open(path, encoding="utf-8") as f:
@@ -167,6 +152,16 @@ def simulation(args, sim, algorithm, nodes, repeat):
 def host_cores():
     """The cores this process may run on (its CPU affinity), which a measured run must not exceed."""
     return len(os.sched_getaffinity(0))
+
+
+def fits_this_host(task, progress):
+    """Whether a measured run's ranks fit this host's cores; if not, the progress line says why it is not run (two
+    ranks time-sharing a core measure the scheduler, not the algorithm)."""
+    if task.ranks <= host_cores():
+        return True
+    progress.step(f"{task.what}: not run, it needs {task.ranks} ranks and this host gives {host_cores()} cores "
+                  "(measured runs never oversubscribe)")
+    return False
 
 
 def measurement(args, gups, algorithm, nodes, repeat, owner="division"):

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from analysis import plot, report, results, stats, sweep
+from analysis import launcher, plot, report, results, stats, sweep
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(ROOT, "build"))
@@ -118,7 +118,7 @@ def cxx_plan(*arguments):
 def started(monkeypatch):
     """The mpirun commands the sweep starts; they are recorded, not run (other commands run)."""
     launched = []
-    real_run = sweep.run
+    real_run = launcher.run
 
     def run(command, env=None):
         if command[0] != "mpirun":
@@ -126,32 +126,36 @@ def started(monkeypatch):
         launched.append(command)
         return 1, "", "not run in this test"
 
-    monkeypatch.setattr(sweep, "run", run)
+    monkeypatch.setattr(launcher, "run", run)
     return launched
 
 
 @needs_build
 @pytest.mark.parametrize("algorithm,nodes", [("direct", 12), ("routed", 96), ("multicore", 96), ("multicore", 8)])
-def test_measured_runs_are_what_the_cxx_plan_says(tmp_path, monkeypatch, started, algorithm, nodes):
+def test_measured_runs_are_what_the_cxx_plan_says(tmp_path, started, algorithm, nodes):
     """The sweep's real runs take their rank count and the kernel's arguments from gups-topology's plan."""
-    monkeypatch.setattr(sweep, "host_cores", lambda: 1 << 20)
-    args = argparse.Namespace(out=str(tmp_path), build=BUILD, machine="bgp", log2_table=20, resume=False)
-    sweep.measure(args, "GUPS", None, algorithm, nodes, 1, sweep.Progress(1, "test"))
+    args = argparse.Namespace(out=str(tmp_path), build=BUILD, machine="bgp", log2_table=20, nodes_per_host="1")
+    task = sweep.measurement(args, "GUPS", algorithm, nodes, 1)
+    [(document, _)] = launcher.Local().run([task], sweep.Progress(1, "test"))
     plan = cxx_plan("--machine", "bgp", "--algo", algorithm, "--nodes", str(nodes), "--log2-table", "20",
                     "--updates-per-word", "4")
-    assert started == [["mpirun", "-np", str(plan["ranks"]), "GUPS", *plan["kernel_arguments"],
-                        "--json", os.path.join(str(tmp_path), "measured.tmp.json")]]
+    path = os.path.join(str(tmp_path), "raw", f"measured-{algorithm}-{nodes}-1.json")
+    assert started == [["mpirun", "-np", str(plan["ranks"]), "GUPS", *plan["kernel_arguments"], "--json", path]]
     assert ("--shape" in plan["kernel_arguments"]) == (algorithm != "direct")
+    # A run that failed is recorded as failed, with the command that ran.
+    assert document is None
+    recorded = json.loads(open(path, encoding="utf-8").read())["sweep"]
+    assert recorded["failed"] and recorded["command"].startswith(f"mpirun -np {plan['ranks']} GUPS")
 
 
 @needs_build
-def test_measured_runs_never_oversubscribe(tmp_path, monkeypatch, started, capsys):
+def test_measured_runs_never_oversubscribe(tmp_path, monkeypatch, capsys):
     """A run that needs more ranks than the host's cores is not started, and the sweep says why."""
     monkeypatch.setattr(sweep, "host_cores", lambda: 2)
-    args = argparse.Namespace(out=str(tmp_path), build=BUILD, machine="bgp", log2_table=20, resume=False)
-    sweep.measure(args, "GUPS", None, "multicore", 1, 1, sweep.Progress(2, "test"))  # 4 ranks
-    sweep.measure(args, "GUPS", None, "direct", 2, 1, sweep.Progress(2, "test"))  # 2 ranks
-    assert [c[:3] for c in started] == [["mpirun", "-np", "2"]]
+    args = argparse.Namespace(out=str(tmp_path), build=BUILD, machine="bgp", log2_table=20, nodes_per_host="1")
+    fits = [sweep.fits_this_host(sweep.measurement(args, "GUPS", algorithm, nodes, 1), sweep.Progress(2, "test"))
+            for algorithm, nodes in (("multicore", 1), ("direct", 2))]  # 4 ranks, 2 ranks
+    assert fits == [False, True]
     assert "needs 4 ranks and this host gives 2 cores (measured runs never oversubscribe)" in capsys.readouterr().err
 
 
