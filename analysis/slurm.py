@@ -126,12 +126,14 @@ class Slurm:
             raise SlurmError(f"sinfo failed: {err}")
         sizes = [tuple(int(float(x.rstrip("+"))) for x in line.split()[:2]) for line in out.splitlines() if line.strip()]
         if not sizes:
-            where = f"partition '{self.options.partition}'" if self.options.partition else "the default partition"
-            raise SlurmError(f"sinfo lists no nodes in {where}")
-        return max(s[0] for s in sizes), max(s[1] for s in sizes), sum(s[1] for s in sizes), len(sizes)
+            return None  # a partition sinfo does not know: sbatch's refusal says so
+        return max(s[0] for s in sizes), max(s[1] for s in sizes), len(sizes)
 
     def check(self, tasks):
-        memory, cpus, _, nodes = self.node_limits()
+        limits = self.node_limits()
+        if limits is None:
+            return
+        memory, cpus, nodes = limits
         for task in tasks:
             if memory_mib(task) > memory:
                 raise SlurmError(f"{task.what} needs {memory_mib(task):,} MiB (the plan's estimate with a margin) "
@@ -193,7 +195,8 @@ class Slurm:
         command += self.options.sbatch_arguments.split() + [script]
         status, out, err = run(command)
         if status != 0:
-            raise SlurmError(f"sbatch refused the array: {err.removeprefix('sbatch: error: ')}")
+            said = "; ".join(line.removeprefix("sbatch: error: ") for line in err.splitlines() if line.strip())
+            raise SlurmError(f"sbatch refused the array: {said}")
         job = out.strip().split(";")[0]
         top_memory, top_minutes = max(memory_mib(t) for t in tasks), max(time_limits)
         for index, (task, limit) in enumerate(zip(tasks, time_limits)):

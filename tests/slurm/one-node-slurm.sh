@@ -2,9 +2,11 @@
 # A one-node Slurm cluster from Debian's packages (munge, slurmctld, slurmd),
 # all its state in one folder, for the tests of the Slurm launcher.
 #
-#   one-node-slurm.sh start DIR   writes DIR/slurm.conf, starts the daemons and
-#                                 waits until the node takes jobs; prints the
-#                                 line to source (export SLURM_CONF=...)
+#   one-node-slurm.sh start DIR [MB]  writes DIR/slurm.conf, starts the daemons
+#                                 and waits until the node takes jobs; prints
+#                                 the line to source (export SLURM_CONF=...).
+#                                 MB: the node's memory (default: the host's
+#                                 less 1 GiB)
 #   one-node-slurm.sh stop DIR    stops them
 #
 # Its own munge socket and key, its own ports: nothing of the host's Slurm or
@@ -13,26 +15,30 @@
 # else stops it).
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR" >&2; exit 2; }
-[ $# -eq 2 ] || usage
+usage() { echo "usage: $0 start|stop DIR [MB]" >&2; exit 2; }
+[ $# -eq 2 ] || [ $# -eq 3 ] || usage
 action=$1
 dir=$(mkdir -p "$2" && cd "$2" && pwd)
+node_memory_mb=${3:-}
 
 fail() { echo "one-node-slurm: $*" >&2; exit 1; }
 
 stop() {
+  local pids=()
   for name in slurmd slurmctld munged; do
-    if [ -f "$dir/$name.pid" ]; then
-      kill "$(cat "$dir/$name.pid")" 2>/dev/null || true
-    fi
+    [ -f "$dir/$name.pid" ] && pids+=("$(cat "$dir/$name.pid")")
   done
-  for name in slurmd slurmctld munged; do
-    for _ in $(seq 50); do
-      [ -f "$dir/$name.pid" ] && kill -0 "$(cat "$dir/$name.pid")" 2>/dev/null || break
-      sleep 0.1
-    done
-    rm -f "$dir/$name.pid"
+  ((${#pids[@]})) || return 0
+  kill "${pids[@]}" 2>/dev/null || true
+  # A daemon removes its pid file before it has quite gone: wait for the processes.
+  for _ in $(seq 100); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    ((alive)) || break
+    sleep 0.1
   done
+  kill -9 "${pids[@]}" 2>/dev/null || true
+  rm -f "$dir"/{slurmd,slurmctld,munged}.pid
 }
 
 free_port() {
@@ -50,7 +56,7 @@ start() {
   host=$(hostname -s)
   cpus=$(nproc)
   # What Slurm may give jobs: the host's memory less 1 GiB for everything else.
-  memory_mb=$(($(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) - 1024))
+  memory_mb=${node_memory_mb:-$(($(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) - 1024))}
   mkdir -p "$dir/state" "$dir/spool" "$dir/munge" "$dir/logs"
   chmod 700 "$dir/munge"
   [ -f "$dir/munge/munge.key" ] || mungekey --create --keyfile="$dir/munge/munge.key" 2>/dev/null ||

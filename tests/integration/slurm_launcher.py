@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""The Slurm launcher against a real one-node Slurm (tests/slurm/one-node-slurm.sh, Debian's packages):
+
+1. a study of tiny simulations run here and through --launcher slurm gives the same table, field for field (wall
+   time and peak memory aside: they measure the host, not the machine);
+2. a task killed with scancel is reported failed, with its state and log, and --resume submits it alone;
+3. a measured sweep under Slurm (srun, PMIx) ends with verified runs and records where they ran;
+4. bad input ends with one error line and exit 2: an unknown partition, sbatch missing, a task larger than the node.
+
+Prints what it checks as it goes (the README quotes it). Exits 1 with the reason when Slurm cannot start.
+Usage: slurm_launcher.py --build BUILD --out DIR"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+# A node of 6 GiB: a 16,384-node simulation (about 5.6 GiB by its plan, 7 GiB with the margin) does not fit.
+NODE_MEMORY_MB = 6144
+MEASUREMENTS = ("wall_seconds", "peak_mib")  # of the host that ran it, not of the simulated machine
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
+
+
+class Failed(Exception):
+    pass
+
+
+def check(condition, what):
+    print(f"{'ok' if condition else 'FAILED'}: {what}", flush=True)
+    if not condition:
+        raise Failed(what)
+
+
+def analysis(*arguments, env=None, check_status=0):
+    command = [PYTHON, "-m", "analysis", *arguments]
+    start = time.monotonic()
+    done = subprocess.run(command, cwd=SOURCE, capture_output=True, text=True, env=env)
+    print(f"$ python3 -m analysis {' '.join(arguments)}   # {time.monotonic() - start:.1f} s, exit {done.returncode}",
+          flush=True)
+    if check_status is not None and done.returncode != check_status:
+        print(done.stderr[-3000:], file=sys.stderr)
+        raise Failed(f"exit {done.returncode}, expected {check_status}")
+    return done
+
+
+def table(out):
+    with open(os.path.join(out, "table4.json"), encoding="utf-8") as f:
+        return [{k: v for k, v in row.items() if k not in MEASUREMENTS} for row in json.load(f)["rows"]]
+
+
+def squeue_index_running(env, index):
+    done = subprocess.run(["squeue", "--noheader", "--array", "--format", "%i %T"], capture_output=True, text=True,
+                          env=env)
+    for line in done.stdout.splitlines():
+        ident, _, state = line.strip().partition(" ")
+        if ident.endswith(f"_{index}") and state == "RUNNING":
+            return ident
+    return None
+
+
+def study_equals_local(args, env):
+    common = ["study", "table4", "--nodes", "64,128", "--algorithms", "multicore,routed", "--updates-per-node",
+              "1024", "--build", args.build]
+    analysis(*common, "--out", os.path.join(args.out, "local"), env=env)
+    slurm = analysis(*common, "--out", os.path.join(args.out, "slurm"), "--launcher", "slurm", "--poll-seconds",
+                     "1", env=env)
+    print("\n".join("  " + line for line in slurm.stderr.splitlines() if line.startswith("slurm: submitted")))
+    local_rows, slurm_rows = table(os.path.join(args.out, "local")), table(os.path.join(args.out, "slurm"))
+    check(len(local_rows) == 6 and all(r.get("sim_steady_gups") for r in slurm_rows),
+          f"the study ran {len(slurm_rows)} simulations as Slurm tasks, each with a result")
+    differing = [(a["machine"], a["algorithm"], a["nodes"], k) for a, b in zip(local_rows, slurm_rows)
+                 for k in set(a) | set(b) if a.get(k) != b.get(k)]
+    check(local_rows == slurm_rows, "local and Slurm tables equal field for field "
+          f"({len(local_rows[0])} fields x {len(local_rows)} rows){': ' + str(differing[:4]) if differing else ''}")
+
+
+def cancelled_task_is_redone(args, env):
+    out = os.path.join(args.out, "cancel")
+    # Task 1 (512 nodes, multi-core) runs for seconds: long enough to be killed while running.
+    command = [PYTHON, "-m", "analysis", "study", "table4", "--nodes", "64,512", "--algorithms", "multicore",
+               "--updates-per-node", "4096", "--build", args.build, "--out", out, "--launcher", "slurm",
+               "--poll-seconds", "1"]
+    study = subprocess.Popen(command, cwd=SOURCE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             env=env)
+    killed = None
+    for _ in range(600):
+        killed = squeue_index_running(env, 1)
+        if killed or study.poll() is not None:
+            break
+        time.sleep(0.1)
+    check(killed is not None, f"task {killed} of the study's array seen running")
+    subprocess.run(["scancel", killed], env=env, check=True)
+    _, err = study.communicate(timeout=300)
+    reported = [line for line in err.splitlines() if "failed: task" in line]
+    print("\n".join("  " + line for line in reported))
+    check(study.returncode == 1 and len(reported) == 1 and f"task {killed} ended CANCELLED" in reported[0]
+          and "--resume submits it again alone" in reported[0] and "/slurm/logs/" in reported[0],
+          "the cancelled task is named failed, with its state and log; the study exits 1")
+    again = analysis("study", "table4", "--nodes", "64,512", "--algorithms", "multicore", "--updates-per-node",
+                     "4096", "--build", args.build, "--out", out, "--launcher", "slurm", "--poll-seconds", "1",
+                     "--resume", env=env)
+    submitted = [line for line in again.stderr.splitlines() if line.startswith("slurm: submitted")]
+    print("\n".join("  " + line for line in submitted))
+    rows = table(out)
+    check(len(submitted) == 1 and ": 1 task(s)" in submitted[0] and all(r.get("sim_steady_gups") for r in rows),
+          "--resume kept the finished task and submitted the cancelled one alone; both rows have results")
+
+
+def measured_sweep(args, env):
+    host = os.path.join(args.out, "host.json")
+    done = subprocess.run(["mpirun", "-np", "2", os.path.join(args.build, "models", "gups-calibrate"), "--repeats",
+                           "1", "--log2-table", "16", "--output", host], capture_output=True, text=True,
+                          env={**env, **MPI_ENV})
+    check(done.returncode == 0, "this host calibrated (gups-calibrate) for the measured sweep's machine file")
+    out = os.path.join(args.out, "measured")
+    analysis("sweep", "--machine", host, "--algorithms", "direct,routed", "--nodes", "1,2", "--sources",
+             "model,measured", "--log2-table", "18", "--build", args.build, "--out", out, "--launcher", "slurm",
+             "--poll-seconds", "1", env=env)
+    runs = []
+    for name in sorted(os.listdir(os.path.join(out, "raw"))):
+        if name.startswith("measured-"):
+            with open(os.path.join(out, "raw", name), encoding="utf-8") as f:
+                runs.append(json.load(f))
+    for run in runs:
+        print(f"  {run['sweep']['algorithm']} {run['sweep']['nodes']} node(s): {run['ranks']} rank(s) on "
+              f"{run['sweep']['node_list']}, {run['gups']:.4f} GUP/s, {run['errors']} errors: "
+              f"{run['sweep']['command'].split(' /')[0]}")
+    check(len(runs) == 4 and all(r["errors"] == 0 and not r["sweep"]["failed"] and r["sweep"]["node_list"]
+                                 and r["sweep"]["command"].startswith("srun --mpi=pmix") for r in runs),
+          "4 measured runs under Slurm, started by srun, verified, each with its node list")
+
+
+def bad_input(args, env):
+    def error_line(*arguments, env=env):
+        done = analysis(*arguments, env=env, check_status=None)
+        lines = done.stderr.strip().splitlines()
+        print("  " + (lines[-1] if lines else "(nothing)"))
+        return done.returncode, lines
+
+    tiny = ["study", "table4", "--nodes", "64", "--algorithms", "routed", "--updates-per-node", "1024", "--build",
+            args.build, "--out", os.path.join(args.out, "bad"), "--launcher", "slurm"]
+    status, lines = error_line(*tiny, "--partition", "nosuch")
+    check(status == 2 and len(lines) == 1 and "sbatch refused the array: " in lines[0]
+          and "Invalid partition" in lines[0], "an unknown partition: sbatch's refusal, one line, exit 2")
+    empty = os.path.join(args.out, "no-programs")  # a PATH without Slurm's commands (or any others)
+    os.makedirs(empty, exist_ok=True)
+    status, lines = error_line(*tiny, env={**env, "PATH": empty})
+    check(status == 2 and len(lines) == 1 and "sbatch is missing" in lines[0], "sbatch missing: one line, exit 2")
+    big = ["study", "table4", "--nodes", "16384", "--algorithms", "multicore", "--build", args.build, "--out",
+           os.path.join(args.out, "big"), "--launcher", "slurm"]
+    status, lines = error_line(*big)
+    check(status == 2 and len(lines) == 1 and "MiB" in lines[0] and f"offers {NODE_MEMORY_MB:,} MiB" in lines[0],
+          "a task needing more memory than the node has: one line, exit 2, nothing submitted")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--build", required=True)
+    p.add_argument("--out", required=True)
+    args = p.parse_args()
+    args.build, args.out = os.path.abspath(args.build), os.path.abspath(args.out)
+    shutil.rmtree(args.out, ignore_errors=True)
+    cluster = os.path.join(args.out, "cluster")
+    script = os.path.join(SOURCE, "tests", "slurm", "one-node-slurm.sh")
+    start = time.monotonic()
+    up = subprocess.run(["bash", script, "start", cluster, str(NODE_MEMORY_MB)], capture_output=True, text=True)
+    if up.returncode != 0:
+        print(f"FAILED: Slurm did not start: {up.stderr.strip()}", file=sys.stderr)
+        subprocess.run(["bash", script, "stop", cluster])
+        return 1
+    print(f"ok: a one-node Slurm up in {time.monotonic() - start:.1f} s ({up.stdout.strip()})", flush=True)
+    env = {**os.environ, "SLURM_CONF": os.path.join(cluster, "slurm.conf")}
+    try:
+        study_equals_local(args, env)
+        cancelled_task_is_redone(args, env)
+        measured_sweep(args, env)
+        bad_input(args, env)
+    except Failed as failure:
+        print(f"slurm launcher test failed: {failure}; the daemons' logs are in {cluster}/logs", file=sys.stderr)
+        return 1
+    finally:
+        subprocess.run(["bash", script, "stop", cluster])
+    print(f"all checks passed in {time.monotonic() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
