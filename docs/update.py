@@ -28,6 +28,8 @@ SOURCES = {
     "explain-bgl": ("analysis/studies/explain/bgl-routed/explain.md", "before-command"),
     "explain-verdict": ("analysis/studies/explain/bgp-multicore/explain.md", "verdict"),
     "explain-synthetic": ("results/bench-explain-synthetic/explain-synthetic.md", "whole"),
+    "slurm-one-node": ("results/slurm-one-node/slurm-one-node.md", "whole"),
+    "slurm-checks": ("results/slurm-one-node/slurm-one-node.md", "checks"),
 }
 BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)
 GUIDES = ["README.md"] + [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(ROOT, "docs")))
@@ -45,6 +47,9 @@ def extract(text, how):
     if how == "before-command":
         body = text.split("\nCommand:", 1)[0]
         return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip()
+    if how == "checks":
+        return "\n".join(line for line in text.splitlines()
+                         if line.startswith("Measured ") or line.strip().startswith(("ok:", "all checks")) or not line)
     if how == "verdict":
         return "\n\n".join(line for line in text.splitlines() if line.startswith(("Measured ", "**")))
     return text

@@ -21,27 +21,37 @@ SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 # A node of 6 GiB: a 16,384-node simulation (about 5.6 GiB by its plan, 7 GiB with the margin) does not fit.
 NODE_MEMORY_MB = 6144
+OUT = [""]  # the test's folder, shown as OUT in the transcript
 MEASUREMENTS = ("wall_seconds", "peak_mib")  # of the host that ran it, not of the simulated machine
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
+
+
+TRANSCRIPT = []
 
 
 class Failed(Exception):
     pass
 
 
+def say(text):
+    """A line of the test's transcript (written to OUT/slurm-one-node.md at the end; the README shows it)."""
+    TRANSCRIPT.append(text)
+    print(text, flush=True)
+
+
 def check(condition, what):
-    print(f"{'ok' if condition else 'FAILED'}: {what}", flush=True)
+    say(f"{'ok' if condition else 'FAILED'}: {what}")
     if not condition:
         raise Failed(what)
 
 
-def analysis(*arguments, env=None, check_status=0):
+def analysis(*arguments, env=None, check_status=0, shown_prefix=""):
     command = [PYTHON, "-m", "analysis", *arguments]
     start = time.monotonic()
     done = subprocess.run(command, cwd=SOURCE, capture_output=True, text=True, env=env)
-    print(f"$ python3 -m analysis {' '.join(arguments)}   # {time.monotonic() - start:.1f} s, exit {done.returncode}",
-          flush=True)
+    shown = " ".join(a.replace(OUT[0] + "/", "OUT/").replace(SOURCE + "/", "") for a in arguments)
+    say(f"$ {shown_prefix}python3 -m analysis {shown}   # {time.monotonic() - start:.1f} s, exit {done.returncode}")
     if check_status is not None and done.returncode != check_status:
         print(done.stderr[-3000:], file=sys.stderr)
         raise Failed(f"exit {done.returncode}, expected {check_status}")
@@ -69,7 +79,9 @@ def study_equals_local(args, env):
     analysis(*common, "--out", os.path.join(args.out, "local"), env=env)
     slurm = analysis(*common, "--out", os.path.join(args.out, "slurm"), "--launcher", "slurm", "--poll-seconds",
                      "1", env=env)
-    print("\n".join("  " + line for line in slurm.stderr.splitlines() if line.startswith("slurm: submitted")))
+    for line in slurm.stderr.splitlines():
+        if line.startswith("slurm: submitted"):
+            say("  " + line.replace(OUT[0] + "/", "OUT/"))
     local_rows, slurm_rows = table(os.path.join(args.out, "local")), table(os.path.join(args.out, "slurm"))
     check(len(local_rows) == 6 and all(r.get("sim_steady_gups") for r in slurm_rows),
           f"the study ran {len(slurm_rows)} simulations as Slurm tasks, each with a result")
@@ -97,7 +109,8 @@ def cancelled_task_is_redone(args, env):
     subprocess.run(["scancel", killed], env=env, check=True)
     _, err = study.communicate(timeout=300)
     reported = [line for line in err.splitlines() if "failed: task" in line]
-    print("\n".join("  " + line for line in reported))
+    for line in reported:
+        say("  " + line.replace(OUT[0] + "/", "OUT/"))
     check(study.returncode == 1 and len(reported) == 1 and f"task {killed} ended CANCELLED" in reported[0]
           and "--resume submits it again alone" in reported[0] and "/slurm/logs/" in reported[0],
           "the cancelled task is named failed, with its state and log; the study exits 1")
@@ -105,7 +118,8 @@ def cancelled_task_is_redone(args, env):
                      "4096", "--build", args.build, "--out", out, "--launcher", "slurm", "--poll-seconds", "1",
                      "--resume", env=env)
     submitted = [line for line in again.stderr.splitlines() if line.startswith("slurm: submitted")]
-    print("\n".join("  " + line for line in submitted))
+    for line in submitted:
+        say("  " + line.replace(OUT[0] + "/", "OUT/"))
     rows = table(out)
     check(len(submitted) == 1 and ": 1 task(s)" in submitted[0] and all(r.get("sim_steady_gups") for r in rows),
           "--resume kept the finished task and submitted the cancelled one alone; both rows have results")
@@ -127,7 +141,7 @@ def measured_sweep(args, env):
             with open(os.path.join(out, "raw", name), encoding="utf-8") as f:
                 runs.append(json.load(f))
     for run in runs:
-        print(f"  {run['sweep']['algorithm']} {run['sweep']['nodes']} node(s): {run['ranks']} rank(s) on "
+        say(f"  {run['sweep']['algorithm']} {run['sweep']['nodes']} node(s): {run['ranks']} rank(s) on "
               f"{run['sweep']['node_list']}, {run['gups']:.4f} GUP/s, {run['errors']} errors: "
               f"{run['sweep']['command'].split(' /')[0]}")
     check(len(runs) == 4 and all(r["errors"] == 0 and not r["sweep"]["failed"] and r["sweep"]["node_list"]
@@ -136,10 +150,10 @@ def measured_sweep(args, env):
 
 
 def bad_input(args, env):
-    def error_line(*arguments, env=env):
-        done = analysis(*arguments, env=env, check_status=None)
+    def error_line(*arguments, env=env, shown_prefix=""):
+        done = analysis(*arguments, env=env, check_status=None, shown_prefix=shown_prefix)
         lines = done.stderr.strip().splitlines()
-        print("  " + (lines[-1] if lines else "(nothing)"))
+        say("  " + (lines[-1] if lines else "(nothing)").replace(OUT[0] + "/", "OUT/"))
         return done.returncode, lines
 
     tiny = ["study", "table4", "--nodes", "64", "--algorithms", "routed", "--updates-per-node", "1024", "--build",
@@ -149,7 +163,7 @@ def bad_input(args, env):
           and "Invalid partition" in lines[0], "an unknown partition: sbatch's refusal, one line, exit 2")
     empty = os.path.join(args.out, "no-programs")  # a PATH without Slurm's commands (or any others)
     os.makedirs(empty, exist_ok=True)
-    status, lines = error_line(*tiny, env={**env, "PATH": empty})
+    status, lines = error_line(*tiny, env={**env, "PATH": empty}, shown_prefix="PATH=OUT/no-programs ")
     check(status == 2 and len(lines) == 1 and "sbatch is missing" in lines[0], "sbatch missing: one line, exit 2")
     big = ["study", "table4", "--nodes", "16384", "--algorithms", "multicore", "--build", args.build, "--out",
            os.path.join(args.out, "big"), "--launcher", "slurm"]
@@ -164,6 +178,7 @@ def main():
     p.add_argument("--out", required=True)
     args = p.parse_args()
     args.build, args.out = os.path.abspath(args.build), os.path.abspath(args.out)
+    OUT[0] = args.out
     shutil.rmtree(args.out, ignore_errors=True)
     cluster = os.path.join(args.out, "cluster")
     script = os.path.join(SOURCE, "tests", "slurm", "one-node-slurm.sh")
@@ -173,8 +188,10 @@ def main():
         print(f"FAILED: Slurm did not start: {up.stderr.strip()}", file=sys.stderr)
         subprocess.run(["bash", script, "stop", cluster])
         return 1
-    print(f"ok: a one-node Slurm up in {time.monotonic() - start:.1f} s ({up.stdout.strip()})", flush=True)
+    say(f"ok: a one-node Slurm up in {time.monotonic() - start:.1f} s (tests/slurm/one-node-slurm.sh start OUT/cluster "
+        f"{NODE_MEMORY_MB}: munged, slurmctld, slurmd, {os.cpu_count()} CPUs)")
     env = {**os.environ, "SLURM_CONF": os.path.join(cluster, "slurm.conf")}
+    version = subprocess.run(["sbatch", "--version"], capture_output=True, text=True, env=env).stdout.split()
     try:
         study_equals_local(args, env)
         cancelled_task_is_redone(args, env)
@@ -185,8 +202,19 @@ def main():
         return 1
     finally:
         subprocess.run(["bash", script, "stop", cluster])
-    print(f"all checks passed in {time.monotonic() - start:.0f} s")
+    say(f"all checks passed in {time.monotonic() - start:.0f} s")
+    write_transcript(args, version[-1] if version else "?")
     return 0
+
+
+def write_transcript(args, version):
+    stamp = time.strftime("%Y-%m-%d", time.gmtime())
+    command = f"python3 tests/integration/slurm_launcher.py --build build --out {os.path.relpath(args.out, SOURCE)}"
+    with open(os.path.join(args.out, "slurm-one-node.md"), "w", encoding="utf-8") as f:
+        f.write(f"Measured {stamp} on {os.uname().nodename} ({os.cpu_count()} cores, Slurm "
+                f"{version}); command: `{command}`.\n\n")
+        f.write("\n".join("    " + line for line in TRANSCRIPT) + "\n")
+
 
 
 if __name__ == "__main__":
