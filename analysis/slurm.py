@@ -262,7 +262,8 @@ class Slurm:
             summary = (f"slurm: {counts['pending']} pending, {counts['running']} running, "
                        f"{len(finished) - failed} done, {failed} failed")
             if summary != last:
-                print(summary, file=sys.stderr, flush=True)
+                left = f" (about {progress.left():.0f} s left)" if progress.done else ""
+                print(summary + left, file=sys.stderr, flush=True)
                 last = summary
             if not counts["pending"] and not counts["running"]:
                 return

@@ -54,11 +54,14 @@ class Progress:
         self.total, self.done, self.start, self.prefix, self.quiet = total, 0, time.monotonic(), prefix, quiet
         self.lock = threading.Lock()  # steps may come from simulations run side by side
 
+    def left(self):
+        """Seconds left at the pace so far (0 before the first step)."""
+        return (time.monotonic() - self.start) / self.done * max(0, self.total - self.done) if self.done else 0.0
+
     def step(self, what):
         with self.lock:
             self.done += 1
-            elapsed = time.monotonic() - self.start
-            left = elapsed / self.done * max(0, self.total - self.done)
+            elapsed, left = time.monotonic() - self.start, self.left()
             if not self.quiet:
                 print(f"{self.prefix}: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
                       file=sys.stderr, flush=True)
