@@ -1,4 +1,4 @@
-"""Runs gups-model, gups-sim and gups (real, under mpirun, this machine only) over
+"""Runs gups-model, gups-sim and gups (real: under mpirun on this host, or srun under Slurm) over
 algorithms and node counts, keeping every raw JSON result."""
 import json
 import os
