@@ -24,6 +24,7 @@ MIB = 2**20
 # A simulation's memory estimate leaves out the Python driver and SimGrid's own start-up.
 MEMORY_MARGIN, MEMORY_FLOOR_MIB = 1.25, 256
 MIN_MINUTES = 5
+UNANSWERED_SECONDS = 600  # squeue failing this long (the controller down) ends the wait
 ACTIVE = ("PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "SUSPENDED", "REQUEUED", "RESIZING")
 
 
@@ -221,7 +222,9 @@ class Slurm:
         """{array index: Slurm state} of the tasks squeue still lists."""
         status, out, err = run(["squeue", "--noheader", "--array", "--jobs", job, "--format", "%i %T"])
         if status != 0:
-            return None  # a job gone from the controller is not an error: its tasks have ended
+            if "Invalid job id" in err:
+                return {}  # gone from the controller (past its MinJobAge): every task has ended
+            return None  # the controller did not answer: ask again later
         states = {}
         for line in out.splitlines():
             ident, _, state = line.strip().partition(" ")
@@ -245,10 +248,19 @@ class Slurm:
         finished = set()
         last = None
         poll = min(1.0, self.options.poll_seconds)
+        unanswered_since = None
         while True:
             counts = {"pending": 0, "running": 0}
             for job, tasks in arrays:
-                states = self.states(job) or {}
+                states = self.states(job)
+                if states is None:
+                    unanswered_since = unanswered_since or time.monotonic()
+                    if time.monotonic() - unanswered_since > UNANSWERED_SECONDS:
+                        raise SlurmError(f"squeue has not answered for {UNANSWERED_SECONDS} s; array {job} may still "
+                                         "be running (squeue, scancel); once it ends, --resume keeps its results")
+                    counts["pending"] += sum(1 for t in tasks if t.name not in finished)  # unknown: still waiting
+                    continue
+                unanswered_since = None
                 for index, task in enumerate(tasks):
                     if task.name in finished:
                         continue

@@ -60,8 +60,9 @@ def test_mpi_runs_start_with_the_launchers_own_starter():
 class FakeSlurm:
     """Slurm's commands as the launcher calls them: records them, answers like Slurm 22.05."""
 
-    def __init__(self, node_memory_mb=6144, cpus=2, sbatch_error=""):
+    def __init__(self, node_memory_mb=6144, cpus=2, sbatch_error="", squeue=()):
         self.commands, self.node_memory_mb, self.cpus, self.sbatch_error = [], node_memory_mb, cpus, sbatch_error
+        self.squeue = list(squeue)  # answers to squeue, in order; then: every task has left the queue
 
     def __call__(self, command):
         self.commands.append(command)
@@ -70,7 +71,7 @@ class FakeSlurm:
         if command[0] == "sbatch":
             return (1, "", self.sbatch_error) if self.sbatch_error else (0, "42\n", "")
         if command[0] == "squeue":
-            return 0, "", ""  # every task has left the queue
+            return self.squeue.pop(0) if self.squeue else (0, "", "")
         if command[0] == "sacct":
             return 1, "", "Slurm accounting storage is disabled"
         if command[0] == "scontrol" and command[1] == "show":
@@ -167,3 +168,22 @@ def test_time_limits_and_memory_have_floors_and_margins():
     # The measured rate: 40 s for 1,024 nodes at 8,192 updates, 4,040 s for 32,768 nodes (Table 4 here).
     plan = {"nodes": 32768, "table": {"updates_per_node": 8192}}
     assert 0.8 < slurm.expected_simulation_seconds(plan) / 4040 < 1.25
+
+
+def test_a_silent_controller_is_waited_for_and_a_purged_job_has_ended(tmp_path, monkeypatch):
+    """squeue failing (the controller restarting) is not the tasks' end; 'Invalid job id' (purged) is."""
+    fake = FakeSlurm(squeue=[(1, "", "slurm_load_jobs error: Unable to contact slurm controller"),
+                             (0, "42_0 RUNNING\n42_1 PENDING\n", ""),
+                             (1, "", "slurm_load_jobs error: Invalid job id specified")])
+    runner = slurm_launcher(tmp_path, monkeypatch, fake)
+    done = runner.run(sim_tasks(tmp_path, [(100, 60), (100, 60)]), sweep.Progress(2, "test", quiet=True))
+    assert [d["gups"] for d, _ in done] == [0, 1]
+    assert len([c for c in fake.commands if c[0] == "squeue"]) == 3
+
+
+def test_a_controller_silent_too_long_ends_the_wait(tmp_path, monkeypatch):
+    fake = FakeSlurm(squeue=[(1, "", "Unable to contact slurm controller")] * 3)
+    monkeypatch.setattr(slurm, "UNANSWERED_SECONDS", 0)
+    runner = slurm_launcher(tmp_path, monkeypatch, fake)
+    with pytest.raises(slurm.SlurmError, match="squeue has not answered"):
+        runner.run(sim_tasks(tmp_path, [(100, 60)]), sweep.Progress(1, "test", quiet=True))
