@@ -113,6 +113,7 @@ class Slurm:
         self.folder = os.path.abspath(os.path.join(folder, "slurm"))
         self.options = options
         self.arrays = 0
+        self.limits = None  # the partition's (largest memory MiB, most CPUs, nodes), once asked
         if shutil.which("sbatch") is None:
             raise SlurmError("sbatch is missing: --launcher slurm needs Slurm's commands on PATH (Debian's "
                              "slurm-client), and a cluster to submit to")
@@ -130,6 +131,22 @@ class Slurm:
             return None  # a partition sinfo does not know: sbatch's refusal says so
         return max(s[0] for s in sizes), max(s[1] for s in sizes), len(sizes)
 
+    def fits(self, task, progress):
+        """Whether the partition has the nodes and CPUs of a measured run; if not, the progress line says why it is
+        not run (as a local sweep skips what this host's cores cannot hold: never oversubscribed)."""
+        self.limits = self.limits or self.node_limits()
+        if self.limits is None or self.shape_fits(task, self.limits):
+            return True
+        _, cpus, nodes = self.limits
+        progress.step(f"{task.what}: not run, it needs {task.ranks} ranks on {task.hosts} node(s) and the partition "
+                      f"has {nodes} node(s) of at most {cpus} CPUs (measured runs never oversubscribe)")
+        return False
+
+    @staticmethod
+    def shape_fits(task, limits):
+        _, cpus, nodes = limits
+        return task.hosts <= nodes and (not task.ranks or math.ceil(task.ranks / task.hosts) <= cpus)
+
     def check(self, tasks):
         limits = self.node_limits()
         if limits is None:
@@ -139,7 +156,7 @@ class Slurm:
             if memory_mib(task) > memory:
                 raise SlurmError(f"{task.what} needs {memory_mib(task):,} MiB (the plan's estimate with a margin) "
                                  f"and the largest node offers {memory:,} MiB")
-            if task.hosts > nodes or (task.ranks and math.ceil(task.ranks / task.hosts) > cpus):
+            if not self.shape_fits(task, limits):
                 raise SlurmError(f"{task.what} needs {task.ranks} ranks on {task.hosts} node(s); the partition has "
                                  f"{nodes} node(s) of at most {cpus} CPUs")
 

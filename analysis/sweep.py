@@ -95,7 +95,7 @@ def sweep(args):
                 if "measured" in sources:
                     for owner in args.owners.split(","):
                         task = measurement(args, gups, algorithm, n, repeat, owner)
-                        if runner.name != "local" or fits_this_host(task, progress):
+                        if (runner.fits(task, progress) if runner.name == "slurm" else fits_this_host(task, progress)):
                             tasks.append(task)
     if runner.name == "slurm":
         for task in tasks:

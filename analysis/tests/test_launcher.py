@@ -187,3 +187,13 @@ def test_a_controller_silent_too_long_ends_the_wait(tmp_path, monkeypatch):
     runner = slurm_launcher(tmp_path, monkeypatch, fake)
     with pytest.raises(slurm.SlurmError, match="squeue has not answered"):
         runner.run(sim_tasks(tmp_path, [(100, 60)]), sweep.Progress(1, "test", quiet=True))
+
+
+def test_measured_runs_the_partition_cannot_hold_are_not_run(tmp_path, monkeypatch, capsys):
+    runner = slurm_launcher(tmp_path, monkeypatch, FakeSlurm(cpus=2))
+    progress = sweep.Progress(3, "test")
+    fits = [runner.fits(launcher.Task(str(r), f"measured {r}", [], "", "sweep", ranks=r, hosts=1), progress)
+            for r in (1, 2, 4)]
+    assert fits == [True, True, False]
+    assert "measured 4: not run, it needs 4 ranks on 1 node(s) and the partition has 1 node(s) of at most 2 CPUs" \
+        in capsys.readouterr().err

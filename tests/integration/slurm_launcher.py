@@ -132,9 +132,17 @@ def measured_sweep(args, env):
                           env={**env, **MPI_ENV})
     check(done.returncode == 0, "this host calibrated (gups-calibrate) for the measured sweep's machine file")
     out = os.path.join(args.out, "measured")
-    analysis("sweep", "--machine", host, "--algorithms", "direct,routed", "--nodes", "1,2", "--sources",
-             "model,measured", "--log2-table", "18", "--build", args.build, "--out", out, "--launcher", "slurm",
-             "--poll-seconds", "1", env=env)
+    done = analysis("sweep", "--machine", host, "--algorithms", "direct,routed,multicore", "--nodes", "1,2",
+                    "--sources", "model,measured", "--log2-table", "18", "--build", args.build, "--out", out,
+                    "--launcher", "slurm", "--poll-seconds", "1", env=env)
+    skipped = [line.split("] ", 1)[1].split(" (measured runs")[0] for line in done.stderr.splitlines()
+               if "not run" in line]
+    for line in skipped:
+        say("  " + line)
+    # This host's machine file has 2 cores a node: multicore runs 2 ranks a torus node, one torus node a host.
+    check(len(skipped) == 1 and skipped[0].startswith("measured multicore 2 nodes")
+          and "needs 4 ranks on 2 node(s) and the partition has 1 node(s)" in skipped[0],
+          "a run needing more nodes than the partition has is not run, and the sweep says why")
     runs = []
     for name in sorted(os.listdir(os.path.join(out, "raw"))):
         if name.startswith("measured-"):
@@ -144,9 +152,10 @@ def measured_sweep(args, env):
         say(f"  {run['sweep']['algorithm']} {run['sweep']['nodes']} node(s): {run['ranks']} rank(s) on "
               f"{run['sweep']['node_list']}, {run['gups']:.4f} GUP/s, {run['errors']} errors: "
               f"{run['sweep']['command'].split(' /')[0]}")
-    check(len(runs) == 4 and all(r["errors"] == 0 and not r["sweep"]["failed"] and r["sweep"]["node_list"]
+    check(len(runs) == 5 and all(r["errors"] == 0 and not r["sweep"]["failed"] and r["sweep"]["node_list"]
                                  and r["sweep"]["command"].startswith("srun --mpi=pmix") for r in runs),
-          "4 measured runs under Slurm, started by srun, verified, each with its node list")
+          "5 measured runs under Slurm (direct, routed, multicore), started by srun, verified, each with its node "
+          "list")
 
 
 def bad_input(args, env):
