@@ -3,6 +3,7 @@
 set(GUPS_CORE_SOURCES
   kernel/core/algorithm.cpp
   kernel/core/algorithm_setup.cpp
+  kernel/core/apex_map_access.cpp
   kernel/core/destination_buckets.cpp
   kernel/core/host_memory.cpp
   kernel/core/hpcc_stream.cpp
