@@ -4,6 +4,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/algorithm.cpp
   kernel/core/algorithm_setup.cpp
   kernel/core/apex_map_access.cpp
+  kernel/core/apex_map_run.cpp
   kernel/core/destination_buckets.cpp
   kernel/core/host_memory.cpp
   kernel/core/hpcc_stream.cpp
@@ -22,6 +23,9 @@ set(GUPS_CORE_SOURCES
   kernel/core/torus_shape.cpp
   kernel/core/update_timeline.cpp)
 set(GUPS_MPI_SOURCES
+  kernel/mpi/apex_map_driver.cpp
+  kernel/mpi/apex_map_one_sided.cpp
+  kernel/mpi/apex_map_two_sided.cpp
   kernel/mpi/direct.cpp
   kernel/mpi/distributed_verification.cpp
   kernel/mpi/gups_main.cpp

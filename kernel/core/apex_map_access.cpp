@@ -44,7 +44,9 @@ std::optional<std::string> problem(const Parameters& p, std::uint64_t processes)
   }
   if (p.indices == 0) return "--indices (I) must be at least 1";
   if (p.repeats == 0) return "--repeats (N) must be at least 1";
-  if (p.receive_buffers == 0) return "--receive-buffers (B) must be at least 1";
+  if (p.receive_buffers == 0 || p.receive_buffers > kMaxReceiveBuffers) {
+    return fmt::format("--receive-buffers (B) must be 1 to {}", kMaxReceiveBuffers);
+  }
   if (p.send_handles == 0) return "--send-handles (SMSG) must be at least 1";
   if (p.serve_per_turn == 0) return "--serve-per-turn (NSER) must be at least 1";
   return std::nullopt;

@@ -14,6 +14,10 @@
 
 namespace gups::apex_map {
 
+// Each outstanding request's reply has a tag of its own (MPI promises tags
+// up to 32767).
+inline constexpr unsigned kMaxReceiveBuffers = 16384;
+
 struct Parameters {
   std::uint64_t memory_words = 0;  // M: the global array, spread evenly over the processes
   double alpha = 1.0;              // temporal locality: 1 uniform, toward 0 ever more local

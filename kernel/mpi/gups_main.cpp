@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "apex_map_probe.hpp"
+#include "apex_map_run.hpp"
 #include "distributed_verification.hpp"
 #include "host_memory.hpp"
 #include "link_load.hpp"
@@ -311,6 +313,10 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
     install_network_level();
   } catch (const std::invalid_argument& error) {
     return say_error(error.what());
+  }
+  // The Apex-Map probe is a program of its own behind the same --algo.
+  if (apex_map::asks_for(argc, argv, apex_map::implementation_names())) {
+    return apex_map::probe_main(argc, argv, rank, ranks, mpi_library_version());
   }
   const auto parsed = parse_command_line(argc, argv, update_algorithm_names(), kSimulated);
   if (parsed.outcome == ParsedCommandLine::Outcome::help) {

@@ -126,6 +126,8 @@ TEST(ApexMapAccess, BadParametersAreNamed) {
   EXPECT_NE(bad([](Parameters& q) { q.memory_words = 4097 * 4 + 1; }).find("multiple of the 4 processes"),
             std::string::npos);
   EXPECT_NE(bad([](Parameters& q) { q.receive_buffers = 0; }).find("--receive-buffers (B)"), std::string::npos);
+  EXPECT_NE(bad([](Parameters& q) { q.receive_buffers = kMaxReceiveBuffers + 1; }).find("1 to 16384"),
+            std::string::npos);
   EXPECT_NE(bad([](Parameters& q) { q.send_handles = 0; }).find("--send-handles"), std::string::npos);
   EXPECT_NE(bad([](Parameters& q) { q.serve_per_turn = 0; }).find("--serve-per-turn"), std::string::npos);
   EXPECT_NE(bad([](Parameters& q) { q.indices = 0; }).find("--indices"), std::string::npos);

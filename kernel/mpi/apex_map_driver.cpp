@@ -1,0 +1,118 @@
+// The Apex-Map probe inside gups: parse, fill each process's share, then N
+// repetitions of new indices (made before the clock starts), each timed to
+// the moment every process has finished, and every sum checked against its
+// serial recomputation.
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <fstream>
+
+#include "apex_map_probe.hpp"
+#include "apex_map_run.hpp"
+#include "host_memory.hpp"
+
+namespace gups::apex_map {
+namespace {
+
+constexpr int kExitBadInput = 2;
+constexpr int kExitWrongSum = 1;
+
+// Each host checks that the shares of all its processes fit before any is
+// allocated; the lowest rank of a host short of memory says so. True if one is.
+bool short_of_memory(std::uint64_t share_words, int rank) {
+  MPI_Comm host;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host);
+  double mine = 8.0 * static_cast<double>(share_words);
+  double total = 0;
+  MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, host);
+  MPI_Comm_free(&host);
+  const auto available = available_host_memory_bytes();
+  const auto shortfall =
+      available ? memory_shortfall(total, *available, "the processes' shares of the array (--memory-words)")
+                : std::nullopt;
+  int candidate = shortfall ? rank : INT_MAX;
+  int reporter = INT_MAX;
+  MPI_Allreduce(&candidate, &reporter, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rank == reporter) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
+  return reporter != INT_MAX;
+}
+
+}  // namespace
+
+const std::vector<Implementation>& implementations() {
+  static const std::vector<Implementation> table{
+      {"apex-map-mpi", "two-sided MPI: a request and a reply per remote block, out of order", make_two_sided},
+      {"apex-map-rma", "one-sided MPI-3: MPI_Get and flush per remote block", make_one_sided},
+  };
+  return table;
+}
+
+std::vector<std::string> implementation_names() {
+  std::vector<std::string> names;
+  for (const auto& implementation : implementations()) names.emplace_back(implementation.name);
+  return names;
+}
+
+int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mpi_library) {
+  const auto processes = static_cast<std::uint64_t>(ranks);
+  const auto parsed = parse_probe_command_line(argc, argv, implementation_names(), processes);
+  if (parsed.outcome == ParsedProbe::Outcome::help) {
+    if (rank == 0) std::fputs(parsed.message.c_str(), stdout);
+    return 0;
+  }
+  if (parsed.outcome == ParsedProbe::Outcome::error) {
+    if (rank == 0) std::fprintf(stderr, "gups: error: %s\n", parsed.message.c_str());
+    return kExitBadInput;
+  }
+  const auto& config = parsed.config;
+  const auto& p = config.parameters;
+  const auto share = share_words(p, processes);
+  if (short_of_memory(share, rank)) return kExitBadInput;
+  std::vector<std::uint64_t> memory(share);
+  const auto first = static_cast<std::uint64_t>(rank) * share;
+  for (std::uint64_t j = 0; j < share; ++j) memory[j] = word_at(first + j);
+  if (const auto changed = std::min(config.inject_errors, share); changed > 0) {
+    for (std::uint64_t j = 0; j < changed; ++j) memory[j * (share / changed)] ^= 1;
+  }
+
+  const auto& implementation = *std::find_if(implementations().begin(), implementations().end(),
+                                             [&](const auto& i) { return i.name == config.algorithm; });
+  double seconds = 0;
+  std::uint64_t remote = 0;
+  std::uint64_t wrong = 0;
+  {
+    auto accessor = implementation.make(MPI_COMM_WORLD, p, memory);
+    for (unsigned repetition = 0; repetition < p.repeats; ++repetition) {
+      const auto starts = start_indices(p, processes, static_cast<std::uint64_t>(rank), repetition);
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double start = MPI_Wtime();
+      const auto totals = accessor->run(starts);
+      seconds += MPI_Wtime() - start;
+      remote += totals.remote;
+      wrong += totals.sum != serial_sum(starts, p.block_words);
+    }
+  }
+  ProbeResult result;
+  MPI_Reduce(&seconds, &result.seconds, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&remote, &result.remote_accesses, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Allreduce(&wrong, &result.wrong_sums, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) {
+    result.config = config;
+    result.summary = implementation.summary;
+    result.processes = processes;
+    result.mpi_library = mpi_library;
+    std::fputs(format_lines(result).c_str(), stdout);
+    std::fflush(stdout);
+    if (!config.json_path.empty()) {
+      std::ofstream json(config.json_path);
+      json << to_json(result).dump(2) << '\n';
+      if (!json) {
+        std::fprintf(stderr, "gups: error: cannot write %s\n", config.json_path.c_str());
+        return kExitBadInput;
+      }
+    }
+  }
+  return result.passed() ? 0 : kExitWrongSum;
+}
+
+}  // namespace gups::apex_map
