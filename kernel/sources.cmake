@@ -13,6 +13,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/operation_charges.cpp
   kernel/core/packet_format.cpp
   kernel/core/run_config.cpp
+  kernel/core/result_output.cpp
   kernel/core/role_plan.cpp
   kernel/core/route_step.cpp
   kernel/core/run_report.cpp

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
-#include <fstream>
 
 #include "apex_map_probe.hpp"
 #include "apex_map_run.hpp"
 #include "host_memory.hpp"
+#include "result_output.hpp"
 
 namespace gups::apex_map {
 namespace {
@@ -101,16 +101,7 @@ int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mp
     result.summary = implementation.summary;
     result.processes = processes;
     result.mpi_library = mpi_library;
-    std::fputs(format_lines(result).c_str(), stdout);
-    std::fflush(stdout);
-    if (!config.json_path.empty()) {
-      std::ofstream json(config.json_path);
-      json << to_json(result).dump(2) << '\n';
-      if (!json) {
-        std::fprintf(stderr, "gups: error: cannot write %s\n", config.json_path.c_str());
-        return kExitBadInput;
-      }
-    }
+    if (!print_and_save(format_lines(result), to_json(result), config.json_path)) return kExitBadInput;
   }
   return result.passed() ? 0 : kExitWrongSum;
 }

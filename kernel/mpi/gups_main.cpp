@@ -7,7 +7,6 @@
 #include <climits>
 #include <fmt/format.h>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,6 +17,7 @@
 #include "host_memory.hpp"
 #include "link_load.hpp"
 #include "progress_report.hpp"
+#include "result_output.hpp"
 #include "run_report.hpp"
 #include "run_statistics.hpp"
 #include "simulated_calls.hpp"
@@ -284,16 +284,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.bucket_capacity = setup.shape ? setup.node_buckets.capacity : config.lookahead;
     result.link_loads = std::move(link_loads);
     result.build = build_info();
-    std::fputs(format_hpcc_lines(result).c_str(), stdout);
-    std::fflush(stdout);
-    if (!config.json_path.empty()) {
-      std::ofstream json(config.json_path);
-      json << to_json(result).dump(2) << '\n';
-      if (!json) {
-        std::fprintf(stderr, "gups: error: cannot write %s\n", config.json_path.c_str());
-        return kExitBadInput;
-      }
-    }
+    if (!print_and_save(format_hpcc_lines(result), to_json(result), config.json_path)) return kExitBadInput;
   }
   return passed ? 0 : kExitVerificationFailed;
 }
