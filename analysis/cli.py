@@ -1,9 +1,9 @@
-"""Command line: python3 -m analysis sweep|plot|report|study|main|table2|explain"""
+"""Command line: python3 -m analysis sweep|plot|report|study|main|table2|explain|apexmap"""
 import argparse
 import os
 import sys
 
-from . import explain, explain_mechanisms, launcher, main_job, plot, report, results, slurm, study, sweep, table2
+from . import apexmap, explain, explain_mechanisms, launcher, main_job, plot, report, results, slurm, study, sweep, table2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -104,6 +104,19 @@ def parser():
                    help="seconds for the whole command; a size whose simulations would end past it is left to the "
                         "model (default 600; 0: no limit)")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+    s = sub.add_parser("apexmap", help="Apex-Map's (alpha, L) surfaces measured on this host: two-sided MPI against "
+                                        "one-sided MPI-3, and the uniform single-word corner beside RandomAccess")
+    s.add_argument("--out", required=True, help="results folder")
+    s.add_argument("--algorithms", default="apex-map-mpi,apex-map-rma", help="comma list")
+    s.add_argument("--alphas", default=",".join(f"{a:g}" for a in apexmap.ALPHAS), help="comma list, each in (0, 1]")
+    s.add_argument("--blocks", default=",".join(str(b) for b in apexmap.BLOCKS), help="L values, comma list")
+    s.add_argument("--ranks", type=int, default=0, help="MPI ranks (default: this host's cores)")
+    s.add_argument("--memory-words", type=int, default=0, help="M (default: 2^20 words per rank)")
+    s.add_argument("--indices", type=int, default=0,
+                   help=f"I per point (default: {apexmap.WORDS_PER_REPETITION:,} / L within {apexmap.INDEX_RANGE})")
+    s.add_argument("--repeats", type=int, default=3, help="N per point (default 3)")
+    s.add_argument("--resume", action="store_true", help="keep the points whose finished results are in OUT/raw")
+    s.add_argument("--build", default=os.path.join(ROOT, "build"))
     s = sub.add_parser("task", help=argparse.SUPPRESS)  # one task of a Slurm array: TASKS.json INDEX
     s.add_argument("file")
     s.add_argument("index", type=int)
@@ -125,6 +138,8 @@ def main(argv):
             return main_job.main_job(args, main)
         if args.command == "explain":
             return explain.explain(args)
+        if args.command == "apexmap":
+            return apexmap.apexmap(args)
         if args.command == "table2":
             if min(args.error_runs, args.rate_runs) < 1 or not 1 <= args.log2_table <= 40 or args.threads < 0:
                 raise ValueError("--error-runs and --rate-runs must be at least 1, --log2-table 1 to 40, "
