@@ -89,7 +89,7 @@ def markdown(rows, comparison, args, wall):
              f"MB/s per process, measured (gups --algo ..., {args.repeats} repetitions a point, I = "
              f"{WORDS_PER_REPETITION:,} / L words within {INDEX_RANGE}); {wall:.0f} s in all.", ""]
     for algorithm in args.algorithms:
-        lines += [f"## {algorithm}", "", "| alpha \\ L | " + " | ".join(str(b) for b in args.blocks) + " |",
+        lines += [f"### {algorithm}", "", "| alpha \\ L | " + " | ".join(str(b) for b in args.blocks) + " |",
                   "| ---: | " + " | ".join("---:" for _ in args.blocks) + " |"]
         for alpha in args.alphas:
             cells = []
@@ -100,7 +100,7 @@ def markdown(rows, comparison, args, wall):
             lines.append(f"| {alpha:g} | " + " | ".join(cells) + " |")
         lines.append("")
     if comparison:
-        lines += ["## The uniform single-word corner beside RandomAccess", ""]
+        lines += ["### The uniform single-word corner beside RandomAccess", ""]
         lines.append(f"RandomAccess (direct, {comparison['ranks']} ranks): {comparison['randomaccess_gups']:.4g} GUPS.")
         for algorithm in args.algorithms:
             value = comparison.get(f"{algorithm}_giga_accesses_per_second")

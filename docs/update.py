@@ -30,6 +30,7 @@ SOURCES = {
     "explain-synthetic": ("results/bench-explain-synthetic/explain-synthetic.md", "whole"),
     "slurm-one-node": ("results/slurm-one-node/slurm-one-node.md", "whole"),
     "slurm-checks": ("results/slurm-one-node/slurm-one-node.md", "checks"),
+    "apexmap-host": ("analysis/studies/apexmap/host/apexmap.md", "whole-body"),
 }
 BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)
 GUIDES = ["README.md"] + [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(ROOT, "docs")))
@@ -47,6 +48,8 @@ def extract(text, how):
     if how == "before-command":
         body = text.split("\nCommand:", 1)[0]
         return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip()
+    if how == "whole-body":
+        return "\n".join(line for line in text.splitlines() if not line.startswith("# ")).strip()
     if how == "checks":
         return "\n".join(line for line in text.splitlines()
                          if line.startswith("Measured ") or line.strip().startswith(("ok:", "all checks")) or not line)

@@ -54,7 +54,7 @@ def main():
     check(corner and corner["randomaccess_gups"] > 0 and corner["apex-map-rma_giga_accesses_per_second"] > 0,
           "the (1, 1) corner beside RandomAccess direct on the same 2 ranks")
     text = open(os.path.join(args.out, "apexmap.md"), encoding="utf-8").read()
-    check("## apex-map-mpi" in text and "RandomAccess (direct, 2 ranks)" in text, "the table a person reads")
+    check("### apex-map-mpi" in text and "RandomAccess (direct, 2 ranks)" in text, "the table a person reads")
     for name in ("apexmap-surfaces.png", "apexmap-ratio.png"):
         path = os.path.join(args.out, name)
         check(os.path.exists(path) and os.path.getsize(path) > 10000, f"{name} drawn")
