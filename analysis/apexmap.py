@@ -17,6 +17,7 @@ ALGORITHMS = ["apex-map-mpi", "apex-map-rma"]
 # is not what is measured; I = this / L, within INDEX_RANGE.
 WORDS_PER_REPETITION = 1 << 22
 INDEX_RANGE = (64, 65536)
+DEFAULT_SHARE_WORDS = 1 << 20  # gups's own when --memory-words is not given (apex_map::kDefaultShareWords)
 
 
 def csv_floats(text, what):
@@ -52,8 +53,8 @@ def point_task(args, gups, algorithm, alpha, block_words):
 def corner_task(args, gups):
     """RandomAccess on the same ranks: HPCC's direct algorithm, a table as large as the probe's array."""
     path = results.raw_path(args.out, "randomaccess-direct")
-    share = args.memory_words // args.ranks if args.memory_words else 1 << 20
-    log2_table = max(1, (share * args.ranks).bit_length() - 1)
+    words = args.memory_words or DEFAULT_SHARE_WORDS * args.ranks
+    log2_table = max(1, words.bit_length() - 1)
     command = [gups, "--algo", "direct", "--log2-table", str(log2_table), "--json", path]
     return launcher.Task("randomaccess-direct", "RandomAccess direct", command, path, "apexmap",
                          {"source": "measured", "algorithm": "direct"}, ranks=args.ranks, env=sweep.MPI_ENV)

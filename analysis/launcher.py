@@ -85,6 +85,15 @@ def execute(task, mpi_prefix=mpirun_prefix):
     return stamped, wall, failed, why
 
 
+def resumed(task, mpi_prefix, progress):
+    """With --resume: (document, wall seconds) of this task's finished result, with a progress step, or None."""
+    document = kept(task, mpi_prefix)
+    if document is None:
+        return None
+    progress.step(f"{task.what}: kept from an earlier {task.section}")
+    return document, document[task.section].get("wall_seconds", 0.0)
+
+
 def kept(task, mpi_prefix, quiet=False):
     """The finished result of exactly this task at its path, or None (unless quiet, with a line saying why when
     there is a file that is not one)."""
@@ -108,11 +117,9 @@ class Local:
     def run(self, tasks, progress, resume=False):
         """(document or None when it failed, wall seconds) per task, in the tasks' order."""
         def one(task):
-            if resume:
-                document = kept(task, self.mpi_prefix)
-                if document is not None:
-                    progress.step(f"{task.what}: kept from an earlier {task.section}")
-                    return document, document[task.section].get("wall_seconds", 0.0)
+            earlier = resumed(task, self.mpi_prefix, progress) if resume else None
+            if earlier:
+                return earlier
             document, wall, failed, why = execute(task, self.mpi_prefix)
             if failed:
                 print(f"{task.section}: {task.what} failed ({why})", file=sys.stderr, flush=True)

@@ -113,7 +113,7 @@ class Slurm:
         self.folder = os.path.abspath(os.path.join(folder, "slurm"))
         self.options = options
         self.arrays = 0
-        self.limits = None  # the partition's (largest memory MiB, most CPUs, nodes), once asked
+        self.limits, self.limits_asked = None, False  # the partition's (largest memory MiB, most CPUs, nodes)
         if shutil.which("sbatch") is None:
             raise SlurmError("sbatch is missing: --launcher slurm needs Slurm's commands on PATH (Debian's "
                              "slurm-client), and a cluster to submit to")
@@ -131,13 +131,19 @@ class Slurm:
             return None  # a partition sinfo does not know: sbatch's refusal says so
         return max(s[0] for s in sizes), max(s[1] for s in sizes), len(sizes)
 
+    def partition_limits(self):
+        """node_limits(), asked of sinfo once."""
+        if not self.limits_asked:
+            self.limits, self.limits_asked = self.node_limits(), True
+        return self.limits
+
     def fits(self, task, progress):
         """Whether the partition has the nodes and CPUs of a measured run; if not, the progress line says why it is
         not run (as a local sweep skips what this host's cores cannot hold: never oversubscribed)."""
-        self.limits = self.limits or self.node_limits()
-        if self.limits is None or self.shape_fits(task, self.limits):
+        limits = self.partition_limits()
+        if limits is None or self.shape_fits(task, limits):
             return True
-        _, cpus, nodes = self.limits
+        _, cpus, nodes = limits
         progress.step(f"{task.what}: not run, it needs {task.ranks} ranks on {task.hosts} node(s) and the partition "
                       f"has {nodes} node(s) of at most {cpus} CPUs (measured runs never oversubscribe)")
         return False
@@ -148,7 +154,7 @@ class Slurm:
         return task.hosts <= nodes and (not task.ranks or math.ceil(task.ranks / task.hosts) <= cpus)
 
     def check(self, tasks):
-        limits = self.node_limits()
+        limits = self.partition_limits()
         if limits is None:
             return
         memory, cpus, nodes = limits
@@ -165,10 +171,9 @@ class Slurm:
         outcome = {}
         pending = []
         for task in tasks:
-            document = launcher.kept(task, self.mpi_prefix) if resume else None
-            if document is not None:
-                progress.step(f"{task.what}: kept from an earlier {task.section}")
-                outcome[task.name] = (document, document[task.section].get("wall_seconds", 0.0))
+            earlier = launcher.resumed(task, self.mpi_prefix, progress) if resume else None
+            if earlier:
+                outcome[task.name] = earlier
             else:
                 pending.append(task)
         if pending:
@@ -196,11 +201,12 @@ class Slurm:
                     f"cd {shlex.quote(ROOT)} && exec {shlex.quote(sys.executable)} -m analysis task "
                     f"{shlex.quote(task_file)} \"$SLURM_ARRAY_TASK_ID\"\n")
         first = tasks[0]
+        memories = [memory_mib(t) for t in tasks]
+        time_limits = [minutes(t.seconds, self.options.time_factor) for t in tasks]
         command = ["sbatch", "--parsable", "--hold", f"--array=0-{len(tasks) - 1}",
                    f"--job-name=torus-gups-{first.section}",
                    f"--output={os.path.join(self.folder, 'logs', '%A_%a.out')}",
-                   f"--mem={max(memory_mib(t) for t in tasks)}M"]
-        time_limits = [minutes(t.seconds, self.options.time_factor) for t in tasks]
+                   f"--mem={max(memories)}M"]
         if all(time_limits):
             command.append(f"--time={max(time_limits)}")
         if first.ranks:
@@ -216,11 +222,11 @@ class Slurm:
             said = "; ".join(line.removeprefix("sbatch: error: ") for line in err.splitlines() if line.strip())
             raise SlurmError(f"sbatch refused the array: {said}")
         job = out.strip().split(";")[0]
-        top_memory, top_minutes = max(memory_mib(t) for t in tasks), max(time_limits)
-        for index, (task, limit) in enumerate(zip(tasks, time_limits)):
+        top_memory, top_minutes = max(memories), max(time_limits)
+        for index, (task, memory, limit) in enumerate(zip(tasks, memories, time_limits)):
             changes = []
-            if memory_mib(task) < top_memory:
-                changes.append(f"MinMemoryNode={memory_mib(task)}")
+            if memory < top_memory:
+                changes.append(f"MinMemoryNode={memory}")
             if limit and limit < top_minutes:
                 changes.append(f"TimeLimit={limit}")
             if changes:

@@ -99,7 +99,7 @@ def sweep(args):
                             tasks.append(task)
     if runner.name == "slurm":
         for task in tasks:
-            if task.section == "sweep" and task.meta["source"] == "sim":
+            if task.meta["source"] == "sim":
                 slurm.size_simulation(task)
     runner.run(tasks, progress, args.resume)
     records = results.load_records(args.out)

@@ -30,6 +30,7 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/direct.cpp
   kernel/mpi/distributed_verification.cpp
   kernel/mpi/gups_main.cpp
+  kernel/mpi/host_memory_check.cpp
   kernel/mpi/link_load.cpp
   kernel/mpi/mpi_message_slots.cpp
   kernel/mpi/node_group.cpp

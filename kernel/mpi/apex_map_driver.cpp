@@ -3,12 +3,11 @@
 // the moment every process has finished, and every sum checked against its
 // serial recomputation.
 #include <algorithm>
-#include <climits>
 #include <cstdio>
 
 #include "apex_map_probe.hpp"
 #include "apex_map_run.hpp"
-#include "host_memory.hpp"
+#include "host_memory_check.hpp"
 #include "result_output.hpp"
 
 namespace gups::apex_map {
@@ -16,26 +15,6 @@ namespace {
 
 constexpr int kExitBadInput = 2;
 constexpr int kExitWrongSum = 1;
-
-// Each host checks that the shares of all its processes fit before any is
-// allocated; the lowest rank of a host short of memory says so. True if one is.
-bool short_of_memory(std::uint64_t share_words, int rank) {
-  MPI_Comm host;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host);
-  double mine = 8.0 * static_cast<double>(share_words);
-  double total = 0;
-  MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, host);
-  MPI_Comm_free(&host);
-  const auto available = available_host_memory_bytes();
-  const auto shortfall =
-      available ? memory_shortfall(total, *available, "the processes' shares of the array (--memory-words)")
-                : std::nullopt;
-  int candidate = shortfall ? rank : INT_MAX;
-  int reporter = INT_MAX;
-  MPI_Allreduce(&candidate, &reporter, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (rank == reporter) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
-  return reporter != INT_MAX;
-}
 
 }  // namespace
 
@@ -67,7 +46,11 @@ int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mp
   const auto& config = parsed.config;
   const auto& p = config.parameters;
   const auto share = share_words(p, processes);
-  if (short_of_memory(share, rank)) return kExitBadInput;
+  if (const auto shortfall = host_memory_shortfall(8.0 * static_cast<double>(share),
+                                                   "the processes' shares of the array (--memory-words)", rank)) {
+    if (!shortfall->empty()) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
+    return kExitBadInput;
+  }
   std::vector<std::uint64_t> memory(share);
   const auto first = static_cast<std::uint64_t>(rank) * share;
   for (std::uint64_t j = 0; j < share; ++j) memory[j] = word_at(first + j);

@@ -4,7 +4,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <climits>
 #include <fmt/format.h>
 #include <cstdio>
 #include <optional>
@@ -14,7 +13,7 @@
 #include "apex_map_probe.hpp"
 #include "apex_map_run.hpp"
 #include "distributed_verification.hpp"
-#include "host_memory.hpp"
+#include "host_memory_check.hpp"
 #include "link_load.hpp"
 #include "progress_report.hpp"
 #include "result_output.hpp"
@@ -58,14 +57,6 @@ BuildInfo build_info() {
           mpi_library_version()};
 }
 
-// Returns the lowest rank whose flag is set, or -1 when no rank has one.
-int first_rank_with(bool flag, int rank, MPI_Comm comm) {
-  int candidate = flag ? rank : INT_MAX;
-  int first = INT_MAX;
-  MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm);
-  return first == INT_MAX ? -1 : first;
-}
-
 // Besides its table a rank holds, for each update of its look-ahead, a bucket
 // slot (value and link: 12 bytes), a send buffer word and a receive buffer
 // word, rounded up to three words; and for each peer rank a bucket's head,
@@ -77,32 +68,13 @@ constexpr double kBytesPerPeerRank = 6 * sizeof(std::uint32_t);
 // allocated; the first host short of memory says so.
 std::optional<std::string> check_host_memory(const TableLayout& layout, unsigned cores_per_node,
                                              const RunConfig& config, int rank, int ranks) {
-  MPI_Comm host_comm;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host_comm);
-  int host_rank = 0;
-  MPI_Comm_rank(host_comm, &host_rank);
   // Whichever core of a node holds the table, the node's words are on its host.
   // In doubles: 2^62 words are 2^65 bytes, which no integer here holds.
   const double table_bytes = 8.0 * static_cast<double>(layout.local_words(0)) / cores_per_node;
   const double buffer_bytes = kBytesPerPendingUpdate * static_cast<double>(config.lookahead) +
                              kBytesPerPeerRank * static_cast<double>(ranks);
-  double mine = table_bytes + buffer_bytes;
-  double host_total = 0;
-  MPI_Reduce(&mine, &host_total, 1, MPI_DOUBLE, MPI_SUM, 0, host_comm);
-  MPI_Comm_free(&host_comm);
-
-  std::optional<std::string> shortfall;
-  if (host_rank == 0) {
-    const auto available = available_host_memory_bytes();
-    if (available) {
-      shortfall = memory_shortfall(
-          host_total, *available,
-          "a table of 2^" + std::to_string(config.log2_table) + " words");
-    }
-  }
-  const int reporter = first_rank_with(shortfall.has_value(), rank, MPI_COMM_WORLD);
-  if (reporter < 0) return std::nullopt;
-  return rank == reporter ? shortfall : std::optional<std::string>{""};
+  return host_memory_shortfall(table_bytes + buffer_bytes,
+                               "a table of 2^" + std::to_string(config.log2_table) + " words", rank);
 }
 
 // A node whose ranks are on several hosts works, through MPI messages, but
