@@ -1,6 +1,7 @@
 # The kernel's sources, shared by the real-MPI build and the SMPI build
 # (sim/smpi), so both compile exactly the same files. Paths from the root.
 set(GUPS_CORE_SOURCES
+  kernel/core/access_charges.cpp
   kernel/core/algorithm.cpp
   kernel/core/algorithm_setup.cpp
   kernel/core/apex_map_access.cpp

@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string_view>
 
 #include "cli_checks.hpp"  // CLI11, with SimGrid's exit() macro out of its way
 
 namespace gups::apex_map {
+
+bool is_implementation(std::string_view name) {
+  return std::find(kImplementationNames.begin(), kImplementationNames.end(), name) != kImplementationNames.end();
+}
 
 bool asks_for(int argc, const char* const* argv, const std::vector<std::string>& names) {
   for (int i = 1; i < argc; ++i) {
@@ -52,6 +57,9 @@ ParsedProbe parse_probe_command_line(int argc, const char* const* argv, const st
                  "NSER (apex-map-mpi): requests served at most between two of a process's own accesses [16]");
   app.add_option("--seed", p.seed, "the indices' random streams [1]");
   app.add_option("--json", config.json_path, "also write the result as JSON to this file");
+  app.add_option("--charges", config.charges_path,
+                 "simulated runs: cycles to charge per operation (gups-topology --charges writes them from a machine "
+                 "file); real runs charge nothing");
   app.add_option("--inject-errors", config.inject_errors,
                  "testing aid: change this many words of each process's share before the run, so that the sums "
                  "that read them are wrong");

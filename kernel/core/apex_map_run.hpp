@@ -2,7 +2,9 @@
 // so the checks and the figures it prints are tested without mpirun.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -11,6 +13,10 @@
 
 namespace gups::apex_map {
 
+// The probe's implementations, by the name gups --algo takes.
+inline constexpr std::array<std::string_view, 2> kImplementationNames{"apex-map-mpi", "apex-map-rma"};
+bool is_implementation(std::string_view name);
+
 // A process's share when --memory-words is not given: 2^20 words (8 MiB).
 inline constexpr std::uint64_t kDefaultShareWords = 1ULL << 20;
 
@@ -18,6 +24,7 @@ struct ProbeConfig {
   std::string algorithm;
   Parameters parameters;
   std::string json_path;
+  std::string charges_path;         // simulated runs: the machine's cycles per operation (gups-topology --charges)
   std::uint64_t inject_errors = 0;  // testing aid: words of each share changed before the run
 };
 

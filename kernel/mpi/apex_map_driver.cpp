@@ -20,8 +20,8 @@ constexpr int kExitWrongSum = 1;
 
 const std::vector<Implementation>& implementations() {
   static const std::vector<Implementation> table{
-      {"apex-map-mpi", "two-sided MPI: a request and a reply per remote block, out of order", make_two_sided},
-      {"apex-map-rma", "one-sided MPI-3: MPI_Get and flush per remote block", make_one_sided},
+      {kImplementationNames[0], "two-sided MPI: a request and a reply per remote block, out of order", make_two_sided},
+      {kImplementationNames[1], "one-sided MPI-3: MPI_Get and flush per remote block", make_one_sided},
   };
   return table;
 }
@@ -51,6 +51,15 @@ int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mp
     if (!shortfall->empty()) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
     return kExitBadInput;
   }
+  AccessCosts costs;
+  if (!config.charges_path.empty()) {
+    try {
+      costs = AccessCosts(read_access_charges(config.charges_path));
+    } catch (const std::invalid_argument& error) {
+      if (rank == 0) std::fprintf(stderr, "gups: error: %s\n", error.what());
+      return kExitBadInput;
+    }
+  }
   std::vector<std::uint64_t> memory(share);
   const auto first = static_cast<std::uint64_t>(rank) * share;
   for (std::uint64_t j = 0; j < share; ++j) memory[j] = word_at(first + j);
@@ -64,7 +73,7 @@ int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mp
   std::uint64_t remote = 0;
   std::uint64_t wrong = 0;
   {
-    auto accessor = implementation.make(MPI_COMM_WORLD, p, memory);
+    auto accessor = implementation.make(MPI_COMM_WORLD, p, memory, costs);
     for (unsigned repetition = 0; repetition < p.repeats; ++repetition) {
       const auto starts = start_indices(p, processes, static_cast<std::uint64_t>(rank), repetition);
       MPI_Barrier(MPI_COMM_WORLD);

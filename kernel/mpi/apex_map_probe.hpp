@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "access_costs.hpp"
 #include "apex_map_access.hpp"
 
 namespace gups::apex_map {
@@ -33,7 +34,8 @@ class Accessor {
 struct Implementation {
   std::string_view name;
   std::string_view summary;
-  std::unique_ptr<Accessor> (*make)(MPI_Comm comm, const Parameters& parameters, std::vector<std::uint64_t>& memory);
+  std::unique_ptr<Accessor> (*make)(MPI_Comm comm, const Parameters& parameters, std::vector<std::uint64_t>& memory,
+                                    AccessCosts& costs);
 };
 
 const std::vector<Implementation>& implementations();
@@ -42,11 +44,11 @@ std::vector<std::string> implementation_names();
 // Two-sided MPI: a request and a reply per remote block, B outstanding,
 // replies taken out of order, NSER requests served per turn.
 std::unique_ptr<Accessor> make_two_sided(MPI_Comm comm, const Parameters& parameters,
-                                         std::vector<std::uint64_t>& memory);
+                                         std::vector<std::uint64_t>& memory, AccessCosts& costs);
 // One-sided MPI-3: MPI_Get of each remote block, completed before the next
 // access (SHMEM's blocking get).
 std::unique_ptr<Accessor> make_one_sided(MPI_Comm comm, const Parameters& parameters,
-                                         std::vector<std::uint64_t>& memory);
+                                         std::vector<std::uint64_t>& memory, AccessCosts& costs);
 
 // The probe's program, inside gups (--algo NAME): exit status 0, 1 when a
 // sum is wrong, 2 on bad input.

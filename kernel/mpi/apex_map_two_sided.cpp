@@ -4,8 +4,16 @@
 // outstanding, replies processed as they come, and a bounded number of
 // requests served per turn so that a process swamped with requests still
 // makes progress on its own.
+//
+// Every request a process can complete sits in one array (the posted
+// receive for requests, the B reply receives, the SMSG sends, the finish
+// protocol's two): a turn between two accesses tests them all, and a
+// process with nothing else to do waits on them all. It never spins, so a
+// simulated process that waits costs one event, not one per poll.
 #include <algorithm>
 #include <array>
+#include <deque>
+#include <limits>
 
 #include "apex_map_probe.hpp"
 
@@ -18,50 +26,146 @@ constexpr int kReleaseTag = 3;  // from process 0: every process has them
 // A reply's tag names the receive buffer waiting for it: replies from one
 // owner may then come in any order.
 constexpr int kReplyTagBase = 4;
+// The offset of the request a process sends itself at the end, to complete
+// its posted receive for requests.
+constexpr std::uint64_t kNoBlock = std::numeric_limits<std::uint64_t>::max();
 
 class TwoSided final : public Accessor {
  public:
-  TwoSided(MPI_Comm comm, const Parameters& p, std::vector<std::uint64_t>& memory)
-      : comm_(comm), p_(p), memory_(memory), buffers_(p.receive_buffers * p.block_words),
-        receives_(p.receive_buffers, MPI_REQUEST_NULL), sends_(p.send_handles, MPI_REQUEST_NULL),
-        request_words_(p.send_handles), done_(std::max(p.receive_buffers, p.send_handles)) {
+  TwoSided(MPI_Comm comm, const Parameters& p, std::vector<std::uint64_t>& memory, AccessCosts& costs)
+      : comm_(comm), p_(p), memory_(memory), costs_(costs), buffers_(p.receive_buffers * p.block_words),
+        first_reply_(1), first_send_(first_reply_ + p.receive_buffers),
+        finish_receive_(first_send_ + p.send_handles), finish_send_(finish_receive_ + 1),
+        pending_(finish_send_ + 1, MPI_REQUEST_NULL), statuses_(pending_.size()), done_(pending_.size()),
+        request_words_(p.send_handles) {
     MPI_Comm_rank(comm, &rank_);
-    int ranks = 0;
-    MPI_Comm_size(comm, &ranks);
-    share_ = share_words(p, static_cast<std::uint64_t>(ranks));
+    MPI_Comm_size(comm, &ranks_);
+    share_ = share_words(p, static_cast<std::uint64_t>(ranks_));
     for (unsigned b = p.receive_buffers; b-- > 0;) free_buffers_.push_back(b);
     for (unsigned s = p.send_handles; s-- > 0;) free_sends_.push_back(s);
+    post_incoming();
   }
+
+  ~TwoSided() override {
+    const std::array<std::uint64_t, 2> stop{kNoBlock, 0};
+    MPI_Send(stop.data(), 2, MPI_UINT64_T, rank_, kRequestTag, comm_);
+    MPI_Wait(&pending_[kIncoming], MPI_STATUS_IGNORE);
+  }
+
+  TwoSided(const TwoSided&) = delete;
+  TwoSided& operator=(const TwoSided&) = delete;
 
   Totals run(const std::vector<std::uint64_t>& starts) override {
     totals_ = {};
     for (const auto start : starts) {
       const auto owner = static_cast<int>(owner_of(start, share_));
       if (owner == rank_) {
+        costs_.block_read(p_.block_words);
         totals_.sum += block_sum(&memory_[offset_in_owner(start, share_)], p_.block_words);
       } else {
-        while (free_buffers_.empty() || free_sends_.empty()) progress();
+        while (free_buffers_.empty() || free_sends_.empty()) turn(true);
         request(owner, offset_in_owner(start, share_));
       }
-      progress();
+      turn(false);
     }
-    while (free_buffers_.size() < p_.receive_buffers) progress();
+    while (free_buffers_.size() < p_.receive_buffers) turn(true);
     wait_for_finish();
-    MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE);
-    free_sends_.clear();
-    for (unsigned s = p_.send_handles; s-- > 0;) free_sends_.push_back(s);
+    while (free_sends_.size() < p_.send_handles) turn(true);
+    costs_.pay();
     return totals_;
   }
 
  private:
+  static constexpr std::size_t kIncoming = 0;
+
+  struct Ask {
+    int source;
+    std::uint64_t offset;
+    std::uint64_t buffer;
+  };
+
+  void post_incoming() {
+    MPI_Irecv(incoming_.data(), 2, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm_, &pending_[kIncoming]);
+  }
+
   void request(int owner, std::uint64_t offset) {
     const unsigned buffer = take(free_buffers_);
     const unsigned send = take(free_sends_);
     MPI_Irecv(&buffers_[buffer * p_.block_words], static_cast<int>(p_.block_words), MPI_UINT64_T, owner,
-              kReplyTagBase + static_cast<int>(buffer), comm_, &receives_[buffer]);
+              kReplyTagBase + static_cast<int>(buffer), comm_, &pending_[first_reply_ + buffer]);
     request_words_[send] = {offset, buffer};
-    MPI_Isend(request_words_[send].data(), 2, MPI_UINT64_T, owner, kRequestTag, comm_, &sends_[send]);
+    costs_.sent();
+    costs_.pay();
+    MPI_Isend(request_words_[send].data(), 2, MPI_UINT64_T, owner, kRequestTag, comm_, &pending_[first_send_ + send]);
     ++totals_.remote;
+  }
+
+  // One turn: every completion handled, then at most NSER requests served.
+  // Between two accesses it looks (`block` false); a process that cannot go
+  // on waits for the first completion.
+  void turn(bool block) {
+    if (block) {
+      costs_.pay();
+    } else {
+      costs_.pay_before_look();
+    }
+    int count = 0;
+    const int size = static_cast<int>(pending_.size());
+    if (block) {
+      MPI_Waitsome(size, pending_.data(), &count, done_.data(), statuses_.data());
+    } else {
+      MPI_Testsome(size, pending_.data(), &count, done_.data(), statuses_.data());
+    }
+    costs_.polled();
+    for (int i = 0; i < std::max(count, 0); ++i) {
+      handle(static_cast<std::size_t>(done_[static_cast<std::size_t>(i)]), statuses_[static_cast<std::size_t>(i)]);
+    }
+    serve_backlog();
+  }
+
+  void handle(std::size_t slot, const MPI_Status& status) {
+    if (slot == kIncoming) {
+      costs_.taken();
+      // The source from the receive's status: SMPI 3.32 leaves a probe's
+      // status unset for some messages (smpi_request.cpp, MPI_REQ_PREPARED).
+      backlog_.push_back({status.MPI_SOURCE, incoming_[0], incoming_[1]});
+      post_incoming();
+    } else if (slot < first_send_) {
+      const auto buffer = static_cast<unsigned>(slot - first_reply_);
+      costs_.taken();
+      costs_.block_read(p_.block_words);
+      totals_.sum += block_sum(&buffers_[buffer * p_.block_words], p_.block_words);
+      free_buffers_.push_back(buffer);
+    } else if (slot < finish_receive_) {
+      free_sends_.push_back(static_cast<unsigned>(slot - first_send_));
+    } else if (slot == finish_receive_) {
+      ++finished_;
+      if (rank_ == 0 && finished_ < ranks_) post_finish_receive();
+    }
+  }
+
+  // Requests taken but not yet answered, oldest first: at most NSER a turn,
+  // each while a send handle is free for its reply. A request taken stays
+  // here rather than blocking its owner, who has requests of its own waiting.
+  void serve_backlog() {
+    for (unsigned served = 0; served < p_.serve_per_turn && !backlog_.empty() && !free_sends_.empty(); ++served) {
+      const auto ask = backlog_.front();
+      backlog_.pop_front();
+      const unsigned send = take(free_sends_);
+      costs_.sent();
+      costs_.pay();
+      MPI_Isend(&memory_[ask.offset], static_cast<int>(p_.block_words), MPI_UINT64_T, ask.source,
+                kReplyTagBase + static_cast<int>(ask.buffer), comm_, &pending_[first_send_ + send]);
+      // Another request may be in already: take it now, as a polling server would.
+      if (served + 1 < p_.serve_per_turn && backlog_.empty()) take_incoming_now();
+    }
+  }
+
+  void take_incoming_now() {
+    int arrived = 0;
+    MPI_Status status;
+    MPI_Test(&pending_[kIncoming], &arrived, &status);
+    if (arrived) handle(kIncoming, status);
   }
 
   // Finished with its own blocks, a process serves the others until every
@@ -70,75 +174,24 @@ class TwoSided final : public Accessor {
   // 3.32's starts the root's releases with its receives, smpi_nbc_impl.cpp,
   // so a process could stop serving before a late one had its blocks).
   void wait_for_finish() {
-    int ranks = 0;
-    MPI_Comm_size(comm_, &ranks);
-    MPI_Request released = MPI_REQUEST_NULL;
-    std::uint64_t token = 0;
+    finished_ = rank_ == 0 ? 1 : 0;
     if (rank_ != 0) {
-      MPI_Irecv(&release_word_, 1, MPI_UINT64_T, 0, kReleaseTag, comm_, &released);
-      MPI_Send(&token, 1, MPI_UINT64_T, 0, kDoneTag, comm_);
+      MPI_Irecv(&release_word_, 1, MPI_UINT64_T, 0, kReleaseTag, comm_, &pending_[finish_receive_]);
+      MPI_Isend(&token_, 1, MPI_UINT64_T, 0, kDoneTag, comm_, &pending_[finish_send_]);
+      while (finished_ == 0 || pending_[finish_send_] != MPI_REQUEST_NULL) turn(true);
+      return;
     }
-    for (int finished = 0, arrived = 1; !finished;) {
-      serve();
-      reclaim_sends();
-      if (rank_ != 0) {
-        MPI_Test(&released, &finished, MPI_STATUS_IGNORE);
-        continue;
-      }
-      int waiting = 0;
-      MPI_Iprobe(MPI_ANY_SOURCE, kDoneTag, comm_, &waiting, MPI_STATUS_IGNORE);
-      if (waiting) {
-        MPI_Recv(&token, 1, MPI_UINT64_T, MPI_ANY_SOURCE, kDoneTag, comm_, MPI_STATUS_IGNORE);
-        ++arrived;
-      }
-      if (arrived == ranks) {
-        for (int other = 1; other < ranks; ++other) {
-          MPI_Send(&token, 1, MPI_UINT64_T, other, kReleaseTag, comm_);
-        }
-        finished = 1;
-      }
+    if (ranks_ > 1) post_finish_receive();
+    while (finished_ < ranks_) turn(true);
+    std::vector<MPI_Request> releases(static_cast<std::size_t>(ranks_ - 1), MPI_REQUEST_NULL);
+    for (int other = 1; other < ranks_; ++other) {
+      MPI_Isend(&token_, 1, MPI_UINT64_T, other, kReleaseTag, comm_, &releases[static_cast<std::size_t>(other - 1)]);
     }
+    MPI_Waitall(static_cast<int>(releases.size()), releases.data(), MPI_STATUSES_IGNORE);
   }
 
-  void progress() {
-    serve();
-    take_replies();
-    reclaim_sends();
-  }
-
-  // At most NSER requests, each while a send handle is free for its reply.
-  void serve() {
-    for (unsigned served = 0; served < p_.serve_per_turn; ++served) {
-      if (free_sends_.empty()) reclaim_sends();
-      if (free_sends_.empty()) return;
-      int waiting = 0;
-      MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &waiting, MPI_STATUS_IGNORE);
-      if (!waiting) return;
-      // The source from the receive, not the probe: SMPI 3.32 leaves a probe's
-      // status unset for some messages (smpi_request.cpp, MPI_REQ_PREPARED).
-      std::uint64_t asked[2];
-      MPI_Status status;
-      MPI_Recv(asked, 2, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm_, &status);
-      const unsigned send = take(free_sends_);
-      MPI_Isend(&memory_[asked[0]], static_cast<int>(p_.block_words), MPI_UINT64_T, status.MPI_SOURCE,
-                kReplyTagBase + static_cast<int>(asked[1]), comm_, &sends_[send]);
-    }
-  }
-
-  void take_replies() {
-    int count = 0;
-    MPI_Testsome(static_cast<int>(receives_.size()), receives_.data(), &count, done_.data(), MPI_STATUSES_IGNORE);
-    for (int i = 0; i < std::max(count, 0); ++i) {
-      const auto buffer = static_cast<unsigned>(done_[static_cast<std::size_t>(i)]);
-      totals_.sum += block_sum(&buffers_[buffer * p_.block_words], p_.block_words);
-      free_buffers_.push_back(buffer);
-    }
-  }
-
-  void reclaim_sends() {
-    int count = 0;
-    MPI_Testsome(static_cast<int>(sends_.size()), sends_.data(), &count, done_.data(), MPI_STATUSES_IGNORE);
-    for (int i = 0; i < std::max(count, 0); ++i) free_sends_.push_back(static_cast<unsigned>(done_[static_cast<std::size_t>(i)]));
+  void post_finish_receive() {
+    MPI_Irecv(&done_word_, 1, MPI_UINT64_T, MPI_ANY_SOURCE, kDoneTag, comm_, &pending_[finish_receive_]);
   }
 
   static unsigned take(std::vector<unsigned>& free) {
@@ -150,24 +203,31 @@ class TwoSided final : public Accessor {
   MPI_Comm comm_;
   const Parameters& p_;
   const std::vector<std::uint64_t>& memory_;
+  AccessCosts& costs_;
   int rank_ = 0;
+  int ranks_ = 1;
   std::uint64_t share_ = 0;
   std::vector<std::uint64_t> buffers_;
-  std::vector<MPI_Request> receives_;
-  std::vector<MPI_Request> sends_;
-  std::vector<std::array<std::uint64_t, 2>> request_words_;  // a request's words live until its send completes
+  // Slots of pending_: the posted receive for requests, then the replies', the sends', the finish protocol's.
+  std::size_t first_reply_, first_send_, finish_receive_, finish_send_;
+  std::vector<MPI_Request> pending_;
+  std::vector<MPI_Status> statuses_;
   std::vector<int> done_;
+  std::array<std::uint64_t, 2> incoming_{};
+  std::vector<std::array<std::uint64_t, 2>> request_words_;  // a request's words live until its send completes
   std::vector<unsigned> free_buffers_;
   std::vector<unsigned> free_sends_;
+  std::deque<Ask> backlog_;
   Totals totals_;
-  std::uint64_t release_word_ = 0;
+  int finished_ = 0;
+  std::uint64_t token_ = 0, release_word_ = 0, done_word_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<Accessor> make_two_sided(MPI_Comm comm, const Parameters& parameters,
-                                         std::vector<std::uint64_t>& memory) {
-  return std::make_unique<TwoSided>(comm, parameters, memory);
+                                         std::vector<std::uint64_t>& memory, AccessCosts& costs) {
+  return std::make_unique<TwoSided>(comm, parameters, memory, costs);
 }
 
 }  // namespace gups::apex_map

@@ -15,11 +15,10 @@
 #include <optional>
 #include <vector>
 
+#include "core_debt.hpp"
 #include "operation_charges.hpp"
 
 #ifdef GUPS_SIMULATED
-#include <simgrid/s4u/Activity.hpp>
-#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #endif
 
@@ -27,13 +26,8 @@ namespace gups {
 
 #ifdef GUPS_SIMULATED
 
-// A core's work is a debt against the simulated clock: `busy_until` is the
-// time the work marked so far ends. pay() waits until then, and is called
-// before every MPI call that another rank can observe (a send, a posted
-// receive), so that it happens when the work before it is done. A blocking
-// wait pays nothing first: it returns at the later of the completion and the
-// end of the work, which the next pay() settles. One wait per observable
-// call, none per turn of the loop.
+// A core's marked work is its debt (core_debt.hpp), paid once per
+// observable call, never per turn of the loop.
 class OperationCosts {
  public:
   OperationCosts() = default;
@@ -54,7 +48,7 @@ class OperationCosts {
       return;
     }
     const double now = simgrid::s4u::Engine::get_clock();
-    add(receive_calls_.take(*charges_, arrival < 0 ? now : arrival, std::max(busy_until_, now), packets));
+    add(receive_calls_.take(*charges_, arrival < 0 ? now : arrival, std::max(debt_.busy_until(), now), packets));
   }
   // Simulated bytes of a network message of `updates` updates, when the
   // machine's packets are modelled.
@@ -63,26 +57,18 @@ class OperationCosts {
     return message_wire_bytes(charges_->packet, updates);
   }
 
-  // A wait for nothing with a timeout: SimGrid ends it with a timer, where
-  // this_actor::sleep_for() starts an activity on the host's CPU model (an
-  // action in its sharing system and its event heap) for the same effect.
-  void pay() {
-    const double now = simgrid::s4u::Engine::get_clock();
-    if (busy_until_ > now) simgrid::s4u::Activity::wait_any_for(nothing_, busy_until_ - now);
-  }
-  double busy_until() const noexcept { return busy_until_; }
+  void pay() { debt_.pay(); }
+  double busy_until() const noexcept { return debt_.busy_until(); }
   const ReceiveCalls& receive_calls() const noexcept { return receive_calls_; }
 
  private:
   void add(double cycles) noexcept {
-    if (cycles <= 0) return;
-    busy_until_ = std::max(busy_until_, simgrid::s4u::Engine::get_clock()) + cycles / charges_->clock_hz;
+    if (cycles > 0) debt_.add(cycles / charges_->clock_hz);
   }
 
   std::optional<OperationCharges> charges_;
   ReceiveCalls receive_calls_;
-  double busy_until_ = 0;
-  std::vector<simgrid::s4u::ActivityPtr> nothing_;
+  CoreDebt debt_;
 };
 
 #else

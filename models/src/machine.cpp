@@ -162,6 +162,14 @@ void read_costs(ObjectReader& top, Machine& machine) {
   costs.reject_unknown();
 }
 
+void read_data_access(ObjectReader& top, Machine& machine) {
+  if (!top.has("data_access_cycles")) return;
+  ObjectReader cycles(top.child("data_access_cycles"), "data_access_cycles");
+  machine.data_access = DataAccessCycles{
+      .block_start = cycles.number("block_start"), .word = cycles.number("word"), .poll = cycles.number("poll")};
+  cycles.reject_unknown();
+}
+
 std::uint64_t node_count_key(const std::string& field, const std::string& key) {
   try {
     std::size_t used = 0;
@@ -228,6 +236,7 @@ Machine parse_machine(const json& document) {
   machine.memory_per_node_bytes = top.number("memory_per_node_bytes", true);
   read_network(top, machine);
   read_costs(top, machine);
+  read_data_access(top, machine);
   read_references(top, machine);
   if (top.has("notes")) machine.notes = top.child("notes");
   top.reject_unknown();
@@ -304,6 +313,9 @@ nlohmann::ordered_json to_json(const Machine& machine) {
         {"owner_division", c.owner_division},
         {"owner_prediction", c.owner_prediction}});
   for (const auto& field : kPacketFields) document["packet"][field.name] = p.*field.member;
+  if (const auto& d = machine.data_access) {
+    document["data_access_cycles"] = ordered{{"block_start", d->block_start}, {"word", d->word}, {"poll", d->poll}};
+  }
   if (!machine.reference_bucket_sizes.empty()) {
     document["reference_bucket_sizes"] = keyed_by_nodes(machine.reference_bucket_sizes);
   }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,14 @@ struct CycleCosts {
   double owner_prediction = 0;      // the paper's prediction (multiply, shift, one correction)
 };
 
+// What a process of a global data-access probe (Apex-Map) spends besides
+// its messages, whose calls are costs_cycles' send_call and receive_call.
+struct DataAccessCycles {
+  double block_start = 0;  // the first word of a block: a random access to memory
+  double word = 0;         // each word of a block read and added to a sum
+  double poll = 0;         // one look at the network that finds nothing
+};
+
 struct TorusLimits {
   unsigned dimensions = 3;
   std::uint32_t max_side = 0;  // longest torus side a partition may have
@@ -60,6 +69,7 @@ struct Machine {
   TorusLimits torus;
   PacketFormat packet;
   CycleCosts costs;
+  std::optional<DataAccessCycles> data_access;  // absent: the machine cannot run the probe simulated
   std::map<std::uint64_t, unsigned> reference_bucket_sizes;  // node count -> size used by the paper
   // Published figures to print beside the model: series name (such as
   // "multicore_bound") -> node count -> GUPS.

@@ -8,7 +8,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "apex_map_run.hpp"
 #include "cli_checks.hpp"
+#include "probe_plan.hpp"
 #include "run_plan.hpp"
 #include "torus_platform.hpp"
 
@@ -33,8 +35,13 @@ int main(int argc, char** argv) {
   CLI::App app{"gups-topology: the plan of a run on a machine's torus as JSON; with --platform, --hostfile and "
                "--charges, the SimGrid platform, hostfile and per-core charges of the simulation"};
   app.add_option("--machine,-m", request.machine, "machine name or path")->capture_default_str();
-  app.add_option("--algo", algorithm, "update algorithm")
-      ->check(CLI::IsMember(gups::algorithm_names()))
+  app.add_option("--algo", algorithm, "update algorithm, or an Apex-Map implementation")
+      ->check(CLI::IsMember([] {
+        auto names = gups::algorithm_names();
+        names.insert(names.end(), gups::apex_map::kImplementationNames.begin(),
+                     gups::apex_map::kImplementationNames.end());
+        return names;
+      }()))
       ->capture_default_str();
   app.add_option("--shape", request.shape, "torus shape such as 8x8x8 (1 to 6 dimensions)")
       ->check(gups::cli::kNotEmpty);
@@ -88,6 +95,17 @@ int main(int argc, char** argv) {
   app.add_option("--nodes-per-host", nodes_per_host, gups::model::kNodesPerHostHelp)
       ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
       ->capture_default_str();
+  gups::topology::ProbeRequest probe;
+  app.add_option("--memory-words", probe.memory_words,
+                 "Apex-Map: M, the global array in words (default: " +
+                     std::to_string(gups::topology::kSimulatedShareWords) + " per process)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--block-words", probe.block_words, "Apex-Map: L, for the receive buffers' memory")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--receive-buffers", probe.receive_buffers, "Apex-Map: B, for the receive buffers' memory")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_option("--platform", platform_path, "write the SimGrid platform XML here");
   app.add_option("--hostfile", hostfile_path, "write the hostfile here");
   app.add_option("--charges", charges_path, "write the per-core charges (gups-smpi --charges) here");
@@ -100,6 +118,27 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    if (gups::apex_map::is_implementation(algorithm)) {
+      probe.machine = request.machine;
+      probe.algorithm = algorithm;
+      probe.shape = request.shape;
+      probe.nodes = request.nodes;
+      probe.ranks_per_node = request.cores_per_node ? request.cores_per_node : 1;
+      if (level != "auto") probe.network_level = gups::network_level_named(level);
+      if (wrap == "machine") throw std::invalid_argument("--wrap machine applies to the update algorithms");
+      probe.mesh = wrap == "mesh";
+      const auto plan = gups::topology::plan_probe_run(probe);
+      options.ranks_per_node = plan.ranks_per_node;
+      options.mesh = plan.mesh;
+      options.level = plan.network_level;
+      if (!platform_path.empty()) write_file(platform_path, gups::topology::platform_xml(plan.machine, plan.shape, options));
+      if (!hostfile_path.empty()) write_file(hostfile_path, gups::topology::hostfile(plan.shape, plan.ranks_per_node));
+      if (!charges_path.empty()) {
+        write_file(charges_path, gups::access_charges_document(plan.machine.name, plan.charges).dump(2));
+      }
+      std::cout << gups::topology::to_json(plan).dump() << "\n";
+      return 0;
+    }
     using gups::topology::Wrap;
     request.algorithm = *gups::algorithm_named(algorithm);
     request.owner = owner == "predict" ? gups::OwnerMode::predict : gups::OwnerMode::division;

@@ -1,0 +1,60 @@
+// A simulated core's work as a debt against the simulated clock:
+// `busy_until` is the time the work marked so far ends. pay() waits until
+// then; a caller pays before every MPI call another rank can observe (a
+// send, a posted receive, a look at the network), so that it happens when
+// the work before it is done. A blocking wait pays nothing first: it returns
+// at the later of the completion and the end of the work, which the next
+// pay() settles. Real runs owe nothing.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#ifdef GUPS_SIMULATED
+#include <simgrid/s4u/Activity.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#endif
+
+namespace gups {
+
+#ifdef GUPS_SIMULATED
+
+class CoreDebt {
+ public:
+  void add(double seconds) noexcept {
+    if (seconds <= 0) return;
+    busy_until_ = std::max(busy_until_, simgrid::s4u::Engine::get_clock()) + seconds;
+  }
+  // A wait for nothing with a timeout: SimGrid ends it with a timer, where
+  // this_actor::sleep_for() starts an activity on the host's CPU model (an
+  // action in its sharing system and its event heap) for the same effect.
+  void pay() {
+    const double now = simgrid::s4u::Engine::get_clock();
+    if (busy_until_ > now) simgrid::s4u::Activity::wait_any_for(nothing_, busy_until_ - now);
+  }
+  // Pays only when more than `quantum` seconds are owed: a look at the
+  // network then happens at most that late, for one wait per quantum of
+  // work instead of one per look.
+  void pay_beyond(double quantum) {
+    if (busy_until_ - simgrid::s4u::Engine::get_clock() > quantum) pay();
+  }
+  double busy_until() const noexcept { return busy_until_; }
+
+ private:
+  double busy_until_ = 0;
+  std::vector<simgrid::s4u::ActivityPtr> nothing_;
+};
+
+#else
+
+class CoreDebt {
+ public:
+  void add(double) noexcept {}
+  void pay() noexcept {}
+  void pay_beyond(double) noexcept {}
+  double busy_until() const noexcept { return 0; }
+};
+
+#endif
+
+}  // namespace gups

@@ -1,0 +1,83 @@
+#include "probe_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "apex_map_access.hpp"
+#include "apex_map_run.hpp"
+#include "run_plan.hpp"
+
+namespace gups::topology {
+
+AccessCharges access_charges_of(const model::Machine& machine) {
+  if (!machine.data_access) {
+    throw std::invalid_argument(fmt::format(
+        "machine '{}' gives no data_access_cycles (block_start, word, poll): the Apex-Map probe cannot be charged "
+        "on it",
+        machine.name));
+  }
+  const auto& d = *machine.data_access;
+  return {.clock_hz = machine.clock_hz,
+          .block_start = d.block_start,
+          .word = d.word,
+          .send_call = machine.costs.send_call,
+          .receive_call = machine.costs.receive_call,
+          .poll = d.poll};
+}
+
+ProbePlan plan_probe_run(const ProbeRequest& request) {
+  if (!apex_map::is_implementation(request.algorithm)) {
+    throw std::invalid_argument(fmt::format("'{}' is not an Apex-Map implementation", request.algorithm));
+  }
+  ProbePlan plan;
+  plan.machine = model::load_machine(request.machine, model::default_machine_directories());
+  plan.algorithm = request.algorithm;
+  if (request.shape.empty() == (request.nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
+  plan.shape = request.shape.empty() ? plan.machine.shape_for(request.nodes) : TorusShape::parse(request.shape);
+  const auto nodes = plan.shape.nodes();
+  plan.mesh = request.mesh;
+  plan.network_level = request.network_level.value_or(automatic_network_level(nodes));
+  if (request.ranks_per_node < 1) throw std::invalid_argument("--ranks-per-node must be at least 1");
+  plan.ranks_per_node = request.ranks_per_node;
+  plan.ranks = nodes * plan.ranks_per_node;
+  plan.memory_words = request.memory_words ? request.memory_words : kSimulatedShareWords * plan.ranks;
+  apex_map::Parameters p;
+  p.memory_words = plan.memory_words;
+  p.block_words = request.block_words;
+  p.receive_buffers = request.receive_buffers;
+  if (const auto why = apex_map::problem(p, plan.ranks)) throw std::invalid_argument(*why);
+  // A share, the one-sided window's copy of it, and the two-sided receive buffers.
+  const double words = 2.0 * static_cast<double>(apex_map::share_words(p, plan.ranks)) +
+                       static_cast<double>(request.receive_buffers) * static_cast<double>(request.block_words);
+  plan.simulation_bytes = (8.0 * words + kSimulatedBytesPerRank) * static_cast<double>(plan.ranks);
+  plan.kernel_arguments = {"--algo", plan.algorithm, "--memory-words", std::to_string(plan.memory_words)};
+  plan.charges = access_charges_of(plan.machine);
+  return plan;
+}
+
+nlohmann::json to_json(const ProbePlan& plan) {
+  nlohmann::json machine = nlohmann::json::parse(model::to_json(plan.machine).dump());
+  machine["path"] = plan.machine.path;
+  return {{"schema", "torus-gups/plan/1"},
+          {"probe", "apex-map"},
+          {"machine", machine},
+          {"algorithm", plan.algorithm},
+          {"routes_over_torus", false},
+          {"specialised_cores", false},
+          {"shape", plan.shape.to_string()},
+          {"nodes", plan.shape.nodes()},
+          {"network", plan.mesh ? "mesh" : "torus"},
+          {"network_level", to_string(plan.network_level)},
+          {"ranks_per_node", plan.ranks_per_node},
+          {"ranks", plan.ranks},
+          {"clock_hz", plan.machine.clock_hz},
+          {"memory_words", plan.memory_words},
+          {"share_words", plan.memory_words / plan.ranks},
+          {"simulation_memory_bytes", plan.simulation_bytes},
+          {"charges", access_charges_document(plan.machine.name, plan.charges)["process"]},
+          {"kernel_arguments", plan.kernel_arguments}};
+}
+
+}  // namespace gups::topology
