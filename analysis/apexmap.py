@@ -1,10 +1,13 @@
-"""Apex-Map surfaces: the probe (gups --algo apex-map-mpi|apex-map-rma) measured over the (alpha, L) plane on this
-host's cores, one run a point, as its authors draw them: bandwidth per process on log scales over alpha and L, and
-the ratio of two implementations' surfaces. The (alpha = 1, L = 1) corner, uniform random single words, is set
-beside RandomAccess (gups --algo direct) on the same host and ranks."""
+"""Apex-Map surfaces: the probe (gups --algo apex-map-mpi|apex-map-rma) over the (alpha, L) plane, measured on this
+host's cores (one mpirun a point), simulated on a machine (one gups-sim a point) and modelled (apex-map-model), drawn
+as its authors draw them: bandwidth per process on log scales over alpha and L, and the ratio of two surfaces (one
+implementation against the other, the model against the simulation, the simulated machine against this host). The
+(alpha = 1, L = 1) corner, uniform random single words, is set beside RandomAccess (gups --algo direct) on the same
+host and ranks."""
 import csv
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -18,6 +21,13 @@ ALGORITHMS = ["apex-map-mpi", "apex-map-rma"]
 WORDS_PER_REPETITION = 1 << 22
 INDEX_RANGE = (64, 65536)
 DEFAULT_SHARE_WORDS = 1 << 20  # gups's own when --memory-words is not given (apex_map::kDefaultShareWords)
+SOURCES = ["measured", "sim", "model"]
+# Simulated points: I = this / L within SIM_INDEX_RANGE. A simulated remote access costs SMPI about 50 us of wall
+# time (two messages), so 1,024 accesses per process at 512 nodes take about a minute where most are remote.
+SIM_WORDS_PER_REPETITION = 1 << 20
+SIM_INDEX_RANGE = (64, 1024)
+# Where L starts to matter: the smallest L whose time per access is this many times the time at L = 1.
+L_MATTERS_FACTOR = 2.0
 
 
 def csv_floats(text, what):
@@ -30,11 +40,41 @@ def csv_floats(text, what):
     return values
 
 
-def indices_for(block_words, asked):
+def indices_for(block_words, asked, words=WORDS_PER_REPETITION, bounds=INDEX_RANGE):
     if asked:
         return asked
-    low, high = INDEX_RANGE
-    return max(low, min(high, WORDS_PER_REPETITION // block_words))
+    low, high = bounds
+    return max(low, min(high, words // block_words))
+
+
+def sim_task(args, sim, algorithm, alpha, block_words):
+    name = f"sim-{algorithm}-a{alpha:g}-L{block_words}"
+    path = results.raw_path(args.out, name)
+    command = [sim, "--quiet", "--machine", args.machine, "--algo", algorithm, "--nodes", str(args.nodes),
+               "--network", args.network, "--alpha", f"{alpha:g}", "--block-words", str(block_words),
+               "--indices", str(indices_for(block_words, args.indices, SIM_WORDS_PER_REPETITION, SIM_INDEX_RANGE)),
+               "--json", path]
+    return launcher.Task(name, f"sim {algorithm} alpha {alpha:g} L {block_words}", command, path, "apexmap",
+                         {"source": "sim", "algorithm": algorithm, "alpha": alpha, "block_words": block_words})
+
+
+def model_rows(args, algorithm):
+    """apex-map-model's points for one implementation, on the simulated machine and size."""
+    command = [sweep.binary(args.build, "models/apex-map-model"), "--machine", args.machine, "--algo", algorithm,
+               "--nodes", str(args.nodes), "--alphas", ",".join(f"{a:g}" for a in args.alphas),
+               "--blocks", ",".join(str(b) for b in args.blocks), "--json", os.path.join(args.out, "raw",
+                                                                                       f"model-{algorithm}.json")]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ValueError(done.stderr.strip().replace("apex-map-model: error: ", "apex-map-model: "))
+    with open(command[-1], encoding="utf-8") as f:
+        document = json.load(f)
+    return [{"source": "model", "algorithm": algorithm, "alpha": p["alpha"], "block_words": p["block_words"],
+             "failed": False, "processes": document["processes"], "remote_fraction": p["remote_fraction"],
+             "expected_remote_fraction": p["remote_fraction"], "ns_per_access": p["ns_per_access"],
+             "mb_per_second_per_process": p["mb_per_second_per_process"], "binds": p["binds"],
+             "core_ns": p["core_ns"], "latency_ns": p["latency_ns"], "link_ns": p["link_ns"]}
+            for p in document["points"]]
 
 
 def point_task(args, gups, algorithm, alpha, block_words):
@@ -62,9 +102,13 @@ def corner_task(args, gups):
 
 def row_of(task, document):
     meta = task.meta
-    row = {"algorithm": meta["algorithm"], "alpha": meta["alpha"], "block_words": meta["block_words"]}
-    if document is None:
+    row = {"source": meta["source"], "algorithm": meta["algorithm"], "alpha": meta["alpha"],
+           "block_words": meta["block_words"]}
+    if document is None or document.get("partial"):
         return {**row, "failed": True}
+    if "simulation" in document:
+        row.update(wall_seconds=document["simulation"]["wall_seconds"],
+                   network_level=document["simulation"]["network_level"])
     return {**row, "failed": not document.get("passed", False), "processes": document["processes"],
             "indices": document["indices"], "repeats": document["repeats"],
             "remote_fraction": document["remote_fraction"],
@@ -80,28 +124,106 @@ def corner_comparison(rows, direct, ranks):
         return None
     comparison = {"randomaccess_gups": direct.get("gups"), "ranks": ranks}
     for row in rows:
-        if row["alpha"] == 1.0 and row["block_words"] == 1 and not row["failed"]:
+        if row["source"] == "measured" and row["alpha"] == 1.0 and row["block_words"] == 1 and not row["failed"]:
             comparison[f"{row['algorithm']}_giga_accesses_per_second"] = ranks / row["ns_per_access"]
     return comparison
 
 
-def markdown(rows, comparison, args, wall):
-    lines = [f"# Apex-Map on this host, {args.ranks} ranks", "", results.provenance(), "",
-             f"MB/s per process, measured (gups --algo ..., {args.repeats} repetitions a point, I = "
-             f"{WORDS_PER_REPETITION:,} / L words within {INDEX_RANGE}); {wall:.0f} s in all.", ""]
-    for algorithm in args.algorithms:
-        lines += [f"### {algorithm}", "", "| alpha \\ L | " + " | ".join(str(b) for b in args.blocks) + " |",
-                  "| ---: | " + " | ".join("---:" for _ in args.blocks) + " |"]
-        for alpha in args.alphas:
-            cells = []
-            for block in args.blocks:
-                row = next((r for r in rows if (r["algorithm"], r["alpha"], r["block_words"]) ==
-                            (algorithm, alpha, block)), None)
-                cells.append("failed" if row is None or row["failed"] else f"{row['mb_per_second_per_process']:.3g}")
-            lines.append(f"| {alpha:g} | " + " | ".join(cells) + " |")
-        lines.append("")
+def find(rows, source, algorithm, alpha, block):
+    return next((r for r in rows if (r["source"], r["algorithm"], r["alpha"], r["block_words"]) ==
+                 (source, algorithm, alpha, block) and not r["failed"]), None)
+
+
+def key_figures(rows, source, algorithm, alphas, blocks):
+    """Worst and best corner (MB/s per process) and, per alpha, the smallest L whose time per access is
+    L_MATTERS_FACTOR times the time at the smallest L (None: not within the blocks swept)."""
+    points = [r for r in rows if r["source"] == source and r["algorithm"] == algorithm and not r["failed"]]
+    if not points:
+        return None
+    worst = min(points, key=lambda r: r["mb_per_second_per_process"])
+    best = max(points, key=lambda r: r["mb_per_second_per_process"])
+    matters = {}
+    for alpha in alphas:
+        first = find(rows, source, algorithm, alpha, blocks[0])
+        later = [find(rows, source, algorithm, alpha, b) for b in blocks[1:]]
+        matters[alpha] = next((r["block_words"] for r in later if first and r and
+                               r["ns_per_access"] >= L_MATTERS_FACTOR * first["ns_per_access"]), None)
+    corner = lambda r: {"alpha": r["alpha"], "block_words": r["block_words"],  # noqa: E731
+                        "mb_per_second_per_process": r["mb_per_second_per_process"],
+                        "ns_per_access": r["ns_per_access"]}
+    return {"worst": corner(worst), "best": corner(best), "l_matters": matters}
+
+
+def model_errors(rows, algorithms):
+    """Per point where both exist: the model's time per access over the simulation's, less 1."""
+    errors = []
+    for sim in (r for r in rows if r["source"] == "sim" and not r["failed"] and r["algorithm"] in algorithms):
+        model = find(rows, "model", sim["algorithm"], sim["alpha"], sim["block_words"])
+        if model:
+            errors.append({"algorithm": sim["algorithm"], "alpha": sim["alpha"], "block_words": sim["block_words"],
+                           "error": model["ns_per_access"] / sim["ns_per_access"] - 1, "binds": model["binds"]})
+    return errors
+
+
+def table(rows, source, algorithm, alphas, blocks, cell):
+    lines = ["| alpha \\ L | " + " | ".join(str(b) for b in blocks) + " |",
+             "| ---: | " + " | ".join("---:" for _ in blocks) + " |"]
+    for alpha in alphas:
+        cells = []
+        for block in blocks:
+            row = find(rows, source, algorithm, alpha, block)
+            cells.append("failed" if row is None else cell(row))
+        lines.append(f"| {alpha:g} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+SOURCE_TITLES = {"measured": "measured on this host", "sim": "simulated", "model": "modelled (apex-map-model)"}
+
+
+def markdown(rows, comparison, errors, args, wall):
+    lines = [f"# Apex-Map surfaces: {', '.join(SOURCE_TITLES[s] for s in args.sources)}", "", results.provenance(),
+             "", f"MB/s per process; {wall:.0f} s in all.", ""]
+    for source in args.sources:
+        where = (f"{args.ranks} ranks of this host; I = {WORDS_PER_REPETITION:,} / L words within {INDEX_RANGE}, "
+                 f"{args.repeats} repetitions a point" if source == "measured" else
+                 f"{args.machine}, {args.nodes} nodes, one process a node; network level {args.network}; I = "
+                 f"{SIM_WORDS_PER_REPETITION:,} / L within {SIM_INDEX_RANGE}, one repetition" if source == "sim" else
+                 f"{args.machine}, {args.nodes} nodes: the largest of core, round trips over B and busiest link")
+        lines += [f"## {SOURCE_TITLES[source].capitalize()}", "", where + ".", ""]
+        for algorithm in args.algorithms:
+            lines += [f"### {algorithm}", ""]
+            lines += table(rows, source, algorithm, args.alphas, args.blocks,
+                           lambda r: f"{r['mb_per_second_per_process']:.3g}")
+            figures = key_figures(rows, source, algorithm, args.alphas, args.blocks)
+            if figures:
+                w, b = figures["worst"], figures["best"]
+                lines.append(f"Worst corner alpha {w['alpha']:g}, L {w['block_words']}: "
+                             f"{w['mb_per_second_per_process']:.3g} MB/s per process ({w['ns_per_access']:.4g} ns an "
+                             f"access); best alpha {b['alpha']:g}, L {b['block_words']}: "
+                             f"{b['mb_per_second_per_process']:.3g} MB/s. L starts to matter (time per access "
+                             f"{L_MATTERS_FACTOR:g}x its L = {args.blocks[0]} value) at: " +
+                             ", ".join(f"alpha {a:g}: L {m if m else '> ' + str(args.blocks[-1])}"
+                                       for a, m in figures["l_matters"].items()) + ".")
+                lines.append("")
+    if errors:
+        lines += ["## The model against the simulation", "",
+                  "Model time per access over simulated, less 1 (what binds in the model in brackets).", ""]
+        for algorithm in args.algorithms:
+            mine = {(e["alpha"], e["block_words"]): e for e in errors if e["algorithm"] == algorithm}
+            if not mine:
+                continue
+            lines += [f"### {algorithm}", ""]
+            lines += table(rows, "sim", algorithm, args.alphas, args.blocks,
+                           lambda r, m=mine: (f"{100 * m[(r['alpha'], r['block_words'])]['error']:+.0f}% "
+                                              f"({m[(r['alpha'], r['block_words'])]['binds']})"
+                                              if (r["alpha"], r["block_words"]) in m else "-"))
+            within = sum(1 for e in mine.values() if abs(e["error"]) <= 0.25)
+            worst = max(mine.values(), key=lambda e: abs(e["error"]))
+            lines.append(f"{within} of {len(mine)} points within 25%; the largest departure "
+                         f"{100 * worst['error']:+.0f}% at alpha {worst['alpha']:g}, L {worst['block_words']}.")
+            lines.append("")
     if comparison:
-        lines += ["### The uniform single-word corner beside RandomAccess", ""]
+        lines += ["## The uniform single-word corner beside RandomAccess", ""]
         lines.append(f"RandomAccess (direct, {comparison['ranks']} ranks): {comparison['randomaccess_gups']:.4g} GUPS.")
         for algorithm in args.algorithms:
             value = comparison.get(f"{algorithm}_giga_accesses_per_second")
@@ -116,6 +238,7 @@ def apexmap(args):
     args.alphas = csv_floats(args.alphas, "--alphas")
     args.blocks = [int(b) for b in csv_floats(args.blocks, "--blocks")]
     args.algorithms = [a for a in args.algorithms.split(",") if a]
+    args.sources = [s for s in args.sources.split(",") if s]
     if any(not 0 < a <= 1 for a in args.alphas):
         raise ValueError("--alphas: each must be above 0 and at most 1")
     if any(b < 1 for b in args.blocks) or args.repeats < 1 or args.indices < 0:
@@ -123,41 +246,60 @@ def apexmap(args):
     unknown = [a for a in args.algorithms if a not in ALGORITHMS]
     if unknown or not args.algorithms:
         raise ValueError(f"--algorithms: {', '.join(unknown) or 'none'}; known: {', '.join(ALGORITHMS)}")
+    unknown = [s for s in args.sources if s not in SOURCES]
+    if unknown or not args.sources:
+        raise ValueError(f"--sources: {', '.join(unknown) or 'none'}; known: {', '.join(SOURCES)}")
+    if args.nodes < 1:
+        raise ValueError("--nodes must be at least 1")
     args.ranks = args.ranks or sweep.host_cores()
     if args.ranks > sweep.host_cores():
         raise ValueError(f"--ranks {args.ranks}: this host gives {sweep.host_cores()} cores (measured runs never "
                          "oversubscribe)")
-    gups = sweep.binary(args.build, "kernel/gups")
     os.makedirs(results.raw_folder(args.out), exist_ok=True)
-    tasks = [point_task(args, gups, a, alpha, block) for a in args.algorithms for alpha in args.alphas
-             for block in args.blocks]
-    corner = corner_task(args, gups) if 1.0 in args.alphas and 1 in args.blocks else None
     start = time.monotonic()
-    progress = sweep.Progress(len(tasks) + (corner is not None), "apexmap")
-    done = launcher.Local().run(tasks + ([corner] if corner else []), progress, args.resume)
+    rows, comparison = [], None
+    for algorithm in args.algorithms if "model" in args.sources else []:
+        rows += model_rows(args, algorithm)
+    plane = [(a, alpha, block) for a in args.algorithms for alpha in args.alphas for block in args.blocks]
+    if "measured" in args.sources:
+        gups = sweep.binary(args.build, "kernel/gups")
+        tasks = [point_task(args, gups, *point) for point in plane]
+        corner = corner_task(args, gups) if 1.0 in args.alphas and 1 in args.blocks else None
+        progress = sweep.Progress(len(tasks) + (corner is not None), "apexmap")
+        done = launcher.Local().run(tasks + ([corner] if corner else []), progress, args.resume)
+        rows += [row_of(task, document) for task, (document, _) in zip(tasks, done)]
+        comparison = corner_comparison(rows, done[-1][0] if corner else None, args.ranks)
+    if "sim" in args.sources:
+        sim = sweep.binary(args.build, "sim/gups-sim", "cmake --build build (with SimGrid)")
+        tasks = [sim_task(args, sim, *point) for point in plane]
+        progress = sweep.Progress(len(tasks), "apexmap sim")
+        done = launcher.Local(sweep.host_cores()).run(tasks, progress, args.resume)
+        rows += [row_of(task, document) for task, (document, _) in zip(tasks, done)]
     wall = time.monotonic() - start
-    rows = [row_of(task, document) for task, (document, _) in zip(tasks, done)]
-    comparison = corner_comparison(rows, done[-1][0] if corner else None, args.ranks)
-    write(args, rows, comparison, wall)
+    write(args, rows, comparison, model_errors(rows, args.algorithms), wall)
     failed = sum(1 for r in rows if r["failed"])
     if failed:
         print(f"apexmap: {failed} point(s) failed; their cells say so", file=sys.stderr)
     return 1 if failed else 0
 
 
-def write(args, rows, comparison, wall):
+def write(args, rows, comparison, errors, wall):
+    figures = {source: {a: key_figures(rows, source, a, args.alphas, args.blocks) for a in args.algorithms}
+               for source in args.sources}
     with open(os.path.join(args.out, "apexmap.json"), "w", encoding="utf-8") as f:
-        json.dump({"ranks": args.ranks, "rows": rows, "randomaccess": comparison, "wall_seconds": wall}, f, indent=1)
+        json.dump({"ranks": args.ranks, "machine": args.machine, "nodes": args.nodes, "network": args.network,
+                   "sources": args.sources, "rows": rows, "key_figures": figures, "model_errors": errors,
+                   "randomaccess": comparison, "wall_seconds": wall}, f, indent=1)
     fields = list(dict.fromkeys(k for r in rows for k in r))
     with open(os.path.join(args.out, "apexmap.csv"), "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
-    text = markdown(rows, comparison, args, wall)
+    text = markdown(rows, comparison, errors, args, wall)
     with open(os.path.join(args.out, "apexmap.md"), "w", encoding="utf-8") as f:
         f.write(text)
     from . import apexmap_plot  # matplotlib only when writing
-    paths = apexmap_plot.surfaces(rows, args.algorithms, args.alphas, args.blocks, args.out, args.ranks)
+    paths = apexmap_plot.all_surfaces(rows, args)
     sys.stdout.write(text)
     print(f"apexmap: {os.path.join(args.out, 'apexmap.md')}, .csv, .json, " + ", ".join(os.path.basename(p) for p in paths)
           + f" ({wall:.0f} s)", file=sys.stderr)

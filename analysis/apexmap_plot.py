@@ -1,5 +1,6 @@
 """Apex-Map's surfaces as its authors draw them: bandwidth per process over temporal locality alpha and spatial
-locality L, both on log scales, and the ratio of two implementations' surfaces."""
+locality L, both on log scales, and the ratio of two surfaces: two implementations, the model and the simulation,
+the simulated machine and this host."""
 import math
 import os
 
@@ -10,10 +11,10 @@ import matplotlib.colors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def grid(rows, algorithm, alphas, blocks, key="mb_per_second_per_process"):
+def grid(rows, source, algorithm, alphas, blocks, key="mb_per_second_per_process"):
     """values[alpha index][block index], None where the point failed."""
     cell = {(r["alpha"], r["block_words"]): r.get(key) for r in rows
-            if r["algorithm"] == algorithm and not r["failed"]}
+            if r["source"] == source and r["algorithm"] == algorithm and not r["failed"]}
     return [[cell.get((alpha, block)) for block in blocks] for alpha in alphas]
 
 
@@ -32,32 +33,56 @@ def draw(ax, values, alphas, blocks, norm, cmap, fmt):
     return mesh
 
 
-def surfaces(rows, algorithms, alphas, blocks, out, ranks):
-    """One surface per implementation and, with two, their ratio; returns the files written."""
+SUFFIX = {"measured": "", "sim": "-sim", "model": "-model"}
+
+
+def all_surfaces(rows, args):
+    """Each source's surfaces and implementation ratio, and the ratios across sources; returns the files written."""
     paths = []
-    values = {a: grid(rows, a, alphas, blocks) for a in algorithms}
-    present = [v for a in algorithms for row in values[a] for v in row if v]
-    if present:
-        norm = matplotlib.colors.LogNorm(vmin=min(present), vmax=max(present))
-        fig, axes = plt.subplots(1, len(algorithms), figsize=(7 * len(algorithms), 5.2), squeeze=False)
-        for ax, algorithm in zip(axes[0], algorithms):
-            mesh = draw(ax, values[algorithm], alphas, blocks, norm, "viridis", ".3g")
-            ax.set_title(f"{algorithm}: MB/s per process, {ranks} ranks")
-        fig.colorbar(mesh, ax=axes[0].tolist(), label="MB/s per process (log scale)")
-        paths.append(save(fig, out, "apexmap-surfaces.png"))
-    if len(algorithms) == 2:
-        first, second = algorithms
-        ratio = [[b / a if a and b else None for a, b in zip(row_a, row_b)]
-                 for row_a, row_b in zip(values[first], values[second])]
-        finite = [v for row in ratio for v in row if v]
-        if finite:
-            span = max(max(finite), 1 / min(finite), 1.01)
-            fig, ax = plt.subplots(figsize=(8, 5.2))
-            mesh = draw(ax, ratio, alphas, blocks, matplotlib.colors.LogNorm(vmin=1 / span, vmax=span), "RdBu", ".2f")
-            fig.colorbar(mesh, ax=ax, label="ratio (log scale; above 1: the first named faster)")
-            ax.set_title(f"{second} over {first}: bandwidth ratio, {ranks} ranks")
-            paths.append(save(fig, out, "apexmap-ratio.png"))
+    where = {"measured": f"this host, {args.ranks} ranks", "sim": f"{args.machine} simulated, {args.nodes} nodes",
+             "model": f"{args.machine} model, {args.nodes} nodes"}
+    for source in args.sources:
+        values = {a: grid(rows, source, a, args.alphas, args.blocks) for a in args.algorithms}
+        paths += surfaces(values, args, where[source], SUFFIX[source])
+        if len(args.algorithms) == 2:
+            first, second = args.algorithms
+            paths += ratio(values[first], values[second], args, f"{second} over {first}, {where[source]}",
+                           f"apexmap-ratio{SUFFIX[source]}.png")
+    for top, bottom, name in (("model", "sim", "apexmap-model-vs-sim.png"), ("sim", "measured", "apexmap-sim-vs-measured.png")):
+        if top in args.sources and bottom in args.sources:
+            for algorithm in args.algorithms:
+                paths += ratio(grid(rows, bottom, algorithm, args.alphas, args.blocks),
+                               grid(rows, top, algorithm, args.alphas, args.blocks), args,
+                               f"{algorithm}: {where[top]} over {where[bottom]}", name.replace(".png", f"-{algorithm}.png"))
     return paths
+
+
+def surfaces(values, args, where, suffix):
+    algorithms = list(values)
+    present = [v for a in algorithms for row in values[a] for v in row if v]
+    if not present:
+        return []
+    norm = matplotlib.colors.LogNorm(vmin=min(present), vmax=max(present))
+    fig, axes = plt.subplots(1, len(algorithms), figsize=(7 * len(algorithms), 5.2), squeeze=False)
+    for ax, algorithm in zip(axes[0], algorithms):
+        mesh = draw(ax, values[algorithm], args.alphas, args.blocks, norm, "viridis", ".3g")
+        ax.set_title(f"{algorithm}: MB/s per process, {where}")
+    fig.colorbar(mesh, ax=axes[0].tolist(), label="MB/s per process (log scale)")
+    return [save(fig, args.out, f"apexmap-surfaces{suffix}.png")]
+
+
+def ratio(below, above, args, title, name):
+    """The surface `above` over the surface `below`, point by point."""
+    values = [[b / a if a and b else None for a, b in zip(row_a, row_b)] for row_a, row_b in zip(below, above)]
+    finite = [v for row in values for v in row if v]
+    if not finite:
+        return []
+    span = max(max(finite), 1 / min(finite), 1.01)
+    fig, ax = plt.subplots(figsize=(8, 5.2))
+    mesh = draw(ax, values, args.alphas, args.blocks, matplotlib.colors.LogNorm(vmin=1 / span, vmax=span), "RdBu", ".2f")
+    fig.colorbar(mesh, ax=ax, label="bandwidth ratio (log scale; above 1: the first named faster)")
+    ax.set_title(title)
+    return [save(fig, args.out, name)]
 
 
 def save(fig, out, name):

@@ -104,8 +104,9 @@ def parser():
                    help="seconds for the whole command; a size whose simulations would end past it is left to the "
                         "model (default 600; 0: no limit)")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
-    s = sub.add_parser("apexmap", help="Apex-Map's (alpha, L) surfaces measured on this host: two-sided MPI against "
-                                        "one-sided MPI-3, and the uniform single-word corner beside RandomAccess")
+    s = sub.add_parser("apexmap", help="Apex-Map's (alpha, L) surfaces measured on this host, simulated on a machine and "
+                                        "modelled: two-sided MPI against one-sided MPI-3, and the uniform "
+                                        "single-word corner beside RandomAccess")
     s.add_argument("--out", required=True, help="results folder")
     s.add_argument("--algorithms", default="apex-map-mpi,apex-map-rma", help="comma list")
     s.add_argument("--alphas", default=",".join(f"{a:g}" for a in apexmap.ALPHAS), help="comma list, each in (0, 1]")
@@ -115,6 +116,11 @@ def parser():
     s.add_argument("--indices", type=int, default=0,
                    help=f"I per point (default: {apexmap.WORDS_PER_REPETITION:,} / L within {apexmap.INDEX_RANGE})")
     s.add_argument("--repeats", type=int, default=3, help="N per point (default 3)")
+    s.add_argument("--sources", default="measured", help="measured, sim, model (comma list; default measured)")
+    s.add_argument("--machine", default="bgp", help="sim and model: machine name or path (default bgp)")
+    s.add_argument("--nodes", type=int, default=512, help="sim and model: nodes, one process each (default 512)")
+    s.add_argument("--network", default="queue", choices=["flow", "queue", "latency"],
+                   help="sim: network level (default queue: flow takes hours at 512 nodes where L is large)")
     s.add_argument("--resume", action="store_true", help="keep the points whose finished results are in OUT/raw")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
     s = sub.add_parser("task", help=argparse.SUPPRESS)  # one task of a Slurm array: TASKS.json INDEX

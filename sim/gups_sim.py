@@ -45,6 +45,7 @@ SMPI_OPTIONS = [
     "smpi/reduce:binomial",             # the default sends every rank's share straight to the root: O(ranks^2)
     "smpi/allreduce:redbcast",          # reduce, then broadcast: 2 x ranks messages (rdb: ranks x log2(ranks))
     "smpi/bcast:binomial_tree",
+    "smpi/allgather:rdb",               # the one-sided probe's window: the default sends ranks^2 messages
     "contexts/stack-size:64",
     "contexts/guard-size:0",
     "smpi/test:0",                      # idle cores block (MPI_Waitsome), so polls need no injected time
@@ -68,6 +69,19 @@ NETWORK_LEVELS = {
     "latency": "no contention: latency per hop plus the message's time on one link",
     "auto": "flow up to a size, queue above (gups-topology's rule: gups-topology --help)",
 }
+# The probe's own options, passed to it as given (it checks them).
+PROBE_OPTIONS = {
+    "--memory-words": "M, the global array in words (default: 65536 per process in a simulation)",
+    "--alpha": "temporal locality, above 0 and at most 1 (default 1)",
+    "--block-words": "L, words per access (default 1)",
+    "--indices": "I, accesses per process and repetition (default 1024)",
+    "--repeats": "N, repetitions (default 1)",
+    "--receive-buffers": "B (apex-map-mpi): outstanding requests (default 32)",
+    "--send-handles": "SMSG (apex-map-mpi): outstanding sends (default 64)",
+    "--serve-per-turn": "NSER (apex-map-mpi): requests served per turn (default 16)",
+    "--seed": "the indices' random streams (default 1)",
+}
+PROBE_ALGORITHMS = ("apex-map-mpi", "apex-map-rma")
 DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
 
 
@@ -147,6 +161,9 @@ def parse_arguments(argv):
     p.add_argument("--converge-tolerance", type=float, default=0.01, help="default 0.01 (1%%)")
     p.add_argument("--converge-max-updates", type=int, default=65536,
                    help="most updates per node --converge tries (default 65536)")
+    probe = p.add_argument_group("the Apex-Map probe (--algo apex-map-mpi or apex-map-rma; docs/apexmap.md)")
+    for option, what in PROBE_OPTIONS.items():
+        probe.add_argument(option, help=what)
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--plan-only", action="store_true",
                    help="print gups-topology's plan of this run as JSON (ranks, memory estimate, network level) and "
@@ -165,19 +182,23 @@ def check_installation():
 def run_plan(args, workdir=None):
     """gups-topology's plan of this run (and, given a work folder, its platform, hostfile and charges there);
     raises BadInput with its error."""
-    command = [GUPS_TOPOLOGY, "--machine", args.machine, "--algo", args.algo,
-               "--words-per-node", str(args.words_per_node), "--lookahead", str(args.lookahead),
-               "--owner", args.owner, "--verify", args.verify, "--nodes-per-host", args.nodes_per_host,
-               "--wrap", "machine" if "mesh" in args.chosen_mechanisms else "torus", "--network", args.network]
+    command = [GUPS_TOPOLOGY, "--machine", args.machine, "--algo", args.algo, "--network", args.network]
     command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64)]
-    for option, value in (("--cores-per-node", args.cores_per_node), ("--log2-table", args.log2_table),
-                          ("--updates-per-node", args.updates_per_node),
-                          ("--updates-per-word", args.updates_per_word),
-                          ("--min-updates-per-node", args.min_updates_per_node or None)):
+    if args.algo in PROBE_ALGORITHMS:
+        sizes = (("--cores-per-node", args.cores_per_node), ("--memory-words", args.memory_words),
+                 ("--block-words", args.block_words), ("--receive-buffers", args.receive_buffers))
+    else:
+        command += ["--words-per-node", str(args.words_per_node), "--lookahead", str(args.lookahead),
+                    "--owner", args.owner, "--verify", args.verify, "--nodes-per-host", args.nodes_per_host,
+                    "--wrap", "machine" if "mesh" in args.chosen_mechanisms else "torus"]
+        sizes = (("--cores-per-node", args.cores_per_node), ("--log2-table", args.log2_table),
+                 ("--updates-per-node", args.updates_per_node), ("--updates-per-word", args.updates_per_word),
+                 ("--min-updates-per-node", args.min_updates_per_node or None))
+        if "paper-buckets" in args.chosen_mechanisms:
+            command.append("--paper-buckets")
+    for option, value in sizes:
         if value is not None:
             command += [option, str(value)]
-    if "paper-buckets" in args.chosen_mechanisms:
-        command.append("--paper-buckets")
     if workdir:
         command += ["--platform", os.path.join(workdir, "platform.xml"),
                     "--hostfile", os.path.join(workdir, "hostfile.txt"),
@@ -248,6 +269,13 @@ def build_command(args, workdir, plan):
                "-hostfile", os.path.join(workdir, "hostfile.txt")]
     command += [f"--cfg={o}" for o in options] + ["--log=root.thres:warning"]
     command += [GUPS_SMPI] + plan["kernel_arguments"]
+    if "probe" in plan:
+        command += [a for option in PROBE_OPTIONS if option != "--memory-words"
+                    and (value := getattr(args, option[2:].replace("-", "_"))) is not None for a in (option, value)]
+        command += ["--json", os.path.join(workdir, "raw.json")]
+        if args.costs == "machine":
+            command += ["--charges", os.path.join(workdir, "charges.json")]
+        return command, options
     command += ["--stream-offset", str(args.stream_offset), "--verify", plan["verification"]["mode"],
                 "--progress-seconds", progress_seconds(args.max_wall), "--progress-json",
                 os.path.join(workdir, "progress.jsonl"), "--json", os.path.join(workdir, "raw.json")]
@@ -279,8 +307,10 @@ def check_memory(plan):
     needed = plan["simulation_memory_bytes"]
     available = available_memory_bytes()
     if available is not None and needed > available:
-        raise BadInput(f"{plan['ranks']} simulated ranks with a table of 2^{plan['table']['log2_words']} words need "
-                       f"about {needed / 2**30:.1f} GiB, but only {available / 2**30:.1f} GiB is available")
+        data = (f"an array of {plan['memory_words']} words" if "probe" in plan
+                else f"a table of 2^{plan['table']['log2_words']} words")
+        raise BadInput(f"{plan['ranks']} simulated ranks with {data} need about {needed / 2**30:.1f} GiB, but only "
+                       f"{available / 2**30:.1f} GiB is available")
 
 
 def run_simulation(command, max_wall, quiet, workdir):
@@ -427,13 +457,78 @@ def prepare(args):
 
 
 def check_applies(args, plan):
-    """What only routing algorithms have (the plan says whether this one routes); raises BadInput."""
+    """What only routing algorithms have (the plan says whether this one routes), and what only the probe has;
+    raises BadInput."""
+    probe_options = [o for o in PROBE_OPTIONS if getattr(args, o[2:].replace("-", "_")) is not None]
+    if "probe" in plan:
+        given = [option for option, default in (("--mechanisms", []), ("--link-load", False), ("--converge", False),
+                                                ("--stream-offset", DEFAULT_STREAM_OFFSET),
+                                                ("--updates-per-node", None), ("--updates-per-word", None),
+                                                ("--log2-table", None))
+                 if getattr(args, "chosen_mechanisms" if option == "--mechanisms" else option[2:].replace("-", "_"))
+                 != default]
+        if given:
+            raise BadInput(f"{given[0]} applies to the update algorithms, not to the Apex-Map probe")
+        return
+    if probe_options:
+        raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe (--algo {' or '.join(PROBE_ALGORITHMS)})")
     if plan["routes_over_torus"]:
         return
     if args.chosen_mechanisms:
         raise BadInput("--mechanisms applies to routed and multicore")
     if args.link_load:
         raise BadInput("--link-load applies to routed and multicore")
+
+
+def simulate_probe(args, workdir, max_wall):
+    """One simulation of the Apex-Map probe; returns (exit status, result, output lines). Raises BadInput."""
+    plan = run_plan(args, workdir)
+    check_applies(args, plan)
+    command, options = build_command(args, workdir, plan)
+    check_memory(plan)
+    if not args.quiet:
+        print(f"gups-sim: {plan['algorithm']} on {plan['machine']['name']}, {plan['shape']} {plan['network']} "
+              f"({plan['nodes']} nodes x {plan['ranks_per_node']} processes), {plan['share_words']} words per "
+              f"process, network level {plan['network_level']}, costs: {args.costs}", file=sys.stderr, flush=True)
+    raw_path = os.path.join(workdir, "raw.json")
+    if os.path.exists(raw_path):
+        os.remove(raw_path)
+    status, lines, wall, peak_kib, stopped = run_simulation(command, max_wall, args.quiet, workdir)
+    simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
+                  "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"],
+                  "costs": args.costs, "charges": plan["charges"] if args.costs == "machine" else None,
+                  "network_scale": args.network_scale, "zero_latency": args.zero_latency,
+                  "network": plan["network"], "network_level": plan["network_level"], "shape": plan["shape"],
+                  "nodes": plan["nodes"], "ranks_per_node": plan["ranks_per_node"],
+                  "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}
+    return finish(status, lines, stopped, raw_path, simulation, args)
+
+
+def finish(status, lines, stopped, raw_path, simulation, args, progress=None):
+    """The result of a finished or stopped simulation: (exit status, result, output lines). Raises BadInput when
+    the kernel refused its input."""
+    refused = [line for line in lines if line.startswith("gups: error: ")]
+    if status == 2 and refused:
+        raise BadInput(refused[0][len("gups: error: "):])
+    # SimGrid reports a deadlock, and smpirun still exits 0.
+    deadlock = any("Deadlock detected" in line for line in lines)
+    if stopped or deadlock or status != 0 or not os.path.exists(raw_path):
+        for line in lines[-20:]:
+            if not line.startswith("gups: progress:"):
+                print(line, file=sys.stderr)
+        result = {"schema": "torus-gups/result/1", "algorithm": args.algo, "partial": True,
+                  "progress": progress, "simulation": simulation}
+        why = (f"stopped after {args.max_wall:g} s of wall time (--max-wall)" if stopped
+               else "SimGrid reported a deadlock" if deadlock
+               else f"the simulation failed (status {status})")
+        print(f"gups-sim: {why}; partial figures: {json.dumps(result['progress'])}", file=sys.stderr)
+        return (4 if stopped else (status if 0 < status < 4 else 3)), result, lines
+    with open(raw_path, encoding="utf-8") as f:
+        result = json.load(f)
+    result["partial"] = False
+    simulation["simulated_seconds"] = result["seconds"]
+    result["simulation"] = simulation
+    return status, result, lines
 
 
 def simulate(args, workdir, max_wall, first_attempt=True):
@@ -466,29 +561,9 @@ def simulate(args, workdir, max_wall, first_attempt=True):
                   "updates_per_node": table["updates_per_node"], "stream_offset": args.stream_offset,
                   "verification": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
                   "phase_end_wall_seconds": phase_walls(notes)}
-    refused = [line for line in lines if line.startswith("gups: error: ")]
-    if status == 2 and refused:
-        raise BadInput(refused[0][len("gups: error: "):])
-    # SimGrid reports a deadlock, and smpirun still exits 0.
-    deadlock = any("Deadlock detected" in line for line in lines)
-    if stopped or deadlock or status != 0 or not os.path.exists(raw_path):
-        for line in lines[-20:]:
-            if not line.startswith("gups: progress:"):
-                print(line, file=sys.stderr)
-        result = {"schema": "torus-gups/result/1", "algorithm": args.algo, "partial": True,
-                  "progress": last_progress(notes), "simulation": simulation}
-        why = (f"stopped after {args.max_wall:g} s of wall time (--max-wall)" if stopped
-               else "SimGrid reported a deadlock" if deadlock
-               else f"the simulation failed (status {status})")
-        print(f"gups-sim: {why}; partial figures: {json.dumps(result['progress'])}", file=sys.stderr)
-        return (4 if stopped else (status if 0 < status < 4 else 3)), result, lines
-    with open(raw_path, encoding="utf-8") as f:
-        result = json.load(f)
-    result["partial"] = False
-    if result.get("cores"):
+    status, result, lines = finish(status, lines, stopped, raw_path, simulation, args, last_progress(notes))
+    if status == 0 and result.get("cores"):
         result["binds"] = what_binds(result)
-    simulation["simulated_seconds"] = result["seconds"]
-    result["simulation"] = simulation
     return status, result, lines
 
 
@@ -539,6 +614,9 @@ def main(argv):
             return 0
         while True:
             left = max(1e-3, args.max_wall - (time.monotonic() - start)) if args.max_wall else 0
+            if args.algo in PROBE_ALGORITHMS:
+                status, result, lines = simulate_probe(args, workdir, max_wall=left)
+                break
             status, result, lines = simulate(args, workdir, max_wall=left, first_attempt=not attempts)
             if not args.converge or status != 0:
                 break

@@ -92,4 +92,20 @@ void derive_receive_call(const Machine& machine, OperationCharges& charges) {
   charges.receive_per_packet = per_packet;
 }
 
+AccessCharges access_charges_of(const model::Machine& machine) {
+  if (!machine.data_access) {
+    throw std::invalid_argument(fmt::format(
+        "machine '{}' gives no data_access_cycles (block_start, word, poll): the Apex-Map probe cannot be charged "
+        "on it",
+        machine.name));
+  }
+  const auto& d = *machine.data_access;
+  return {.clock_hz = machine.clock_hz,
+          .block_start = d.block_start,
+          .word = d.word,
+          .send_call = machine.costs.send_call,
+          .receive_call = machine.costs.receive_call,
+          .poll = d.poll};
+}
+
 }  // namespace gups::model

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "access_charges.hpp"
 #include "algorithm.hpp"
 #include "algorithm_setup.hpp"
 #include "host_placement.hpp"
@@ -40,5 +41,10 @@ std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm alg
 // figures: one packet per call, and a full batch per call (per packet).
 // Throws std::invalid_argument when no such line exists.
 void derive_receive_call(const Machine& machine, OperationCharges& charges);
+
+// The charges of one process of the Apex-Map probe: the machine's
+// data_access_cycles and its send and receive calls. Throws
+// std::invalid_argument when the machine file has no data_access_cycles.
+AccessCharges access_charges_of(const Machine& machine);
 
 }  // namespace gups::model

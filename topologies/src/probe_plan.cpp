@@ -8,24 +8,9 @@
 #include "apex_map_access.hpp"
 #include "apex_map_run.hpp"
 #include "run_plan.hpp"
+#include "simulation_charges.hpp"
 
 namespace gups::topology {
-
-AccessCharges access_charges_of(const model::Machine& machine) {
-  if (!machine.data_access) {
-    throw std::invalid_argument(fmt::format(
-        "machine '{}' gives no data_access_cycles (block_start, word, poll): the Apex-Map probe cannot be charged "
-        "on it",
-        machine.name));
-  }
-  const auto& d = *machine.data_access;
-  return {.clock_hz = machine.clock_hz,
-          .block_start = d.block_start,
-          .word = d.word,
-          .send_call = machine.costs.send_call,
-          .receive_call = machine.costs.receive_call,
-          .poll = d.poll};
-}
 
 ProbePlan plan_probe_run(const ProbeRequest& request) {
   if (!apex_map::is_implementation(request.algorithm)) {
@@ -53,7 +38,7 @@ ProbePlan plan_probe_run(const ProbeRequest& request) {
                        static_cast<double>(request.receive_buffers) * static_cast<double>(request.block_words);
   plan.simulation_bytes = (8.0 * words + kSimulatedBytesPerRank) * static_cast<double>(plan.ranks);
   plan.kernel_arguments = {"--algo", plan.algorithm, "--memory-words", std::to_string(plan.memory_words)};
-  plan.charges = access_charges_of(plan.machine);
+  plan.charges = model::access_charges_of(plan.machine);
   return plan;
 }
 

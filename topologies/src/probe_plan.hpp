@@ -52,10 +52,6 @@ struct ProbePlan {
   AccessCharges charges;
 };
 
-// The charges of one process: throws std::invalid_argument when the
-// machine file has no data_access_cycles.
-AccessCharges access_charges_of(const model::Machine& machine);
-
 // Throws std::invalid_argument naming the option or field at fault.
 ProbePlan plan_probe_run(const ProbeRequest& request);
 

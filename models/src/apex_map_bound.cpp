@@ -1,0 +1,109 @@
+#include "apex_map_bound.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "apex_map_access.hpp"
+#include "torus_links.hpp"
+
+namespace gups::model {
+namespace {
+
+constexpr double kRequestBytes = 16;  // the two-sided request: offset and reply buffer
+
+struct Traffic {
+  double remote_accesses = 0;
+  double hops = 0;              // summed one way over the remote accesses
+  double busiest_link_bytes = 0;
+};
+
+// The sample's remote accesses routed over the torus: a request from the
+// process to the owner (two-sided) and the block back.
+Traffic sample_traffic(const ApexMapModelRequest& request, const apex_map::Parameters& p, std::uint64_t processes) {
+  const TorusLinks links(request.shape, std::vector<bool>(request.shape.dimensions(), true));
+  std::vector<double> bytes(links.count(), 0.0);
+  std::vector<std::uint32_t> route;
+  const bool two_sided = request.algorithm == "apex-map-mpi";
+  const double reply_bytes = 8.0 * static_cast<double>(p.block_words);
+  Traffic traffic;
+  const auto share = apex_map::share_words(p, processes);
+  for (std::uint64_t rank = 0; rank < processes; ++rank) {
+    const auto node = rank / request.ranks_per_node;
+    for (const auto start : apex_map::start_indices(p, processes, rank, 0)) {
+      const auto owner = apex_map::owner_of(start, share);
+      if (owner == rank) continue;
+      const auto owner_node = owner / request.ranks_per_node;
+      traffic.remote_accesses += 1;
+      links.route(owner_node, node, route);
+      traffic.hops += static_cast<double>(route.size());
+      for (const auto link : route) bytes[link] += reply_bytes;
+      if (two_sided) {
+        links.route(node, owner_node, route);
+        for (const auto link : route) bytes[link] += kRequestBytes;
+      }
+    }
+  }
+  traffic.busiest_link_bytes = bytes.empty() ? 0 : *std::max_element(bytes.begin(), bytes.end());
+  return traffic;
+}
+
+}  // namespace
+
+ApexMapPoint apex_map_point(const Machine& machine, const AccessCharges& c, const ApexMapModelRequest& request,
+                            double alpha, std::uint64_t block_words) {
+  if (request.algorithm != "apex-map-mpi" && request.algorithm != "apex-map-rma") {
+    throw std::invalid_argument("the model knows apex-map-mpi and apex-map-rma, not '" + request.algorithm + "'");
+  }
+  const std::uint64_t processes = request.shape.nodes() * request.ranks_per_node;
+  apex_map::Parameters p;
+  p.memory_words = request.share_words * processes;
+  p.alpha = alpha;
+  p.block_words = block_words;
+  p.indices = request.samples_per_process;
+  p.receive_buffers = request.receive_buffers;
+  p.seed = request.seed;
+  if (const auto why = apex_map::problem(p, processes)) throw std::invalid_argument(*why);
+
+  const auto traffic = sample_traffic(request, p, processes);
+  const double sampled = static_cast<double>(processes * request.samples_per_process);
+  ApexMapPoint point;
+  point.alpha = alpha;
+  point.block_words = block_words;
+  point.remote_fraction = apex_map::expected_remote_fraction(alpha, processes);
+  point.mean_hops = traffic.remote_accesses > 0 ? traffic.hops / traffic.remote_accesses : 0;
+  const double f = point.remote_fraction;
+  const double clock = c.clock_hz;
+  const double block = c.block_cycles(block_words) / clock;
+  const double calls = (c.send_call + c.receive_call) / clock;
+  const double reply_on_link = 8.0 * static_cast<double>(block_words) / machine.link_bandwidth;
+  const double one_way = point.mean_hops * machine.link_latency;
+  point.link_seconds = traffic.busiest_link_bytes / (sampled / static_cast<double>(processes)) / machine.link_bandwidth;
+  if (request.algorithm == "apex-map-mpi") {
+    point.core_seconds = block + f * 2 * calls + c.poll / clock;
+    const double round_trip = 2 * calls + 2 * one_way + kRequestBytes / machine.link_bandwidth + reply_on_link;
+    point.latency_seconds = f * round_trip / request.receive_buffers;
+    point.seconds = std::max({point.core_seconds, point.latency_seconds, point.link_seconds});
+    point.binds = point.seconds == point.core_seconds ? "core" : point.seconds == point.latency_seconds ? "latency" : "links";
+  } else {
+    point.core_seconds = block + f * (c.send_call + c.poll) / clock;
+    point.latency_seconds = f * (2 * one_way + reply_on_link);
+    point.seconds = std::max(point.core_seconds + point.latency_seconds, point.link_seconds);
+    point.binds = point.seconds == point.link_seconds ? "links" : "core + latency";
+  }
+  return point;
+}
+
+nlohmann::json to_json(const ApexMapPoint& point) {
+  return {{"alpha", point.alpha},
+          {"block_words", point.block_words},
+          {"remote_fraction", point.remote_fraction},
+          {"mean_hops", point.mean_hops},
+          {"core_ns", 1e9 * point.core_seconds},
+          {"latency_ns", 1e9 * point.latency_seconds},
+          {"link_ns", 1e9 * point.link_seconds},
+          {"ns_per_access", 1e9 * point.seconds},
+          {"mb_per_second_per_process", point.mb_per_second_per_process()},
+          {"binds", point.binds}};
+}
+
+}  // namespace gups::model
