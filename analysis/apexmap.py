@@ -165,6 +165,41 @@ def model_errors(rows, algorithms):
     return errors
 
 
+def against_rows(args):
+    """The rows of another run (--against FOLDER: its apexmap.json), and what that run was, or ([], None)."""
+    if not args.against:
+        return [], None
+    path = os.path.join(args.against, "apexmap.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+        return document["rows"], describe(document)
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"--against {args.against}: cannot read its apexmap.json ({error})") from error
+
+
+def describe(document):
+    """A run in words: its machine, size and network level for simulations, its ranks for measurements."""
+    parts = []
+    if "sim" in document.get("sources", []):
+        parts.append(f"{document['machine']} simulated on {document['nodes']} nodes, network level {document['network']}")
+    if "measured" in document.get("sources", ["measured"]):
+        parts.append(f"this host's {document['ranks']} ranks")
+    return " and ".join(parts) or "the model"
+
+
+def against_ratios(rows, other, algorithms):
+    """This run's bandwidth over the other's, per source, implementation and point both have."""
+    ratios = []
+    for row in (r for r in rows if not r["failed"] and r["algorithm"] in algorithms):
+        there = find(other, row["source"], row["algorithm"], row["alpha"], row["block_words"])
+        if there:
+            ratios.append({"source": row["source"], "algorithm": row["algorithm"], "alpha": row["alpha"],
+                           "block_words": row["block_words"],
+                           "ratio": row["mb_per_second_per_process"] / there["mb_per_second_per_process"]})
+    return ratios
+
+
 def table(rows, source, algorithm, alphas, blocks, cell):
     lines = ["| alpha \\ L | " + " | ".join(str(b) for b in blocks) + " |",
              "| ---: | " + " | ".join("---:" for _ in blocks) + " |"]
@@ -180,7 +215,25 @@ def table(rows, source, algorithm, alphas, blocks, cell):
 SOURCE_TITLES = {"measured": "measured on this host", "sim": "simulated", "model": "modelled (apex-map-model)"}
 
 
-def markdown(rows, comparison, errors, args, wall):
+def against_markdown(ratios, other_what, args):
+    lines = ["## Against another run", "", f"This run's MB/s per process over that of {args.against} "
+             f"({other_what}), point by point.", ""]
+    for source in args.sources:
+        for algorithm in args.algorithms:
+            mine = {(r["alpha"], r["block_words"]): r["ratio"] for r in ratios
+                    if (r["source"], r["algorithm"]) == (source, algorithm)}
+            if not mine:
+                continue
+            lines += [f"### {algorithm}, {SOURCE_TITLES[source]}", ""]
+            lines += table([{"source": source, "algorithm": algorithm, "alpha": a, "block_words": b, "failed": False}
+                            for a, b in mine], source, algorithm, args.alphas, args.blocks,
+                           lambda r, m=mine: f"{m[(r['alpha'], r['block_words'])]:.3g}")
+            values = list(mine.values())
+            lines += [f"From {min(values):.3g} to {max(values):.3g}; median {sorted(values)[len(values) // 2]:.3g}.", ""]
+    return lines
+
+
+def markdown(rows, comparison, errors, args, wall, against=None):
     lines = [f"# Apex-Map surfaces: {', '.join(SOURCE_TITLES[s] for s in args.sources)}", "", results.provenance(),
              "", f"MB/s per process; {wall:.0f} s in all.", ""]
     for source in args.sources:
@@ -222,6 +275,8 @@ def markdown(rows, comparison, errors, args, wall):
             lines.append(f"{within} of {len(mine)} points within 25%; the largest departure "
                          f"{100 * worst['error']:+.0f}% at alpha {worst['alpha']:g}, L {worst['block_words']}.")
             lines.append("")
+    if against:
+        lines += against_markdown(*against, args)
     if comparison:
         lines += ["## The uniform single-word corner beside RandomAccess", ""]
         lines.append(f"RandomAccess (direct, {comparison['ranks']} ranks): {comparison['randomaccess_gups']:.4g} GUPS.")
@@ -251,6 +306,7 @@ def apexmap(args):
         raise ValueError(f"--sources: {', '.join(unknown) or 'none'}; known: {', '.join(SOURCES)}")
     if args.nodes < 1:
         raise ValueError("--nodes must be at least 1")
+    other, other_what = against_rows(args)
     args.ranks = args.ranks or sweep.host_cores()
     if args.ranks > sweep.host_cores():
         raise ValueError(f"--ranks {args.ranks}: this host gives {sweep.host_cores()} cores (measured runs never "
@@ -276,30 +332,34 @@ def apexmap(args):
         done = launcher.Local(sweep.host_cores()).run(tasks, progress, args.resume)
         rows += [row_of(task, document) for task, (document, _) in zip(tasks, done)]
     wall = time.monotonic() - start
-    write(args, rows, comparison, model_errors(rows, args.algorithms), wall)
+    against = (against_ratios(rows, other, args.algorithms), other_what) if args.against else None
+    write(args, rows, comparison, model_errors(rows, args.algorithms), wall, against)
     failed = sum(1 for r in rows if r["failed"])
     if failed:
         print(f"apexmap: {failed} point(s) failed; their cells say so", file=sys.stderr)
     return 1 if failed else 0
 
 
-def write(args, rows, comparison, errors, wall):
+def write(args, rows, comparison, errors, wall, against=None):
     figures = {source: {a: key_figures(rows, source, a, args.alphas, args.blocks) for a in args.algorithms}
                for source in args.sources}
     with open(os.path.join(args.out, "apexmap.json"), "w", encoding="utf-8") as f:
         json.dump({"ranks": args.ranks, "machine": args.machine, "nodes": args.nodes, "network": args.network,
                    "sources": args.sources, "rows": rows, "key_figures": figures, "model_errors": errors,
+                   "against": {"folder": args.against, "what": against[1], "ratios": against[0]} if against else None,
                    "randomaccess": comparison, "wall_seconds": wall}, f, indent=1)
     fields = list(dict.fromkeys(k for r in rows for k in r))
     with open(os.path.join(args.out, "apexmap.csv"), "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
-    text = markdown(rows, comparison, errors, args, wall)
+    text = markdown(rows, comparison, errors, args, wall, against)
     with open(os.path.join(args.out, "apexmap.md"), "w", encoding="utf-8") as f:
         f.write(text)
     from . import apexmap_plot  # matplotlib only when writing
     paths = apexmap_plot.all_surfaces(rows, args)
+    if against:
+        paths += apexmap_plot.against_surfaces(against[0], args, against[1])
     sys.stdout.write(text)
     print(f"apexmap: {os.path.join(args.out, 'apexmap.md')}, .csv, .json, " + ", ".join(os.path.basename(p) for p in paths)
           + f" ({wall:.0f} s)", file=sys.stderr)

@@ -57,6 +57,21 @@ def all_surfaces(rows, args):
     return paths
 
 
+def against_surfaces(ratios, args, other_what):
+    """This run over another (--against), one figure per source and implementation."""
+    paths = []
+    for source in args.sources:
+        for algorithm in args.algorithms:
+            mine = {(r["alpha"], r["block_words"]): r["ratio"] for r in ratios
+                    if (r["source"], r["algorithm"]) == (source, algorithm)}
+            if mine:
+                values = [[mine.get((a, b)) for b in args.blocks] for a in args.alphas]
+                paths += ratio([[1.0] * len(args.blocks) for _ in args.alphas], values, args,
+                               f"{algorithm} ({source}): this run over {other_what}",
+                               f"apexmap-against-{source}-{algorithm}.png")
+    return paths
+
+
 def surfaces(values, args, where, suffix):
     algorithms = list(values)
     present = [v for a in algorithms for row in values[a] for v in row if v]

@@ -121,6 +121,8 @@ def parser():
     s.add_argument("--nodes", type=int, default=512, help="sim and model: nodes, one process each (default 512)")
     s.add_argument("--network", default="queue", choices=["flow", "queue", "latency"],
                    help="sim: network level (default queue: flow takes hours at 512 nodes where L is large)")
+    s.add_argument("--against", help="another run's folder: this run's surfaces over its, point by point (one machine "
+                                     "against another, one network level against another)")
     s.add_argument("--resume", action="store_true", help="keep the points whose finished results are in OUT/raw")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
     s = sub.add_parser("task", help=argparse.SUPPRESS)  # one task of a Slurm array: TASKS.json INDEX

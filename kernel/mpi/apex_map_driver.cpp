@@ -21,7 +21,7 @@ constexpr int kExitWrongSum = 1;
 const std::vector<Implementation>& implementations() {
   static const std::vector<Implementation> table{
       {kImplementationNames[0], "two-sided MPI: a request and a reply per remote block, out of order", make_two_sided},
-      {kImplementationNames[1], "one-sided MPI-3: MPI_Get and flush per remote block", make_one_sided},
+      {kImplementationNames[1], "one-sided MPI-3: a shared lock, MPI_Get and unlock per remote block", make_one_sided},
   };
   return table;
 }

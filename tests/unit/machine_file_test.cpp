@@ -170,5 +170,17 @@ TEST(MachineFile, NodeCountsTheShapeRuleCannotMapAreRefused) {
   EXPECT_THROW(m.shape_for(0), std::invalid_argument);
 }
 
+TEST(MachineFile, DataAccessCyclesAreCheckedFieldByField) {
+  auto document = bgp_document();
+  document["data_access_cycles"]["wrod"] = 2;
+  EXPECT_NE(load_error(document).find("data_access_cycles.wrod"), std::string::npos) << load_error(document);
+  document = bgp_document();
+  document["data_access_cycles"]["poll"] = -1;
+  EXPECT_NE(load_error(document).find("data_access_cycles.poll"), std::string::npos) << load_error(document);
+  document = bgp_document();
+  document.erase("data_access_cycles");
+  EXPECT_FALSE(load_document(document).data_access.has_value());
+}
+
 }  // namespace
 }  // namespace gups::model
