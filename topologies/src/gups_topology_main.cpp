@@ -117,6 +117,17 @@ int main(int argc, char** argv) {
     std::cerr << "gups-topology: error: " << e.what() << "\n";
     return 2;
   }
+  // The plan as JSON on stdout, and the files asked for.
+  auto emit = [&](const auto& plan, const nlohmann::json& charges) {
+    options.ranks_per_node = plan.ranks_per_node;
+    options.mesh = plan.mesh;
+    options.level = plan.network_level;
+    if (!platform_path.empty()) write_file(platform_path, gups::topology::platform_xml(plan.machine, plan.shape, options));
+    if (!hostfile_path.empty()) write_file(hostfile_path, gups::topology::hostfile(plan.shape, plan.ranks_per_node));
+    if (!charges_path.empty()) write_file(charges_path, charges.dump(2));
+    std::cout << gups::topology::to_json(plan).dump() << "\n";
+    return 0;
+  };
   try {
     if (gups::apex_map::is_implementation(algorithm)) {
       probe.machine = request.machine;
@@ -128,16 +139,7 @@ int main(int argc, char** argv) {
       if (wrap == "machine") throw std::invalid_argument("--wrap machine applies to the update algorithms");
       probe.mesh = wrap == "mesh";
       const auto plan = gups::topology::plan_probe_run(probe);
-      options.ranks_per_node = plan.ranks_per_node;
-      options.mesh = plan.mesh;
-      options.level = plan.network_level;
-      if (!platform_path.empty()) write_file(platform_path, gups::topology::platform_xml(plan.machine, plan.shape, options));
-      if (!hostfile_path.empty()) write_file(hostfile_path, gups::topology::hostfile(plan.shape, plan.ranks_per_node));
-      if (!charges_path.empty()) {
-        write_file(charges_path, gups::access_charges_document(plan.machine.name, plan.charges).dump(2));
-      }
-      std::cout << gups::topology::to_json(plan).dump() << "\n";
-      return 0;
+      return emit(plan, gups::access_charges_document(plan.machine.name, plan.charges));
     }
     using gups::topology::Wrap;
     request.algorithm = *gups::algorithm_named(algorithm);
@@ -150,14 +152,7 @@ int main(int argc, char** argv) {
     if (updates_per_word) request.updates_per_word = updates_per_word;
     if (updates_per_node) request.updates_per_node = updates_per_node;
     const auto plan = gups::topology::plan_run(request);
-    options.ranks_per_node = plan.ranks_per_node;
-    options.mesh = plan.mesh;
-    options.level = plan.network_level;
-    if (!platform_path.empty()) write_file(platform_path, gups::topology::platform_xml(plan.machine, plan.shape, options));
-    if (!hostfile_path.empty()) write_file(hostfile_path, gups::topology::hostfile(plan.shape, plan.ranks_per_node));
-    if (!charges_path.empty()) write_file(charges_path, gups::charges_document(plan.machine.name, plan.charges).dump(2));
-    std::cout << gups::topology::to_json(plan).dump() << "\n";
-    return 0;
+    return emit(plan, gups::charges_document(plan.machine.name, plan.charges));
   } catch (const std::invalid_argument& e) {
     std::cerr << "gups-topology: error: " << e.what() << "\n";
     return 2;

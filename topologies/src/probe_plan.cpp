@@ -43,26 +43,17 @@ ProbePlan plan_probe_run(const ProbeRequest& request) {
 }
 
 nlohmann::json to_json(const ProbePlan& plan) {
-  nlohmann::json machine = nlohmann::json::parse(model::to_json(plan.machine).dump());
-  machine["path"] = plan.machine.path;
-  return {{"schema", "torus-gups/plan/1"},
-          {"probe", "apex-map"},
-          {"machine", machine},
-          {"algorithm", plan.algorithm},
-          {"routes_over_torus", false},
-          {"specialised_cores", false},
-          {"shape", plan.shape.to_string()},
-          {"nodes", plan.shape.nodes()},
-          {"network", plan.mesh ? "mesh" : "torus"},
-          {"network_level", to_string(plan.network_level)},
-          {"ranks_per_node", plan.ranks_per_node},
-          {"ranks", plan.ranks},
-          {"clock_hz", plan.machine.clock_hz},
-          {"memory_words", plan.memory_words},
-          {"share_words", plan.memory_words / plan.ranks},
-          {"simulation_memory_bytes", plan.simulation_bytes},
-          {"charges", access_charges_document(plan.machine.name, plan.charges)["process"]},
-          {"kernel_arguments", plan.kernel_arguments}};
+  auto json = torus_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node, plan.ranks);
+  json.update({{"probe", "apex-map"},
+               {"algorithm", plan.algorithm},
+               {"routes_over_torus", false},
+               {"specialised_cores", false},
+               {"memory_words", plan.memory_words},
+               {"share_words", plan.memory_words / plan.ranks},
+               {"simulation_memory_bytes", plan.simulation_bytes},
+               {"charges", access_charges_document(plan.machine.name, plan.charges)["process"]},
+               {"kernel_arguments", plan.kernel_arguments}});
+  return json;
 }
 
 }  // namespace gups::topology

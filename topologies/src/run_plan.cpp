@@ -152,33 +152,39 @@ RunPlan plan_run(const PlanRequest& request) {
   return plan;
 }
 
-nlohmann::json to_json(const RunPlan& plan) {
-  nlohmann::json machine = nlohmann::json::parse(model::to_json(plan.machine).dump());
-  machine["path"] = plan.machine.path;
+nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
+                               unsigned ranks_per_node, std::uint64_t ranks) {
+  nlohmann::json written = nlohmann::json::parse(model::to_json(machine).dump());
+  written["path"] = machine.path;
   return {{"schema", "torus-gups/plan/1"},
-          {"machine", machine},
-          {"algorithm", to_string(plan.algorithm)},
-          {"routes_over_torus", traits(plan.algorithm).routes_over_torus},
-          {"specialised_cores", traits(plan.algorithm).specialised_cores},
-          {"shape", plan.shape.to_string()},
-          {"nodes", plan.shape.nodes()},
-          {"network", plan.mesh ? "mesh" : "torus"},
-          {"network_level", to_string(plan.network_level)},
-          {"ranks_per_node", plan.ranks_per_node},
-          {"ranks", plan.ranks},
-          {"nodes_per_host", plan.placement.nodes_per_host},
-          {"updating_cores_per_host", plan.placement.updating_cores},
-          {"clock_hz", plan.machine.clock_hz},
-          {"reference_bucket_size", plan.reference_bucket_size ? nlohmann::json(*plan.reference_bucket_size)
-                                                                : nlohmann::json()},
-          {"table",
-           {{"log2_words", plan.log2_table},
-            {"updates_per_word", plan.updates_per_word},
-            {"updates_per_node", plan.updates_per_node},
-            {"bytes", plan.table_bytes}}},
-          {"verification", {{"mode", to_string(plan.verify)}, {"full_max_ranks", kFullVerificationMaxRanks}}},
-          {"simulation_memory_bytes", plan.simulation_bytes},
-          {"kernel_arguments", plan.kernel_arguments}};
+          {"machine", written},
+          {"shape", shape.to_string()},
+          {"nodes", shape.nodes()},
+          {"network", mesh ? "mesh" : "torus"},
+          {"network_level", to_string(level)},
+          {"ranks_per_node", ranks_per_node},
+          {"ranks", ranks},
+          {"clock_hz", machine.clock_hz}};
+}
+
+nlohmann::json to_json(const RunPlan& plan) {
+  auto json = torus_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node, plan.ranks);
+  json.update({{"algorithm", to_string(plan.algorithm)},
+               {"routes_over_torus", traits(plan.algorithm).routes_over_torus},
+               {"specialised_cores", traits(plan.algorithm).specialised_cores},
+               {"nodes_per_host", plan.placement.nodes_per_host},
+               {"updating_cores_per_host", plan.placement.updating_cores},
+               {"reference_bucket_size", plan.reference_bucket_size ? nlohmann::json(*plan.reference_bucket_size)
+                                                                     : nlohmann::json()},
+               {"table",
+                {{"log2_words", plan.log2_table},
+                 {"updates_per_word", plan.updates_per_word},
+                 {"updates_per_node", plan.updates_per_node},
+                 {"bytes", plan.table_bytes}}},
+               {"verification", {{"mode", to_string(plan.verify)}, {"full_max_ranks", kFullVerificationMaxRanks}}},
+               {"simulation_memory_bytes", plan.simulation_bytes},
+               {"kernel_arguments", plan.kernel_arguments}});
+  return json;
 }
 
 }  // namespace gups::topology

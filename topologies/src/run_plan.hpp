@@ -92,4 +92,9 @@ RunPlan plan_run(const PlanRequest& request);
 
 nlohmann::json to_json(const RunPlan& plan);
 
+// What every plan says of its machine and torus: the plan's schema, the
+// machine file (with its path), shape, nodes, network, level, ranks and clock.
+nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
+                               unsigned ranks_per_node, std::uint64_t ranks);
+
 }  // namespace gups::topology
