@@ -23,8 +23,9 @@ INDEX_RANGE = (64, 65536)
 DEFAULT_SHARE_WORDS = 1 << 20  # gups's own when --memory-words is not given (apex_map::kDefaultShareWords)
 SOURCES = ["measured", "sim", "model"]
 # Simulated points: I = this / L within SIM_INDEX_RANGE. A simulated remote access costs SMPI about 50 us of wall
-# time (two messages), so 1,024 accesses per process at 512 nodes take about a minute where most are remote.
-SIM_WORDS_PER_REPETITION = 1 << 20
+# time (two messages), so 1,024 accesses per process at 512 nodes take about a minute where most are remote, and
+# longer blocks cost more: 1,024 of 1,024 words took 165 s at alpha 0.1.
+SIM_WORDS_PER_REPETITION = 1 << 16
 SIM_INDEX_RANGE = (64, 1024)
 # Where L starts to matter: the smallest L whose time per access is this many times the time at L = 1.
 L_MATTERS_FACTOR = 2.0
@@ -216,7 +217,7 @@ SOURCE_TITLES = {"measured": "measured on this host", "sim": "simulated", "model
 
 
 def against_markdown(ratios, other_what, args):
-    lines = ["## Against another run", "", f"This run's MB/s per process over that of {args.against} "
+    lines = ["### Against another run", "", f"This run's MB/s per process over that of {args.against} "
              f"({other_what}), point by point.", ""]
     for source in args.sources:
         for algorithm in args.algorithms:
@@ -224,7 +225,7 @@ def against_markdown(ratios, other_what, args):
                     if (r["source"], r["algorithm"]) == (source, algorithm)}
             if not mine:
                 continue
-            lines += [f"### {algorithm}, {SOURCE_TITLES[source]}", ""]
+            lines += [f"#### {algorithm}, {SOURCE_TITLES[source]}", ""]
             lines += table([{"source": source, "algorithm": algorithm, "alpha": a, "block_words": b, "failed": False}
                             for a, b in mine], source, algorithm, args.alphas, args.blocks,
                            lambda r, m=mine: f"{m[(r['alpha'], r['block_words'])]:.3g}")
@@ -242,9 +243,9 @@ def markdown(rows, comparison, errors, args, wall, against=None):
                  f"{args.machine}, {args.nodes} nodes, one process a node; network level {args.network}; I = "
                  f"{SIM_WORDS_PER_REPETITION:,} / L within {SIM_INDEX_RANGE}, one repetition" if source == "sim" else
                  f"{args.machine}, {args.nodes} nodes: the largest of core, round trips over B and busiest link")
-        lines += [f"## {SOURCE_TITLES[source].capitalize()}", "", where + ".", ""]
+        lines += [f"### {SOURCE_TITLES[source].capitalize()}", "", where + ".", ""]
         for algorithm in args.algorithms:
-            lines += [f"### {algorithm}", ""]
+            lines += [f"#### {algorithm}", ""]
             lines += table(rows, source, algorithm, args.alphas, args.blocks,
                            lambda r: f"{r['mb_per_second_per_process']:.3g}")
             figures = key_figures(rows, source, algorithm, args.alphas, args.blocks)
@@ -259,13 +260,13 @@ def markdown(rows, comparison, errors, args, wall, against=None):
                                        for a, m in figures["l_matters"].items()) + ".")
                 lines.append("")
     if errors:
-        lines += ["## The model against the simulation", "",
+        lines += ["### The model against the simulation", "",
                   "Model time per access over simulated, less 1 (what binds in the model in brackets).", ""]
         for algorithm in args.algorithms:
             mine = {(e["alpha"], e["block_words"]): e for e in errors if e["algorithm"] == algorithm}
             if not mine:
                 continue
-            lines += [f"### {algorithm}", ""]
+            lines += [f"#### {algorithm}", ""]
             lines += table(rows, "sim", algorithm, args.alphas, args.blocks,
                            lambda r, m=mine: (f"{100 * m[(r['alpha'], r['block_words'])]['error']:+.0f}% "
                                               f"({m[(r['alpha'], r['block_words'])]['binds']})"
@@ -278,7 +279,7 @@ def markdown(rows, comparison, errors, args, wall, against=None):
     if against:
         lines += against_markdown(*against, args)
     if comparison:
-        lines += ["## The uniform single-word corner beside RandomAccess", ""]
+        lines += ["### The uniform single-word corner beside RandomAccess", ""]
         lines.append(f"RandomAccess (direct, {comparison['ranks']} ranks): {comparison['randomaccess_gups']:.4g} GUPS.")
         for algorithm in args.algorithms:
             value = comparison.get(f"{algorithm}_giga_accesses_per_second")

@@ -31,6 +31,8 @@ SOURCES = {
     "slurm-one-node": ("results/slurm-one-node/slurm-one-node.md", "whole"),
     "slurm-checks": ("results/slurm-one-node/slurm-one-node.md", "checks"),
     "apexmap-host": ("analysis/studies/apexmap/host/apexmap.md", "whole-body"),
+    "apexmap-bgp-512": ("analysis/studies/apexmap/bgp-512/apexmap.md", "whole-body"),
+    "apexmap-levels": ("analysis/studies/apexmap/levels-64-queue/apexmap.md", "section:Against another run"),
 }
 BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)
 GUIDES = ["README.md"] + [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(ROOT, "docs")))
@@ -48,6 +50,14 @@ def extract(text, how):
     if how == "before-command":
         body = text.split("\nCommand:", 1)[0]
         return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip()
+    if how.startswith("section:"):
+        # The provenance line, then one "### " section of the file.
+        lines = text.splitlines()
+        heading = "### " + how[len("section:"):]
+        start = lines.index(heading)
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith(("## ", "### "))), len(lines))
+        provenance = [line for line in lines if line.startswith("Measured ")][:1]
+        return "\n".join(provenance + [""] + lines[start + 1:end]).strip()
     if how == "whole-body":
         return "\n".join(line for line in text.splitlines() if not line.startswith("# ")).strip()
     if how == "checks":

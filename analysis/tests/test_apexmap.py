@@ -23,7 +23,7 @@ def test_indices_read_about_the_same_words_at_every_block_size():
 
 def test_simulated_points_read_fewer_words():
     assert apexmap.indices_for(1, 0, apexmap.SIM_WORDS_PER_REPETITION, apexmap.SIM_INDEX_RANGE) == 1024
-    assert apexmap.indices_for(4096, 0, apexmap.SIM_WORDS_PER_REPETITION, apexmap.SIM_INDEX_RANGE) == 256
+    assert apexmap.indices_for(256, 0, apexmap.SIM_WORDS_PER_REPETITION, apexmap.SIM_INDEX_RANGE) == 256
     assert apexmap.indices_for(1 << 16, 0, apexmap.SIM_WORDS_PER_REPETITION, apexmap.SIM_INDEX_RANGE) == 64
 
 

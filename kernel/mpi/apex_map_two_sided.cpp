@@ -6,10 +6,11 @@
 // makes progress on its own.
 //
 // Every request a process can complete sits in one array (the posted
-// receive for requests, the B reply receives, the SMSG sends, the finish
-// protocol's two): a turn between two accesses tests them all, and a
-// process with nothing else to do waits on them all. It never spins, so a
-// simulated process that waits costs one event, not one per poll.
+// receive for requests, the B reply receives, the finish protocol's two,
+// the SMSG sends): a turn between two accesses tests them all, and a
+// process with nothing else to do waits on them (on its sends only when it
+// needs one). It never spins, so a simulated process that waits costs one
+// event, not one per poll.
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -34,9 +35,8 @@ class TwoSided final : public Accessor {
  public:
   TwoSided(MPI_Comm comm, const Parameters& p, std::vector<std::uint64_t>& memory, AccessCosts& costs)
       : comm_(comm), p_(p), memory_(memory), costs_(costs), buffers_(p.receive_buffers * p.block_words),
-        first_reply_(1), first_send_(first_reply_ + p.receive_buffers),
-        finish_receive_(first_send_ + p.send_handles), finish_send_(finish_receive_ + 1),
-        pending_(finish_send_ + 1, MPI_REQUEST_NULL), statuses_(pending_.size()), done_(pending_.size()),
+        first_reply_(1), finish_receive_(first_reply_ + p.receive_buffers), finish_send_(finish_receive_ + 1),
+        first_send_(finish_send_ + 1), pending_(first_send_ + p.send_handles, MPI_REQUEST_NULL), statuses_(pending_.size()), done_(pending_.size()),
         request_words_(p.send_handles) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &ranks_);
@@ -63,14 +63,14 @@ class TwoSided final : public Accessor {
         costs_.block_read(p_.block_words);
         totals_.sum += block_sum(&memory_[offset_in_owner(start, share_)], p_.block_words);
       } else {
-        while (free_buffers_.empty() || free_sends_.empty()) turn(true);
+        while (free_buffers_.empty() || free_sends_.empty()) turn(Turn::wait);
         request(owner, offset_in_owner(start, share_));
       }
-      turn(false);
+      turn(Turn::look);
     }
-    while (free_buffers_.size() < p_.receive_buffers) turn(true);
+    while (free_buffers_.size() < p_.receive_buffers) turn(Turn::wait);
     wait_for_finish();
-    while (free_sends_.size() < p_.send_handles) turn(true);
+    while (free_sends_.size() < p_.send_handles) turn(Turn::wait_for_sends);
     costs_.pay();
     return totals_;
   }
@@ -101,20 +101,26 @@ class TwoSided final : public Accessor {
   }
 
   // One turn: every completion handled, then at most NSER requests served.
-  // Between two accesses it looks (`block` false); a process that cannot go
-  // on waits for the first completion.
-  void turn(bool block) {
-    if (block) {
-      costs_.pay();
-    } else {
+  // Between two accesses it looks; a process that cannot go on waits for
+  // the first completion. It waits for its sends only when it needs one:
+  // SMPI registers a waiting process with every request it waits on and
+  // unregisters it from each when one completes, so a wait costs the
+  // simulation the square of their number (every send handle in it made a
+  // 512-process surface several times slower).
+  enum class Turn { look, wait, wait_for_sends };
+  void turn(Turn how) {
+    if (how == Turn::look) {
       costs_.pay_before_look();
+    } else {
+      costs_.pay();
     }
     int count = 0;
-    const int size = static_cast<int>(pending_.size());
-    if (block) {
-      MPI_Waitsome(size, pending_.data(), &count, done_.data(), statuses_.data());
-    } else {
+    const bool sends = how == Turn::look || how == Turn::wait_for_sends || free_sends_.empty();
+    const int size = static_cast<int>(sends ? pending_.size() : first_send_);
+    if (how == Turn::look) {
       MPI_Testsome(size, pending_.data(), &count, done_.data(), statuses_.data());
+    } else {
+      MPI_Waitsome(size, pending_.data(), &count, done_.data(), statuses_.data());
     }
     costs_.polled();
     for (int i = 0; i < std::max(count, 0); ++i) {
@@ -130,17 +136,17 @@ class TwoSided final : public Accessor {
       // status unset for some messages (smpi_request.cpp, MPI_REQ_PREPARED).
       backlog_.push_back({status.MPI_SOURCE, incoming_[0], incoming_[1]});
       post_incoming();
-    } else if (slot < first_send_) {
+    } else if (slot < finish_receive_) {
       const auto buffer = static_cast<unsigned>(slot - first_reply_);
       costs_.taken();
       costs_.block_read(p_.block_words);
       totals_.sum += block_sum(&buffers_[buffer * p_.block_words], p_.block_words);
       free_buffers_.push_back(buffer);
-    } else if (slot < finish_receive_) {
-      free_sends_.push_back(static_cast<unsigned>(slot - first_send_));
     } else if (slot == finish_receive_) {
       ++finished_;
       if (rank_ == 0 && finished_ < ranks_) post_finish_receive();
+    } else if (slot >= first_send_) {
+      free_sends_.push_back(static_cast<unsigned>(slot - first_send_));
     }
   }
 
@@ -178,11 +184,11 @@ class TwoSided final : public Accessor {
     if (rank_ != 0) {
       MPI_Irecv(&release_word_, 1, MPI_UINT64_T, 0, kReleaseTag, comm_, &pending_[finish_receive_]);
       MPI_Isend(&token_, 1, MPI_UINT64_T, 0, kDoneTag, comm_, &pending_[finish_send_]);
-      while (finished_ == 0 || pending_[finish_send_] != MPI_REQUEST_NULL) turn(true);
+      while (finished_ == 0 || pending_[finish_send_] != MPI_REQUEST_NULL) turn(Turn::wait);
       return;
     }
     if (ranks_ > 1) post_finish_receive();
-    while (finished_ < ranks_) turn(true);
+    while (finished_ < ranks_) turn(Turn::wait);
     std::vector<MPI_Request> releases(static_cast<std::size_t>(ranks_ - 1), MPI_REQUEST_NULL);
     for (int other = 1; other < ranks_; ++other) {
       MPI_Isend(&token_, 1, MPI_UINT64_T, other, kReleaseTag, comm_, &releases[static_cast<std::size_t>(other - 1)]);
@@ -208,8 +214,8 @@ class TwoSided final : public Accessor {
   int ranks_ = 1;
   std::uint64_t share_ = 0;
   std::vector<std::uint64_t> buffers_;
-  // Slots of pending_: the posted receive for requests, then the replies', the sends', the finish protocol's.
-  std::size_t first_reply_, first_send_, finish_receive_, finish_send_;
+  // Slots of pending_: the posted receive for requests, then the replies', the finish protocol's, the sends'.
+  std::size_t first_reply_, finish_receive_, finish_send_, first_send_;
   std::vector<MPI_Request> pending_;
   std::vector<MPI_Status> statuses_;
   std::vector<int> done_;
