@@ -251,7 +251,8 @@ def markdown(rows, comparison, errors, args, wall, against=None):
             figures = key_figures(rows, source, algorithm, args.alphas, args.blocks)
             if figures:
                 w, b = figures["worst"], figures["best"]
-                lines.append(f"Worst corner alpha {w['alpha']:g}, L {w['block_words']}: "
+                lines.append(f"**{SOURCE_TITLES[source].split(' (')[0].capitalize()}, {algorithm}:** "
+                             f"worst corner alpha {w['alpha']:g}, L {w['block_words']}: "
                              f"{w['mb_per_second_per_process']:.3g} MB/s per process ({w['ns_per_access']:.4g} ns an "
                              f"access); best alpha {b['alpha']:g}, L {b['block_words']}: "
                              f"{b['mb_per_second_per_process']:.3g} MB/s. L starts to matter (time per access "
@@ -273,7 +274,8 @@ def markdown(rows, comparison, errors, args, wall, against=None):
                                               if (r["alpha"], r["block_words"]) in m else "-"))
             within = sum(1 for e in mine.values() if abs(e["error"]) <= 0.25)
             worst = max(mine.values(), key=lambda e: abs(e["error"]))
-            lines.append(f"{within} of {len(mine)} points within 25%; the largest departure "
+            lines.append(f"**The model against the simulation, {algorithm}:** {within} of {len(mine)} points within "
+                         f"25%; the largest departure "
                          f"{100 * worst['error']:+.0f}% at alpha {worst['alpha']:g}, L {worst['block_words']}.")
             lines.append("")
     if against:

@@ -32,6 +32,7 @@ SOURCES = {
     "slurm-checks": ("results/slurm-one-node/slurm-one-node.md", "checks"),
     "apexmap-host": ("analysis/studies/apexmap/host/apexmap.md", "whole-body"),
     "apexmap-bgp-512": ("analysis/studies/apexmap/bgp-512/apexmap.md", "whole-body"),
+    "apexmap-key": ("analysis/studies/apexmap/bgp-512/apexmap.md", "verdict"),
     "apexmap-levels": ("analysis/studies/apexmap/levels-64-queue/apexmap.md", "section:Against another run"),
 }
 BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)

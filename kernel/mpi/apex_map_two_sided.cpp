@@ -6,7 +6,7 @@
 // makes progress on its own.
 //
 // Every request a process can complete sits in one array (the posted
-// receive for requests, the B reply receives, the finish protocol's two,
+// receive for requests, the B reply receives, the finish protocol's six,
 // the SMSG sends): a turn between two accesses tests them all, and a
 // process with nothing else to do waits on them (on its sends only when it
 // needs one). It never spins, so a simulated process that waits costs one
@@ -35,8 +35,7 @@ class TwoSided final : public Accessor {
  public:
   TwoSided(MPI_Comm comm, const Parameters& p, std::vector<std::uint64_t>& memory, AccessCosts& costs)
       : comm_(comm), p_(p), memory_(memory), costs_(costs), buffers_(p.receive_buffers * p.block_words),
-        first_reply_(1), finish_receive_(first_reply_ + p.receive_buffers), finish_send_(finish_receive_ + 1),
-        first_send_(finish_send_ + 1), pending_(first_send_ + p.send_handles, MPI_REQUEST_NULL), statuses_(pending_.size()), done_(pending_.size()),
+        first_reply_(1), first_finish_(first_reply_ + p.receive_buffers), first_send_(first_finish_ + kFinishSlots), pending_(first_send_ + p.send_handles, MPI_REQUEST_NULL), statuses_(pending_.size()), done_(pending_.size()),
         request_words_(p.send_handles) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &ranks_);
@@ -136,15 +135,16 @@ class TwoSided final : public Accessor {
       // status unset for some messages (smpi_request.cpp, MPI_REQ_PREPARED).
       backlog_.push_back({status.MPI_SOURCE, incoming_[0], incoming_[1]});
       post_incoming();
-    } else if (slot < finish_receive_) {
+    } else if (slot < first_finish_) {
       const auto buffer = static_cast<unsigned>(slot - first_reply_);
       costs_.taken();
       costs_.block_read(p_.block_words);
       totals_.sum += block_sum(&buffers_[buffer * p_.block_words], p_.block_words);
       free_buffers_.push_back(buffer);
-    } else if (slot == finish_receive_) {
-      ++finished_;
-      if (rank_ == 0 && finished_ < ranks_) post_finish_receive();
+    } else if (slot == first_finish_ + kChildDone || slot == first_finish_ + kChildDone + 1) {
+      ++children_done_;
+    } else if (slot == first_finish_ + kReleased) {
+      released_ = true;
     } else if (slot >= first_send_) {
       free_sends_.push_back(static_cast<unsigned>(slot - first_send_));
     }
@@ -176,28 +176,37 @@ class TwoSided final : public Accessor {
 
   // Finished with its own blocks, a process serves the others until every
   // process is finished with theirs: then no request is left anywhere. A
-  // barrier through process 0, served while waiting (not MPI_Ibarrier: SMPI
-  // 3.32's starts the root's releases with its receives, smpi_nbc_impl.cpp,
-  // so a process could stop serving before a late one had its blocks).
+  // barrier over a binary tree of processes, served while waiting: each
+  // tells its parent once it and its children are done, and the release
+  // comes back down (not MPI_Ibarrier: SMPI 3.32's starts the root's releases
+  // with its receives, smpi_nbc_impl.cpp, so a process could stop serving
+  // before a late one had its blocks; not a gather at process 0 either: its
+  // one receive at a time made 512 processes' finish take 350 us).
   void wait_for_finish() {
-    finished_ = rank_ == 0 ? 1 : 0;
+    children_done_ = 0;
+    released_ = rank_ == 0;
+    int children = 0;
+    for (int child = 2 * rank_ + 1; child <= 2 * rank_ + 2 && child < ranks_; ++child, ++children) {
+      MPI_Irecv(&finish_words_[kChildDone + children], 1, MPI_UINT64_T, child, kDoneTag, comm_,
+                &pending_[first_finish_ + kChildDone + children]);
+    }
+    while (children_done_ < children) turn(Turn::wait);
     if (rank_ != 0) {
-      MPI_Irecv(&release_word_, 1, MPI_UINT64_T, 0, kReleaseTag, comm_, &pending_[finish_receive_]);
-      MPI_Isend(&token_, 1, MPI_UINT64_T, 0, kDoneTag, comm_, &pending_[finish_send_]);
-      while (finished_ == 0 || pending_[finish_send_] != MPI_REQUEST_NULL) turn(Turn::wait);
-      return;
+      const int parent = (rank_ - 1) / 2;
+      MPI_Irecv(&finish_words_[kReleased], 1, MPI_UINT64_T, parent, kReleaseTag, comm_,
+                &pending_[first_finish_ + kReleased]);
+      MPI_Isend(&finish_words_[kDoneSent], 1, MPI_UINT64_T, parent, kDoneTag, comm_,
+                &pending_[first_finish_ + kDoneSent]);
+      while (!released_ || pending_[first_finish_ + kDoneSent] != MPI_REQUEST_NULL) turn(Turn::wait);
     }
-    if (ranks_ > 1) post_finish_receive();
-    while (finished_ < ranks_) turn(Turn::wait);
-    std::vector<MPI_Request> releases(static_cast<std::size_t>(ranks_ - 1), MPI_REQUEST_NULL);
-    for (int other = 1; other < ranks_; ++other) {
-      MPI_Isend(&token_, 1, MPI_UINT64_T, other, kReleaseTag, comm_, &releases[static_cast<std::size_t>(other - 1)]);
+    for (int c = 0; c < children; ++c) {
+      MPI_Isend(&finish_words_[kReleaseSent + c], 1, MPI_UINT64_T, 2 * rank_ + 1 + c, kReleaseTag, comm_,
+                &pending_[first_finish_ + kReleaseSent + c]);
     }
-    MPI_Waitall(static_cast<int>(releases.size()), releases.data(), MPI_STATUSES_IGNORE);
-  }
-
-  void post_finish_receive() {
-    MPI_Irecv(&done_word_, 1, MPI_UINT64_T, MPI_ANY_SOURCE, kDoneTag, comm_, &pending_[finish_receive_]);
+    while (pending_[first_finish_ + kReleaseSent] != MPI_REQUEST_NULL ||
+           pending_[first_finish_ + kReleaseSent + 1] != MPI_REQUEST_NULL) {
+      turn(Turn::wait);
+    }
   }
 
   static unsigned take(std::vector<unsigned>& free) {
@@ -215,7 +224,9 @@ class TwoSided final : public Accessor {
   std::uint64_t share_ = 0;
   std::vector<std::uint64_t> buffers_;
   // Slots of pending_: the posted receive for requests, then the replies', the finish protocol's, the sends'.
-  std::size_t first_reply_, finish_receive_, finish_send_, first_send_;
+  // The finish protocol's, from first_finish_: two children's done, done sent up, release, two releases sent down.
+  static constexpr std::size_t kChildDone = 0, kDoneSent = 2, kReleased = 3, kReleaseSent = 4, kFinishSlots = 6;
+  std::size_t first_reply_, first_finish_, first_send_;
   std::vector<MPI_Request> pending_;
   std::vector<MPI_Status> statuses_;
   std::vector<int> done_;
@@ -225,8 +236,9 @@ class TwoSided final : public Accessor {
   std::vector<unsigned> free_sends_;
   std::deque<Ask> backlog_;
   Totals totals_;
-  int finished_ = 0;
-  std::uint64_t token_ = 0, release_word_ = 0, done_word_ = 0;
+  int children_done_ = 0;
+  bool released_ = false;
+  std::array<std::uint64_t, kFinishSlots> finish_words_{};
 };
 
 }  // namespace
