@@ -60,22 +60,28 @@ def sim_task(args, sim, algorithm, alpha, block_words):
 
 
 def model_rows(args, algorithm):
-    """apex-map-model's points for one implementation, on the simulated machine and size."""
-    command = [sweep.binary(args.build, "models/apex-map-model"), "--machine", args.machine, "--algo", algorithm,
-               "--nodes", str(args.nodes), "--alphas", ",".join(f"{a:g}" for a in args.alphas),
-               "--blocks", ",".join(str(b) for b in args.blocks), "--json", os.path.join(args.out, "raw",
-                                                                                       f"model-{algorithm}.json")]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise ValueError(done.stderr.strip().replace("apex-map-model: error: ", "apex-map-model: "))
-    with open(command[-1], encoding="utf-8") as f:
-        document = json.load(f)
-    return [{"source": "model", "algorithm": algorithm, "alpha": p["alpha"], "block_words": p["block_words"],
-             "failed": False, "processes": document["processes"], "remote_fraction": p["remote_fraction"],
-             "expected_remote_fraction": p["remote_fraction"], "ns_per_access": p["ns_per_access"],
-             "mb_per_second_per_process": p["mb_per_second_per_process"], "binds": p["binds"],
-             "core_ns": p["core_ns"], "latency_ns": p["latency_ns"], "link_ns": p["link_ns"]}
-            for p in document["points"]]
+    """apex-map-model's points for one implementation, on the simulated machine and size, each for the I its
+    simulated point runs (the process with the most remote accesses sets the probe's time)."""
+    rows = []
+    for block in args.blocks:
+        path = os.path.join(args.out, "raw", f"model-{algorithm}-L{block}.json")
+        command = [sweep.binary(args.build, "models/apex-map-model"), "--machine", args.machine, "--algo", algorithm,
+                   "--nodes", str(args.nodes), "--alphas", ",".join(f"{a:g}" for a in args.alphas),
+                   "--blocks", str(block), "--json", path,
+                   "--indices", str(indices_for(block, args.indices, SIM_WORDS_PER_REPETITION, SIM_INDEX_RANGE))]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise ValueError(done.stderr.strip().replace("apex-map-model: error: ", "apex-map-model: "))
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+        rows += [{"source": "model", "algorithm": algorithm, "alpha": p["alpha"], "block_words": p["block_words"],
+                  "failed": False, "processes": document["processes"], "remote_fraction": p["remote_fraction"],
+                  "expected_remote_fraction": p["remote_fraction"],
+                  "slowest_remote_fraction": p["slowest_remote_fraction"], "ns_per_access": p["ns_per_access"],
+                  "mb_per_second_per_process": p["mb_per_second_per_process"], "binds": p["binds"],
+                  "core_ns": p["core_ns"], "latency_ns": p["latency_ns"], "link_ns": p["link_ns"]}
+                 for p in document["points"]]
+    return rows
 
 
 def point_task(args, gups, algorithm, alpha, block_words):

@@ -1,6 +1,7 @@
 #include "apex_map_bound.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "apex_map_access.hpp"
@@ -49,6 +50,24 @@ Traffic sample_traffic(const ApexMapModelRequest& request, const apex_map::Param
 
 }  // namespace
 
+double expected_largest_binomial(std::uint64_t indices, double p, std::uint64_t processes) {
+  // E[max] = sum over k >= 1 of P(max >= k) = sum of 1 - F(k - 1)^processes.
+  double expected = 0;
+  double cdf = 0;
+  const double n = static_cast<double>(indices);
+  for (std::uint64_t k = 0; k < indices; ++k) {
+    const double x = static_cast<double>(k);
+    const double log_pmf = std::lgamma(n + 1) - std::lgamma(x + 1) - std::lgamma(n - x + 1) +
+                           (p > 0 ? x * std::log(p) : (k == 0 ? 0 : -INFINITY)) +
+                           (p < 1 ? (n - x) * std::log1p(-p) : (k == indices ? 0 : -INFINITY));
+    cdf = std::min(1.0, cdf + std::exp(log_pmf));
+    const double tail = 1 - std::pow(cdf, static_cast<double>(processes));
+    expected += tail;
+    if (tail < 1e-12 && x > n * p) break;
+  }
+  return expected;
+}
+
 ApexMapPoint apex_map_point(const Machine& machine, const AccessCharges& c, const ApexMapModelRequest& request,
                             double alpha, std::uint64_t block_words) {
   if (request.algorithm != "apex-map-mpi" && request.algorithm != "apex-map-rma") {
@@ -71,7 +90,11 @@ ApexMapPoint apex_map_point(const Machine& machine, const AccessCharges& c, cons
   point.block_words = block_words;
   point.remote_fraction = apex_map::expected_remote_fraction(alpha, processes);
   point.mean_hops = traffic.remote_accesses > 0 ? traffic.hops / traffic.remote_accesses : 0;
-  const double f = point.remote_fraction;
+  point.slowest_remote_fraction =
+      request.indices ? expected_largest_binomial(request.indices, point.remote_fraction, processes) /
+                            static_cast<double>(request.indices)
+                      : point.remote_fraction;
+  const double f = point.slowest_remote_fraction;
   const double clock = c.clock_hz;
   const double block = c.block_cycles(block_words) / clock;
   const double calls = (c.send_call + c.receive_call) / clock;
@@ -97,6 +120,7 @@ nlohmann::json to_json(const ApexMapPoint& point) {
   return {{"alpha", point.alpha},
           {"block_words", point.block_words},
           {"remote_fraction", point.remote_fraction},
+          {"slowest_remote_fraction", point.slowest_remote_fraction},
           {"mean_hops", point.mean_hops},
           {"core_ns", 1e9 * point.core_seconds},
           {"latency_ns", 1e9 * point.latency_seconds},

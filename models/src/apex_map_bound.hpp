@@ -16,9 +16,13 @@
 //   routes them (requests of 16 bytes, replies of 8L): the busiest link's
 //   bytes per access over the link bandwidth.
 //
-// What it leaves out: the wait for the slowest process (the probe's time
-// is the last process's), queueing on the links below saturation, and a
-// server's replies waiting behind its own accesses.
+// The probe's time is the last process's: given I (`indices`), the remote
+// accesses of the process with the most of them (the expected largest of
+// P binomial counts) stand for f in the core and latency terms; with I = 0,
+// f itself. What it leaves out: queueing on the links below saturation,
+// how blocks in flight share a link (a long block's transfer is taken at
+// the link's whole bandwidth), and a server's replies waiting behind its own
+// accesses.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +40,7 @@ struct ApexMapPoint {
   double alpha = 1;
   std::uint64_t block_words = 1;
   double remote_fraction = 0;
+  double slowest_remote_fraction = 0;  // of the process with the most remote accesses (f when I is not given)
   double mean_hops = 0;          // per remote access, one way
   double core_seconds = 0;       // per access, the process's core
   double latency_seconds = 0;    // per access, the round trips not hidden
@@ -51,6 +56,7 @@ struct ApexMapModelRequest {
   unsigned ranks_per_node = 1;
   std::uint64_t share_words = 1ULL << 16;
   unsigned receive_buffers = 32;
+  std::uint64_t indices = 0;                // I of the run modelled (0: the mean process, f)
   std::uint64_t samples_per_process = 256;  // start indices drawn per process for the link loads
   std::uint64_t seed = 1;
 };
@@ -60,5 +66,9 @@ ApexMapPoint apex_map_point(const Machine& machine, const AccessCharges& charges
                             double alpha, std::uint64_t block_words);
 
 nlohmann::json to_json(const ApexMapPoint& point);
+
+// The expected largest of `processes` independent Binomial(indices, p)
+// counts.
+double expected_largest_binomial(std::uint64_t indices, double p, std::uint64_t processes);
 
 }  // namespace gups::model

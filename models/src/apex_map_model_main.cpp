@@ -39,6 +39,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--alphas", alphas, "alpha values")->delimiter(',')->check(CLI::Range(1e-9, 1.0));
   app.add_option("--blocks", blocks, "L values (words)")->delimiter(',')->check(CLI::PositiveNumber);
+  app.add_option("--indices", request.indices,
+                 "I of the run modelled: the process with the most remote accesses sets the time (0: the mean "
+                 "process)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 24))
+      ->capture_default_str();
   app.add_option("--samples", request.samples_per_process, "start indices drawn per process for the link loads")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20))
       ->capture_default_str();

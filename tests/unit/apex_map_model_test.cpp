@@ -129,6 +129,27 @@ TEST(ApexMapModel, OneSidedAddsTheRoundTripTwoSidedHidesIt) {
   EXPECT_NEAR(single.latency_seconds, 32 * many.latency_seconds, 1e-15);
 }
 
+// The probe's time is its slowest process's: the one with the most remote
+// accesses, the largest of P binomial counts.
+TEST(ApexMapModel, TheSlowestProcessHasTheMostRemoteAccesses) {
+  EXPECT_NEAR(expected_largest_binomial(64, 0.25, 1), 16.0, 1e-9);  // one process: the mean
+  EXPECT_NEAR(expected_largest_binomial(64, 0.0, 512), 0.0, 1e-12);
+  EXPECT_NEAR(expected_largest_binomial(64, 1.0, 512), 64.0, 1e-9);
+  // Two fair coins: the larger is 1 unless both are 0, so 3/4.
+  EXPECT_NEAR(expected_largest_binomial(1, 0.5, 2), 0.75, 1e-12);
+  const double few = expected_largest_binomial(64, 0.006, 512);
+  EXPECT_GT(few, 2.0);  // the mean is 0.38; among 512 processes some make 3 or 4
+  EXPECT_LT(few, 6.0);
+  const auto machine = bgp();
+  auto request = request_on("8x8x8", "apex-map-rma");
+  const auto mean = apex_map_point(machine, access_charges_of(machine), request, 0.001, 16);
+  request.indices = 64;
+  const auto slowest = apex_map_point(machine, access_charges_of(machine), request, 0.001, 16);
+  EXPECT_DOUBLE_EQ(mean.slowest_remote_fraction, mean.remote_fraction);
+  EXPECT_NEAR(slowest.slowest_remote_fraction, expected_largest_binomial(64, mean.remote_fraction, 512) / 64, 1e-12);
+  EXPECT_GT(slowest.seconds, mean.seconds);
+}
+
 TEST(ApexMapModel, RefusesWhatTheProbeRefuses) {
   const auto machine = bgp();
   const auto charges = access_charges_of(machine);
