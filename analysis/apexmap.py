@@ -161,6 +161,18 @@ def key_figures(rows, source, algorithm, alphas, blocks):
     return {"worst": corner(worst), "best": corner(best), "l_matters": matters}
 
 
+def l_matters_text(l_matters, largest):
+    """'L 64 (alpha 0.001 to 0.1), L 256 (alpha 0.5, 1)': the alphas that share an L, together."""
+    groups = {}
+    for alpha, block in l_matters.items():
+        groups.setdefault(block, []).append(alpha)
+    parts = []
+    for block, alphas in groups.items():
+        which = (", ".join(f"{a:g}" for a in alphas) if len(alphas) <= 2 else f"{alphas[0]:g} to {alphas[-1]:g}")
+        parts.append(f"L {block if block else '> ' + str(largest)} (alpha {which})")
+    return ", ".join(parts)
+
+
 def model_errors(rows, algorithms):
     """Per point where both exist: the model's time per access over the simulation's, less 1."""
     errors = []
@@ -262,9 +274,8 @@ def markdown(rows, comparison, errors, args, wall, against=None):
                              f"{w['mb_per_second_per_process']:.3g} MB/s per process ({w['ns_per_access']:.4g} ns an "
                              f"access); best alpha {b['alpha']:g}, L {b['block_words']}: "
                              f"{b['mb_per_second_per_process']:.3g} MB/s. L starts to matter (time per access "
-                             f"{L_MATTERS_FACTOR:g}x its L = {args.blocks[0]} value) at: " +
-                             ", ".join(f"alpha {a:g}: L {m if m else '> ' + str(args.blocks[-1])}"
-                                       for a, m in figures["l_matters"].items()) + ".")
+                             f"{L_MATTERS_FACTOR:g}x its L = {args.blocks[0]} value) at " +
+                             l_matters_text(figures["l_matters"], args.blocks[-1]) + ".")
                 lines.append("")
     if errors:
         lines += ["### The model against the simulation", "",

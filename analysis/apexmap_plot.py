@@ -81,7 +81,7 @@ def surfaces(values, args, where, suffix):
     fig, axes = plt.subplots(1, len(algorithms), figsize=(7 * len(algorithms), 5.2), squeeze=False)
     for ax, algorithm in zip(axes[0], algorithms):
         mesh = draw(ax, values[algorithm], args.alphas, args.blocks, norm, "viridis", ".3g")
-        ax.set_title(f"{algorithm}: MB/s per process, {where}")
+        ax.set_title(f"{algorithm}: MB/s per process\n{where}")
     fig.colorbar(mesh, ax=axes[0].tolist(), label="MB/s per process (log scale)")
     return [save(fig, args.out, f"apexmap-surfaces{suffix}.png")]
 

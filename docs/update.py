@@ -32,7 +32,7 @@ SOURCES = {
     "slurm-checks": ("results/slurm-one-node/slurm-one-node.md", "checks"),
     "apexmap-host": ("analysis/studies/apexmap/host/apexmap.md", "whole-body"),
     "apexmap-bgp-512": ("analysis/studies/apexmap/bgp-512/apexmap.md", "whole-body"),
-    "apexmap-key": ("analysis/studies/apexmap/bgp-512/apexmap.md", "verdict"),
+    "apexmap-key": ("analysis/studies/apexmap/bgp-512/apexmap.md", "bold:Simulated|The model"),
     "apexmap-levels": ("analysis/studies/apexmap/levels-64-queue/apexmap.md", "section:Against another run"),
 }
 BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)
@@ -51,6 +51,10 @@ def extract(text, how):
     if how == "before-command":
         body = text.split("\nCommand:", 1)[0]
         return "\n".join(line for line in body.splitlines() if not line.startswith("# ")).strip()
+    if how.startswith("bold:"):
+        # The provenance line, then the bold lines that start with one of the names.
+        starts = tuple("**" + name for name in how[len("bold:"):].split("|"))
+        return "\n\n".join(line for line in text.splitlines() if line.startswith(("Measured ",) + starts))
     if how.startswith("section:"):
         # The provenance line, then one "### " section of the file.
         lines = text.splitlines()

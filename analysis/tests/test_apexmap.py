@@ -44,6 +44,11 @@ def test_key_figures_name_the_corners_and_where_l_starts_to_matter():
     assert apexmap.key_figures(rows, "model", "apex-map-mpi", [1.0], [1]) is None
 
 
+def test_alphas_that_share_where_l_matters_are_named_together():
+    text = apexmap.l_matters_text({0.001: 64, 0.01: 64, 0.1: 64, 0.5: 256, 1.0: None}, 16384)
+    assert text == "L 64 (alpha 0.001 to 0.1), L 256 (alpha 0.5), L > 16384 (alpha 1)"
+
+
 def test_the_models_error_is_against_the_simulated_point():
     rows = [point("sim", 1.0, 1, 1000), point("model", 1.0, 1, 800, binds="core"),
             point("sim", 1.0, 16, 1000, failed=True), point("model", 1.0, 16, 900, binds="core"),
