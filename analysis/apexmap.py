@@ -113,9 +113,10 @@ def row_of(task, document):
            "block_words": meta["block_words"]}
     if document is None or document.get("partial"):
         return {**row, "failed": True}
+    # The point's own wall time, as the launcher stamped it (kept across --resume).
+    row["wall_seconds"] = document.get(task.section, {}).get("wall_seconds")
     if "simulation" in document:
-        row.update(wall_seconds=document["simulation"]["wall_seconds"],
-                   network_level=document["simulation"]["network_level"])
+        row["network_level"] = document["simulation"]["network_level"]
     return {**row, "failed": not document.get("passed", False), "processes": document["processes"],
             "indices": document["indices"], "repeats": document["repeats"],
             "remote_fraction": document["remote_fraction"],
@@ -254,7 +255,9 @@ def against_markdown(ratios, other_what, args):
 
 def markdown(rows, comparison, errors, args, wall, against=None):
     lines = [f"# Apex-Map surfaces: {', '.join(SOURCE_TITLES[s] for s in args.sources)}", "", results.provenance(),
-             "", f"MB/s per process; {wall:.0f} s in all.", ""]
+             "", f"MB/s per process; {wall:.0f} s for this run, the points' own wall times sum to "
+             f"{sum(r.get('wall_seconds') or 0 for r in rows):.0f} s (measured: one after another; simulated: "
+             f"{sweep.host_cores()} side by side).", ""]
     for source in args.sources:
         where = (f"{args.ranks} ranks of this host; I = {WORDS_PER_REPETITION:,} / L words within {INDEX_RANGE}, "
                  f"{args.repeats} repetitions a point" if source == "measured" else
