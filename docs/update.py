@@ -33,6 +33,8 @@ SOURCES = {
     "apexmap-host": ("analysis/studies/apexmap/host/apexmap.md", "whole-body"),
     "apexmap-bgp-512": ("analysis/studies/apexmap/bgp-512/apexmap.md", "whole-body"),
     "apexmap-key": ("analysis/studies/apexmap/bgp-512/apexmap.md", "bold:Simulated|The model"),
+    "apexmap-model-flow": ("analysis/studies/apexmap/levels-64-flow/apexmap.md",
+                           "section:The model against the simulation"),
     "apexmap-levels": ("analysis/studies/apexmap/levels-64-queue/apexmap.md", "section:Against another run"),
 }
 BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)

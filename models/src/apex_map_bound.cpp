@@ -16,7 +16,49 @@ struct Traffic {
   double remote_accesses = 0;
   double hops = 0;              // summed one way over the remote accesses
   double busiest_link_bytes = 0;
+  std::vector<double> crossings;                   // per directed link, the sampled blocks that cross it
+  std::vector<std::vector<std::uint32_t>> routes;  // a spread-out subset of the blocks' routes
 };
+
+// At most this many of the sampled routes enter a block's expected sharing.
+constexpr std::size_t kSharingRoutes = 8192;
+
+// The expected largest of independent Poisson counts with these means.
+double expected_largest_poisson(const std::vector<double>& means) {
+  double expected = 0;
+  std::vector<double> pmf(means.size()), cdf(means.size());
+  for (std::size_t i = 0; i < means.size(); ++i) cdf[i] = pmf[i] = std::exp(-means[i]);
+  for (int k = 1; k < 200; ++k) {
+    double all_below = 1;
+    for (const double c : cdf) all_below *= c;
+    const double tail = 1 - all_below;  // P(max >= k)
+    expected += tail;
+    if (tail < 1e-9) break;
+    for (std::size_t i = 0; i < means.size(); ++i) {
+      pmf[i] *= means[i] / k;
+      cdf[i] = std::min(1.0, cdf[i] + pmf[i]);
+    }
+  }
+  return expected;
+}
+
+// How many blocks in flight a block's transfer shares its busiest link with,
+// itself included, on average: each process is in a transfer a fraction
+// `in_transfer` of its time, so a link carries on average in_transfer x its
+// crossings per process's remote access, and a block on a route meets the
+// largest of those counts, each a Poisson count.
+double expected_sharing(const Traffic& traffic, double in_transfer, std::uint64_t processes) {
+  if (traffic.routes.empty()) return 1;
+  const double per_flow = in_transfer * static_cast<double>(processes) / traffic.remote_accesses;
+  double sum = 0;
+  std::vector<double> means;
+  for (const auto& route : traffic.routes) {
+    means.clear();
+    for (const auto link : route) means.push_back(per_flow * traffic.crossings[link]);
+    sum += 1 + expected_largest_poisson(means);
+  }
+  return sum / static_cast<double>(traffic.routes.size());
+}
 
 // The sample's remote accesses routed over the torus: a request from the
 // process to the owner (two-sided) and the block back.
@@ -24,6 +66,7 @@ Traffic sample_traffic(const ApexMapModelRequest& request, const apex_map::Param
   const TorusLinks links(request.shape, std::vector<bool>(request.shape.dimensions(), true));
   std::vector<double> bytes(links.count(), 0.0);
   std::vector<std::uint32_t> route;
+  std::vector<std::vector<std::uint32_t>> routes;
   const bool two_sided = request.algorithm == "apex-map-mpi";
   const double reply_bytes = 8.0 * static_cast<double>(p.block_words);
   Traffic traffic;
@@ -38,6 +81,7 @@ Traffic sample_traffic(const ApexMapModelRequest& request, const apex_map::Param
       links.route(owner_node, node, route);
       traffic.hops += static_cast<double>(route.size());
       for (const auto link : route) bytes[link] += reply_bytes;
+      routes.push_back(route);
       if (two_sided) {
         links.route(node, owner_node, route);
         for (const auto link : route) bytes[link] += kRequestBytes;
@@ -45,6 +89,12 @@ Traffic sample_traffic(const ApexMapModelRequest& request, const apex_map::Param
     }
   }
   traffic.busiest_link_bytes = bytes.empty() ? 0 : *std::max_element(bytes.begin(), bytes.end());
+  traffic.crossings.assign(links.count(), 0.0);
+  for (const auto& r : routes) {
+    for (const auto link : r) traffic.crossings[link] += 1;
+  }
+  const std::size_t stride = std::max<std::size_t>(1, routes.size() / kSharingRoutes);
+  for (std::size_t i = 0; i < routes.size(); i += stride) traffic.routes.push_back(std::move(routes[i]));
   return traffic;
 }
 
@@ -108,8 +158,21 @@ ApexMapPoint apex_map_point(const Machine& machine, const AccessCharges& c, cons
     point.seconds = std::max({point.core_seconds, point.latency_seconds, point.link_seconds});
     point.binds = point.seconds == point.core_seconds ? "core" : point.seconds == point.latency_seconds ? "latency" : "links";
   } else {
+    // A get waits for its block, which shares the links of its path with
+    // the blocks of the other processes' gets in flight: how many depends
+    // on how much of its time a process spends in transfers, which depends
+    // on the sharing; a few rounds settle it.
+    // The other processes are the mean process (f), the slowest is this one.
+    const double mean_f = point.remote_fraction;
+    const double mean_core = block + mean_f * (c.send_call + c.poll) / clock;
+    double in_transfer = 1;
+    for (int round = 0; round < 6; ++round) {
+      point.sharing = expected_sharing(traffic, in_transfer, processes);
+      const double transfer = mean_f * reply_on_link * point.sharing;
+      in_transfer = transfer / (mean_core + mean_f * 2 * one_way + transfer);
+    }
     point.core_seconds = block + f * (c.send_call + c.poll) / clock;
-    point.latency_seconds = f * (2 * one_way + reply_on_link);
+    point.latency_seconds = f * (2 * one_way + reply_on_link * point.sharing);
     point.seconds = std::max(point.core_seconds + point.latency_seconds, point.link_seconds);
     point.binds = point.seconds == point.link_seconds ? "links" : "core + latency";
   }
@@ -122,6 +185,7 @@ nlohmann::json to_json(const ApexMapPoint& point) {
           {"remote_fraction", point.remote_fraction},
           {"slowest_remote_fraction", point.slowest_remote_fraction},
           {"mean_hops", point.mean_hops},
+          {"sharing", point.sharing},
           {"core_ns", 1e9 * point.core_seconds},
           {"latency_ns", 1e9 * point.latency_seconds},
           {"link_ns", 1e9 * point.link_seconds},

@@ -10,7 +10,10 @@
 // - Latency: a remote access's round trip (the calls on its way, hops x
 //   link latency there and back, 8L bytes on a link); two-sided hides it
 //   behind B outstanding requests, one-sided waits for each get, so its
-//   time is the core's and the round trip's added.
+//   time is the core's and the round trip's added, and its block's
+//   transfer is slowed by the other processes' blocks in flight on the
+//   busiest link of its path (the expected largest Poisson count of them
+//   over the path's links, from the sampled routes).
 // - Links: the bytes each access puts on each directed link, from a sample
 //   of the very start indices the probe draws, routed as the simulated torus
 //   routes them (requests of 16 bytes, replies of 8L): the busiest link's
@@ -42,6 +45,7 @@ struct ApexMapPoint {
   double remote_fraction = 0;
   double slowest_remote_fraction = 0;  // of the process with the most remote accesses (f when I is not given)
   double mean_hops = 0;          // per remote access, one way
+  double sharing = 1;            // one-sided: blocks in flight a block shares its busiest link with, itself included
   double core_seconds = 0;       // per access, the process's core
   double latency_seconds = 0;    // per access, the round trips not hidden
   double link_seconds = 0;       // per access, the busiest link

@@ -150,6 +150,24 @@ TEST(ApexMapModel, TheSlowestProcessHasTheMostRemoteAccesses) {
   EXPECT_GT(slowest.seconds, mean.seconds);
 }
 
+// A blocking get's block shares the busiest link of its path with the
+// blocks of the other processes' gets: many when every process is in a
+// transfer (uniform, long blocks), hardly any when few accesses are remote.
+TEST(ApexMapModel, OneSidedBlocksShareTheirPathWithOthersInFlight) {
+  const auto machine = bgp();
+  const auto charges = access_charges_of(machine);
+  const auto request = request_on("8x8x8", "apex-map-rma");
+  const auto busy = apex_map_point(machine, charges, request, 1.0, 4096);
+  const auto quiet = apex_map_point(machine, charges, request, 0.001, 4096);
+  EXPECT_GT(busy.sharing, 2.0);
+  EXPECT_LT(busy.sharing, 6.0);
+  EXPECT_LT(quiet.sharing, busy.sharing / 2);
+  EXPECT_GE(quiet.sharing, 1.0);
+  const double transfer = 8.0 * 4096 / machine.link_bandwidth;
+  EXPECT_GT(busy.latency_seconds, busy.remote_fraction * transfer * busy.sharing);
+  EXPECT_EQ(apex_map_point(machine, charges, request_on("8x8x8", "apex-map-mpi"), 1.0, 4096).sharing, 1.0);
+}
+
 TEST(ApexMapModel, RefusesWhatTheProbeRefuses) {
   const auto machine = bgp();
   const auto charges = access_charges_of(machine);
