@@ -48,13 +48,17 @@ def indices_for(block_words, asked, words=WORDS_PER_REPETITION, bounds=INDEX_RAN
     return max(low, min(high, words // block_words))
 
 
+def sim_indices(block_words, args):
+    """I of a simulated point (and of the model beside it)."""
+    return indices_for(block_words, args.indices, SIM_WORDS_PER_REPETITION, SIM_INDEX_RANGE)
+
+
 def sim_task(args, sim, algorithm, alpha, block_words):
     name = f"sim-{algorithm}-a{alpha:g}-L{block_words}"
     path = results.raw_path(args.out, name)
     command = [sim, "--quiet", "--machine", args.machine, "--algo", algorithm, "--nodes", str(args.nodes),
                "--network", args.network, "--alpha", f"{alpha:g}", "--block-words", str(block_words),
-               "--indices", str(indices_for(block_words, args.indices, SIM_WORDS_PER_REPETITION, SIM_INDEX_RANGE)),
-               "--json", path]
+               "--indices", str(sim_indices(block_words, args)), "--json", path]
     return launcher.Task(name, f"sim {algorithm} alpha {alpha:g} L {block_words}", command, path, "apexmap",
                          {"source": "sim", "algorithm": algorithm, "alpha": alpha, "block_words": block_words})
 
@@ -68,7 +72,7 @@ def model_rows(args, algorithm):
         command = [sweep.binary(args.build, "models/apex-map-model"), "--machine", args.machine, "--algo", algorithm,
                    "--nodes", str(args.nodes), "--alphas", ",".join(f"{a:g}" for a in args.alphas),
                    "--blocks", str(block), "--json", path,
-                   "--indices", str(indices_for(block, args.indices, SIM_WORDS_PER_REPETITION, SIM_INDEX_RANGE))]
+                   "--indices", str(sim_indices(block, args))]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             raise ValueError(done.stderr.strip().replace("apex-map-model: error: ", "apex-map-model: "))

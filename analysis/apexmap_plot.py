@@ -66,9 +66,8 @@ def against_surfaces(ratios, args, other_what):
                     if (r["source"], r["algorithm"]) == (source, algorithm)}
             if mine:
                 values = [[mine.get((a, b)) for b in args.blocks] for a in args.alphas]
-                paths += ratio([[1.0] * len(args.blocks) for _ in args.alphas], values, args,
-                               f"{algorithm} ({source}): this run over {other_what}",
-                               f"apexmap-against-{source}-{algorithm}.png")
+                paths += ratio_surface(values, args, f"{algorithm} ({source}): this run over {other_what}",
+                                       f"apexmap-against-{source}-{algorithm}.png")
     return paths
 
 
@@ -88,7 +87,12 @@ def surfaces(values, args, where, suffix):
 
 def ratio(below, above, args, title, name):
     """The surface `above` over the surface `below`, point by point."""
-    values = [[b / a if a and b else None for a, b in zip(row_a, row_b)] for row_a, row_b in zip(below, above)]
+    return ratio_surface([[b / a if a and b else None for a, b in zip(row_a, row_b)]
+                          for row_a, row_b in zip(below, above)], args, title, name)
+
+
+def ratio_surface(values, args, title, name):
+    """A surface of ratios on a scale centred on 1."""
     finite = [v for row in values for v in row if v]
     if not finite:
         return []

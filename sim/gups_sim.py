@@ -82,6 +82,11 @@ PROBE_OPTIONS = {
     "--seed": "the indices' random streams (default 1)",
 }
 PROBE_ALGORITHMS = ("apex-map-mpi", "apex-map-rma")
+
+
+def given(args, option):
+    """The value of an option such as --block-words in the parsed arguments."""
+    return getattr(args, option[2:].replace("-", "_"))
 DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
 
 
@@ -271,7 +276,7 @@ def build_command(args, workdir, plan):
     command += [GUPS_SMPI] + plan["kernel_arguments"]
     if "probe" in plan:
         command += [a for option in PROBE_OPTIONS if option != "--memory-words"
-                    and (value := getattr(args, option[2:].replace("-", "_"))) is not None for a in (option, value)]
+                    and (value := given(args, option)) is not None for a in (option, value)]
         command += ["--json", os.path.join(workdir, "raw.json")]
         if args.costs == "machine":
             command += ["--charges", os.path.join(workdir, "charges.json")]
@@ -459,16 +464,16 @@ def prepare(args):
 def check_applies(args, plan):
     """What only routing algorithms have (the plan says whether this one routes), and what only the probe has;
     raises BadInput."""
-    probe_options = [o for o in PROBE_OPTIONS if getattr(args, o[2:].replace("-", "_")) is not None]
+    probe_options = [o for o in PROBE_OPTIONS if given(args, o) is not None]
     if "probe" in plan:
-        given = [option for option, default in (("--mechanisms", []), ("--link-load", False), ("--converge", False),
-                                                ("--stream-offset", DEFAULT_STREAM_OFFSET),
-                                                ("--updates-per-node", None), ("--updates-per-word", None),
-                                                ("--log2-table", None))
-                 if getattr(args, "chosen_mechanisms" if option == "--mechanisms" else option[2:].replace("-", "_"))
-                 != default]
-        if given:
-            raise BadInput(f"{given[0]} applies to the update algorithms, not to the Apex-Map probe")
+        update_options = [o for o, default in (("--link-load", False), ("--converge", False),
+                                               ("--stream-offset", DEFAULT_STREAM_OFFSET), ("--updates-per-node", None),
+                                               ("--updates-per-word", None), ("--log2-table", None))
+                          if given(args, o) != default]
+        if args.chosen_mechanisms:
+            update_options.insert(0, "--mechanisms")
+        if update_options:
+            raise BadInput(f"{update_options[0]} applies to the update algorithms, not to the Apex-Map probe")
         return
     if probe_options:
         raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe (--algo {' or '.join(PROBE_ALGORITHMS)})")
@@ -478,6 +483,15 @@ def check_applies(args, plan):
         raise BadInput("--mechanisms applies to routed and multicore")
     if args.link_load:
         raise BadInput("--link-load applies to routed and multicore")
+
+
+def simulation_section(args, plan, options, command, wall, peak_kib, stopped):
+    """What every simulated result's `simulation` section says, whatever ran."""
+    return {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
+            "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"],
+            "costs": args.costs, "network_scale": args.network_scale, "zero_latency": args.zero_latency,
+            "network": plan["network"], "network_level": plan["network_level"],
+            "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}
 
 
 def simulate_probe(args, workdir, max_wall):
@@ -494,13 +508,9 @@ def simulate_probe(args, workdir, max_wall):
     if os.path.exists(raw_path):
         os.remove(raw_path)
     status, lines, wall, peak_kib, stopped = run_simulation(command, max_wall, args.quiet, workdir)
-    simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
-                  "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"],
-                  "costs": args.costs, "charges": plan["charges"] if args.costs == "machine" else None,
-                  "network_scale": args.network_scale, "zero_latency": args.zero_latency,
-                  "network": plan["network"], "network_level": plan["network_level"], "shape": plan["shape"],
-                  "nodes": plan["nodes"], "ranks_per_node": plan["ranks_per_node"],
-                  "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}
+    simulation = {**simulation_section(args, plan, options, command, wall, peak_kib, stopped),
+                  "charges": plan["charges"] if args.costs == "machine" else None, "shape": plan["shape"],
+                  "nodes": plan["nodes"], "ranks_per_node": plan["ranks_per_node"]}
     return finish(status, lines, stopped, raw_path, simulation, args)
 
 
@@ -552,15 +562,11 @@ def simulate(args, workdir, max_wall, first_attempt=True):
             os.remove(path)
     status, lines, wall, peak_kib, stopped = run_simulation(command, max_wall, args.quiet, workdir)
     notes = progress_notes(progress_path)
-    simulation = {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
-                  "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"], "costs": args.costs, "message_layer": args.message_layer,
-                  "network_scale": args.network_scale, "zero_latency": args.zero_latency,
-                  "mechanisms": args.chosen_mechanisms, "network": plan["network"],
-                  "network_level": plan["network_level"],
+    simulation = {**simulation_section(args, plan, options, command, wall, peak_kib, stopped),
+                  "message_layer": args.message_layer, "mechanisms": args.chosen_mechanisms,
                   "nodes_per_host": plan["nodes_per_host"], "updating_cores_per_host": plan["updating_cores_per_host"],
                   "updates_per_node": table["updates_per_node"], "stream_offset": args.stream_offset,
-                  "verification": verify, "command": " ".join(shlex.quote(c) for c in command), "partial": stopped,
-                  "phase_end_wall_seconds": phase_walls(notes)}
+                  "verification": verify, "phase_end_wall_seconds": phase_walls(notes)}
     status, result, lines = finish(status, lines, stopped, raw_path, simulation, args, last_progress(notes))
     if status == 0 and result.get("cores"):
         result["binds"] = what_binds(result)

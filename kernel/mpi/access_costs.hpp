@@ -32,7 +32,7 @@ class AccessCosts {
 
  private:
   void add(double cycles) noexcept {
-    if (cycles > 0) debt_.add(cycles / charges_->clock_hz);
+    if (charges_) debt_.add_cycles(cycles, charges_->clock_hz);
   }
 
   std::optional<AccessCharges> charges_;

@@ -35,7 +35,8 @@ class TwoSided final : public Accessor {
  public:
   TwoSided(MPI_Comm comm, const Parameters& p, std::vector<std::uint64_t>& memory, AccessCosts& costs)
       : comm_(comm), p_(p), memory_(memory), costs_(costs), buffers_(p.receive_buffers * p.block_words),
-        first_reply_(1), first_finish_(first_reply_ + p.receive_buffers), first_send_(first_finish_ + kFinishSlots), pending_(first_send_ + p.send_handles, MPI_REQUEST_NULL), statuses_(pending_.size()), done_(pending_.size()),
+        first_reply_(1), first_finish_(first_reply_ + p.receive_buffers), first_send_(first_finish_ + kFinishSlots),
+        pending_(first_send_ + p.send_handles, MPI_REQUEST_NULL), statuses_(pending_.size()), done_(pending_.size()),
         request_words_(p.send_handles) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &ranks_);

@@ -21,9 +21,9 @@ namespace gups {
 
 class CoreDebt {
  public:
-  void add(double seconds) noexcept {
-    if (seconds <= 0) return;
-    busy_until_ = std::max(busy_until_, simgrid::s4u::Engine::get_clock()) + seconds;
+  void add_cycles(double cycles, double clock_hz) noexcept {
+    if (cycles <= 0) return;
+    busy_until_ = std::max(busy_until_, simgrid::s4u::Engine::get_clock()) + cycles / clock_hz;
   }
   // A wait for nothing with a timeout: SimGrid ends it with a timer, where
   // this_actor::sleep_for() starts an activity on the host's CPU model (an
@@ -49,7 +49,7 @@ class CoreDebt {
 
 class CoreDebt {
  public:
-  void add(double) noexcept {}
+  void add_cycles(double, double) noexcept {}
   void pay() noexcept {}
   void pay_beyond(double) noexcept {}
   double busy_until() const noexcept { return 0; }

@@ -62,9 +62,7 @@ class OperationCosts {
   const ReceiveCalls& receive_calls() const noexcept { return receive_calls_; }
 
  private:
-  void add(double cycles) noexcept {
-    if (cycles > 0) debt_.add(cycles / charges_->clock_hz);
-  }
+  void add(double cycles) noexcept { debt_.add_cycles(cycles, charges_->clock_hz); }
 
   std::optional<OperationCharges> charges_;
   ReceiveCalls receive_calls_;

@@ -66,10 +66,14 @@ Traffic sample_traffic(const ApexMapModelRequest& request, const apex_map::Param
   const TorusLinks links(request.shape, std::vector<bool>(request.shape.dimensions(), true));
   std::vector<double> bytes(links.count(), 0.0);
   std::vector<std::uint32_t> route;
-  std::vector<std::vector<std::uint32_t>> routes;
+  // Every how many remote blocks a route is kept: about kSharingRoutes of the sample's.
+  const double expected_remote = static_cast<double>(processes * request.samples_per_process) *
+                                 apex_map::expected_remote_fraction(p.alpha, processes);
+  const auto stride = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(expected_remote / kSharingRoutes));
   const bool two_sided = request.algorithm == "apex-map-mpi";
   const double reply_bytes = 8.0 * static_cast<double>(p.block_words);
   Traffic traffic;
+  traffic.crossings.assign(links.count(), 0.0);
   const auto share = apex_map::share_words(p, processes);
   for (std::uint64_t rank = 0; rank < processes; ++rank) {
     const auto node = rank / request.ranks_per_node;
@@ -80,8 +84,11 @@ Traffic sample_traffic(const ApexMapModelRequest& request, const apex_map::Param
       traffic.remote_accesses += 1;
       links.route(owner_node, node, route);
       traffic.hops += static_cast<double>(route.size());
-      for (const auto link : route) bytes[link] += reply_bytes;
-      routes.push_back(route);
+      for (const auto link : route) {
+        bytes[link] += reply_bytes;
+        traffic.crossings[link] += 1;
+      }
+      if (static_cast<std::uint64_t>(traffic.remote_accesses) % stride == 0) traffic.routes.push_back(route);
       if (two_sided) {
         links.route(node, owner_node, route);
         for (const auto link : route) bytes[link] += kRequestBytes;
@@ -89,12 +96,6 @@ Traffic sample_traffic(const ApexMapModelRequest& request, const apex_map::Param
     }
   }
   traffic.busiest_link_bytes = bytes.empty() ? 0 : *std::max_element(bytes.begin(), bytes.end());
-  traffic.crossings.assign(links.count(), 0.0);
-  for (const auto& r : routes) {
-    for (const auto link : r) traffic.crossings[link] += 1;
-  }
-  const std::size_t stride = std::max<std::size_t>(1, routes.size() / kSharingRoutes);
-  for (std::size_t i = 0; i < routes.size(); i += stride) traffic.routes.push_back(std::move(routes[i]));
   return traffic;
 }
 
@@ -109,7 +110,7 @@ double expected_largest_binomial(std::uint64_t indices, double p, std::uint64_t 
     const double x = static_cast<double>(k);
     const double log_pmf = std::lgamma(n + 1) - std::lgamma(x + 1) - std::lgamma(n - x + 1) +
                            (p > 0 ? x * std::log(p) : (k == 0 ? 0 : -INFINITY)) +
-                           (p < 1 ? (n - x) * std::log1p(-p) : (k == indices ? 0 : -INFINITY));
+                           (p < 1 ? (n - x) * std::log1p(-p) : -INFINITY);  // p = 1: only k = indices
     cdf = std::min(1.0, cdf + std::exp(log_pmf));
     const double tail = 1 - std::pow(cdf, static_cast<double>(processes));
     expected += tail;

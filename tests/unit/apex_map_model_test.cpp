@@ -152,7 +152,7 @@ TEST(ApexMapModel, TheSlowestProcessHasTheMostRemoteAccesses) {
 
 // A blocking get's block shares the busiest link of its path with the
 // blocks of the other processes' gets: many when every process is in a
-// transfer (uniform, long blocks), hardly any when few accesses are remote.
+// transfer (uniform, long blocks), far fewer when few accesses are remote.
 TEST(ApexMapModel, OneSidedBlocksShareTheirPathWithOthersInFlight) {
   const auto machine = bgp();
   const auto charges = access_charges_of(machine);

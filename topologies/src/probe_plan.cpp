@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "apex_map_access.hpp"
@@ -19,8 +18,7 @@ ProbePlan plan_probe_run(const ProbeRequest& request) {
   ProbePlan plan;
   plan.machine = model::load_machine(request.machine, model::default_machine_directories());
   plan.algorithm = request.algorithm;
-  if (request.shape.empty() == (request.nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
-  plan.shape = request.shape.empty() ? plan.machine.shape_for(request.nodes) : TorusShape::parse(request.shape);
+  plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
   plan.mesh = request.mesh;
   plan.network_level = request.network_level.value_or(automatic_network_level(nodes));

@@ -100,6 +100,11 @@ std::uint64_t default_updates_per_node(std::uint64_t nodes) {
   return std::min<std::uint64_t>(16384, std::max<std::uint64_t>(2048, power));
 }
 
+TorusShape requested_shape(const model::Machine& machine, const std::string& shape, std::uint64_t nodes) {
+  if (shape.empty() == (nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
+  return shape.empty() ? machine.shape_for(nodes) : TorusShape::parse(shape);
+}
+
 NetworkLevel automatic_network_level(std::uint64_t nodes) {
   return nodes <= kFlowMaxNodes ? NetworkLevel::flow : NetworkLevel::queue;
 }
@@ -108,8 +113,7 @@ RunPlan plan_run(const PlanRequest& request) {
   RunPlan plan;
   plan.machine = model::load_machine(request.machine, model::default_machine_directories());
   plan.algorithm = request.algorithm;
-  if (request.shape.empty() == (request.nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
-  plan.shape = request.shape.empty() ? plan.machine.shape_for(request.nodes) : TorusShape::parse(request.shape);
+  plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
   plan.network_level = request.network_level.value_or(automatic_network_level(nodes));

@@ -92,6 +92,10 @@ RunPlan plan_run(const PlanRequest& request);
 
 nlohmann::json to_json(const RunPlan& plan);
 
+// The torus a request names: --shape as given, or --nodes by the machine's
+// shape rule (exactly one of them); throws std::invalid_argument.
+TorusShape requested_shape(const model::Machine& machine, const std::string& shape, std::uint64_t nodes);
+
 // What every plan says of its machine and torus: the plan's schema, the
 // machine file (with its path), shape, nodes, network, level, ranks and clock.
 nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
