@@ -7,6 +7,8 @@ set(GUPS_CORE_SOURCES
   kernel/core/apex_map_access.cpp
   kernel/core/apex_map_run.cpp
   kernel/core/destination_buckets.cpp
+  kernel/core/dragonfly_links.cpp
+  kernel/core/fat_tree_links.cpp
   kernel/core/host_memory.cpp
   kernel/core/hpcc_stream.cpp
   kernel/core/local_table.cpp

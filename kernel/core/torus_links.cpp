@@ -37,6 +37,12 @@ bool TorusLinks::exists(std::uint32_t link) const noexcept {
   return wraps_[d] || shape_.coordinate(node, d) + 1 < side;
 }
 
+std::vector<std::string> TorusLinks::class_names() const {
+  std::vector<std::string> names;
+  for (unsigned d = 0; d < shape_.dimensions(); ++d) names.push_back("dimension " + std::to_string(d));
+  return names;
+}
+
 void TorusLinks::route(std::uint64_t from, std::uint64_t to, std::vector<std::uint32_t>& links) const {
   links.clear();
   std::uint64_t here = from;
@@ -59,12 +65,13 @@ void TorusLinks::route(std::uint64_t from, std::uint64_t to, std::vector<std::ui
   }
 }
 
-LinkQueues::LinkQueues(TorusLinks links, NetworkLevel level, double bandwidth_bytes_per_s, double latency_s)
+LinkQueues::LinkQueues(std::shared_ptr<const PhysicalLinks> links, NetworkLevel level, double bandwidth_bytes_per_s,
+                       double latency_s)
     : links_(std::move(links)),
       level_(level),
       bandwidth_(bandwidth_bytes_per_s),
       latency_(latency_s),
-      bookings_(links_.count()) {
+      bookings_(links_->count()) {
   if (level == NetworkLevel::flow) throw std::invalid_argument("the flow level is SimGrid's own: no link queues");
   if (!(bandwidth_ > 0) || !(latency_ >= 0)) {
     throw std::invalid_argument("link queues need a bandwidth above 0 and a latency of 0 or more");
@@ -72,11 +79,13 @@ LinkQueues::LinkQueues(TorusLinks links, NetworkLevel level, double bandwidth_by
 }
 
 double LinkQueues::arrival(std::uint64_t from, std::uint64_t to, double bytes, double now) {
-  links_.route(from, to, route_);
-  const double hold = bytes / bandwidth_;
+  links_->route(from, to, route_);
   const bool queued = level_ == NetworkLevel::queue;
   double head = now;
+  double hold = 0;  // on the slowest link so far: a message arrives whole when its tail has crossed it
   for (const auto link : route_) {
+    const double on_link = bytes / (bandwidth_ * links_->bandwidth_factor(link));
+    hold = std::max(hold, on_link);
     if (queued) {
       auto& booked = bookings_[link];
       // What ended before now can hold no head any more: every later call comes at now or after.
@@ -84,8 +93,8 @@ double LinkQueues::arrival(std::uint64_t from, std::uint64_t to, double bytes, d
       while (past < booked.size() && booked[past].end <= now) ++past;
       booked.erase(booked.begin(), booked.begin() + static_cast<std::ptrdiff_t>(past));
       auto at = booked.begin();
-      for (; at != booked.end() && at->start < head + hold; ++at) head = std::max(head, at->end);
-      booked.insert(at, Booking{head, head + hold});
+      for (; at != booked.end() && at->start < head + on_link; ++at) head = std::max(head, at->end);
+      booked.insert(at, Booking{head, head + on_link});
     }
     head += latency_;
   }

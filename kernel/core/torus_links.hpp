@@ -10,9 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "physical_links.hpp"
 #include "torus_shape.hpp"
 
 namespace gups {
@@ -29,7 +31,7 @@ std::string to_string(NetworkLevel level);
 // Every level's name, for help texts and errors.
 const std::vector<std::string>& network_level_names();
 
-class TorusLinks {
+class TorusLinks final : public PhysicalLinks {
  public:
   // `wraps[d]`: dimension d has wrap-around links (a torus), else a mesh.
   // Throws std::invalid_argument when wraps does not give one per dimension.
@@ -37,14 +39,17 @@ class TorusLinks {
 
   // Directed links, UP and DOWN of each node's link in each dimension; some
   // exist only in numbering (a mesh's last node, a side of 1).
-  std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(shape_.nodes() * shape_.dimensions() * 2); }
+  std::uint64_t nodes() const noexcept override { return shape_.nodes(); }
+  std::uint32_t count() const noexcept override {
+    return static_cast<std::uint32_t>(shape_.nodes() * shape_.dimensions() * 2);
+  }
   unsigned dimension(std::uint32_t link) const noexcept { return (link / 2) % shape_.dimensions(); }
-  bool exists(std::uint32_t link) const noexcept;
+  bool exists(std::uint32_t link) const noexcept override;
+  unsigned link_class(std::uint32_t link) const noexcept override { return dimension(link); }
+  std::vector<std::string> class_names() const override;
   const TorusShape& shape() const noexcept { return shape_; }
 
-  // The directed links from `from` to `to`, in the order a message crosses
-  // them (appended to `links`, which is cleared first).
-  void route(std::uint64_t from, std::uint64_t to, std::vector<std::uint32_t>& links) const;
+  void route(std::uint64_t from, std::uint64_t to, std::vector<std::uint32_t>& links) const override;
 
  private:
   std::uint32_t link_of(std::uint64_t node, unsigned dimension, bool up) const noexcept {
@@ -55,10 +60,15 @@ class TorusLinks {
   std::vector<bool> wraps_;
 };
 
-// A message's arrival at the queue and latency levels.
+// A message's arrival at the queue and latency levels, on any topology.
 class LinkQueues {
  public:
-  LinkQueues(TorusLinks links, NetworkLevel level, double bandwidth_bytes_per_s, double latency_s);
+  // `bandwidth_bytes_per_s`: the machine's link bandwidth, which each
+  // link's bandwidth_factor scales.
+  LinkQueues(std::shared_ptr<const PhysicalLinks> links, NetworkLevel level, double bandwidth_bytes_per_s,
+             double latency_s);
+  LinkQueues(TorusLinks links, NetworkLevel level, double bandwidth_bytes_per_s, double latency_s)
+      : LinkQueues(std::make_shared<TorusLinks>(std::move(links)), level, bandwidth_bytes_per_s, latency_s) {}
 
   // When a message of `bytes` from node `from`, injected at `now`, has
   // arrived whole at node `to`. Queue level: its head reaches each link of
@@ -76,7 +86,7 @@ class LinkQueues {
   double arrival(std::uint64_t from, std::uint64_t to, double bytes, double now);
 
  private:
-  TorusLinks links_;
+  std::shared_ptr<const PhysicalLinks> links_;
   NetworkLevel level_;
   double bandwidth_;
   double latency_;

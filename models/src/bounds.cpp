@@ -9,6 +9,8 @@
 #include "destination_buckets.hpp"
 #include "host_placement.hpp"
 #include "hpcc_stream.hpp"
+#include "machine_network.hpp"
+#include "network_bound.hpp"
 #include "role_plan.hpp"
 
 namespace gups::model {
@@ -174,6 +176,33 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
   p.cpu_gups = gups_of(static_cast<double>(p.nodes), machine.clock_hz, slowest);
 }
 
+// On a torus, the paper's 4B/b (the busiest links are the bisection's when
+// the virtual torus is the physical one); elsewhere the busiest link of the
+// traffic routed as the network routes it.
+void network_bound_of(const Machine& machine, const ModelOptions& options, Prediction& p) {
+  const bool routes = options.algorithm != Algorithm::direct;
+  if (machine.topology == Topology::torus) {
+    p.bisection_bytes_per_s = bisection_bandwidth(p.shape, machine.link_bandwidth, p.mesh);
+    if (p.bisection_bytes_per_s > 0) p.network_gups = 4 * p.bisection_bytes_per_s / p.bytes_per_update * 1e-9;
+    if (!routes) return;
+    const auto links = physical_links(machine, p.shape, p.mesh);
+    const auto bound = network_bound(*links, p.shape, true, p.bytes_per_update, machine.link_bandwidth);
+    p.software_hops = bound.software_hops;
+    p.physical_hops_per_software_hop = bound.physical_hops_per_software_hop;
+    p.network_bottleneck = bound.busiest_class;
+    return;
+  }
+  p.bisection_bytes_per_s = machine.topology == Topology::fat_tree
+                                ? fat_tree_bisection(fat_tree_partition(machine, p.nodes), machine.link_bandwidth)
+                                : dragonfly_bisection(dragonfly_partition(machine, p.nodes), machine.link_bandwidth);
+  const auto links = physical_links(machine, p.shape, p.mesh);
+  const auto bound = network_bound(*links, p.shape, routes, p.bytes_per_update, machine.link_bandwidth);
+  p.software_hops = bound.software_hops;
+  p.physical_hops_per_software_hop = bound.physical_hops_per_software_hop;
+  p.network_bottleneck = bound.busiest_class;
+  if (bound.gups > 0) p.network_gups = bound.gups;
+}
+
 }  // namespace
 
 double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, bool mesh) {
@@ -230,8 +259,8 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
       break;
   }
   p.mesh = machine.is_mesh(p.nodes);
-  p.bisection_bytes_per_s = bisection_bandwidth(shape, machine.link_bandwidth, p.mesh);
-  if (p.bisection_bytes_per_s > 0) p.network_gups = 4 * p.bisection_bytes_per_s / p.bytes_per_update * 1e-9;
+  p.topology = machine.topology;
+  network_bound_of(machine, options, p);
   p.network_binds = p.network_gups && *p.network_gups < p.cpu_gups;
   p.gups = p.network_binds ? *p.network_gups : p.cpu_gups;
   return p;

@@ -1,5 +1,8 @@
 #include "machine.hpp"
 
+#include "machine_network.hpp"
+#include "object_reader.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,104 +20,9 @@ using nlohmann::json;
 
 inline constexpr const char* kMachineSchema = "torus-gups/machine/1";
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-// Reads the fields of one JSON object, naming each by its dotted path in
-// errors, and rejects fields it was never asked for (a mistyped name).
-class ObjectReader {
- public:
-  ObjectReader(const json& object, std::string path) : object_(object), path_(std::move(path)) {
-    if (!object_.is_object()) fail(path_.empty() ? "the file" : path_, "must be a JSON object");
-  }
-
-  double number(const std::string& key, bool positive = false) {
-    const auto& value = field(key);
-    if (!value.is_number()) fail(name(key), "must be a number");
-    const double x = value.get<double>();
-    if (!std::isfinite(x) || x < 0) fail(name(key), fmt::format("must not be negative (is {})", x));
-    if (positive && x == 0) fail(name(key), "must be greater than zero");
-    return x;
-  }
-
-  unsigned count(const std::string& key, unsigned minimum = 1) {
-    const auto& value = field(key);
-    if (!value.is_number_integer() || value.get<long long>() < minimum ||
-        value.get<long long>() > UINT32_MAX) {
-      fail(name(key), fmt::format("must be a whole number >= {}", minimum));
-    }
-    return value.get<unsigned>();
-  }
-
-  std::string text(const std::string& key) {
-    const auto& value = field(key);
-    if (!value.is_string()) fail(name(key), "must be a string");
-    return value.get<std::string>();
-  }
-
-  const json& child(const std::string& key) { return field(key); }
-  bool has(const std::string& key) const { return object_.contains(key); }
-  void skip(const std::string& key) { known_.insert(key); }
-  std::string name(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-
-  // Call after reading: every field present must have been read.
-  void reject_unknown() const {
-    for (const auto& [key, value] : object_.items()) {
-      if (known_.count(key)) continue;
-      std::string hint;
-      for (const auto& k : known_) {
-        if (edit_distance(k, key) <= 2) hint = fmt::format(" (did you mean '{}'?)", name(k));
-      }
-      fail(name(key), "is not a known field" + hint);
-    }
-  }
-
-  [[noreturn]] static void fail(const std::string& field, const std::string& problem) {
-    throw std::invalid_argument(fmt::format("field '{}' {}", field, problem));
-  }
-
- private:
-  const json& field(const std::string& key) {
-    known_.insert(key);
-    if (!object_.contains(key)) {
-      std::string hint;
-      for (const auto& [present, value] : object_.items()) {
-        if (edit_distance(present, key) <= 2) hint = fmt::format(" (is '{}' a misspelling?)", name(present));
-      }
-      fail(name(key), "is missing" + hint);
-    }
-    return object_.at(key);
-  }
-
-  const json& object_;
-  std::string path_;
-  std::set<std::string> known_;
-};
-
-void read_network(ObjectReader& top, Machine& machine) {
-  ObjectReader torus(top.child("torus"), "torus");
-  machine.torus.dimensions = torus.count("dimensions");
-  if (machine.torus.dimensions > kMaxDimensions) {
-    ObjectReader::fail("torus.dimensions", fmt::format("must be at most {}", kMaxDimensions));
-  }
-  machine.torus.max_side = torus.count("max_side");
-  machine.torus.mesh_below_nodes = torus.count("mesh_below_nodes", 0);
-  machine.link_bandwidth = torus.number("link_bandwidth_bytes_per_s", true);
-  machine.link_latency = torus.number("link_latency_s");
-  torus.reject_unknown();
-
+void read_network(ObjectReader& top, const json& document, Machine& machine) {
+  for (const auto* section : {"torus", "fat_tree", "dragonfly"}) top.skip(section);
+  read_network_section(document, machine);
   ObjectReader packet(top.child("packet"), "packet");
   for (const auto& field : kPacketFields) {
     machine.packet.*field.member = field.required ? packet.count(field.name) : packet.count(field.name, 0);
@@ -234,7 +142,7 @@ Machine parse_machine(const json& document) {
   machine.clock_hz = top.number("clock_hz", true);
   machine.cores_per_node = top.count("cores_per_node");
   machine.memory_per_node_bytes = top.number("memory_per_node_bytes", true);
-  read_network(top, machine);
+  read_network(top, document, machine);
   read_costs(top, machine);
   read_data_access(top, machine);
   read_references(top, machine);
@@ -282,15 +190,10 @@ nlohmann::ordered_json to_json(const Machine& machine) {
       {"description", machine.description},
       {"clock_hz", machine.clock_hz},
       {"cores_per_node", machine.cores_per_node},
-      {"memory_per_node_bytes", machine.memory_per_node_bytes},
-      {"torus",
-       {{"dimensions", machine.torus.dimensions},
-        {"max_side", machine.torus.max_side},
-        {"mesh_below_nodes", machine.torus.mesh_below_nodes},
-        {"link_bandwidth_bytes_per_s", machine.link_bandwidth},
-        {"link_latency_s", machine.link_latency}}},
-      {"packet", ordered::object()},
-      {"costs_cycles", {{"generate", c.generate}, {"update", c.update}, {"update_streamed", c.update_streamed}}}};
+      {"memory_per_node_bytes", machine.memory_per_node_bytes}};
+  write_network_section(machine, document);
+  document["packet"] = ordered::object();
+  document["costs_cycles"] = {{"generate", c.generate}, {"update", c.update}, {"update_streamed", c.update_streamed}};
   // Written only where they say something: absent, they equal the one-core figures.
   auto& costs = document["costs_cycles"];
   if (c.update_all_cores != c.update || c.update_streamed_all_cores != c.update_streamed) {
@@ -344,6 +247,9 @@ double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const 
 
 TorusShape Machine::shape_for(std::uint64_t nodes) const {
   if (nodes == 0) throw std::invalid_argument("the node count must be at least 1");
+  // The partition must exist; the virtual torus then only needs its nodes.
+  if (topology == Topology::fat_tree) fat_tree_partition(*this, nodes);
+  if (topology == Topology::dragonfly) dragonfly_partition(*this, nodes);
   const auto shape = TorusShape::balanced(nodes, torus.dimensions);
   for (const auto side : shape.sizes()) {
     if (side > torus.max_side) {

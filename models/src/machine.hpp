@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "dragonfly_links.hpp"
+#include "fat_tree_links.hpp"
 #include "packet_format.hpp"
 #include "table_layout.hpp"
 #include "torus_shape.hpp"
@@ -51,8 +53,15 @@ struct DataAccessCycles {
   double poll = 0;         // one look at the network that finds nothing
 };
 
+// The machine's physical network. A torus (or mesh) of 1 to 6 dimensions is
+// also the virtual torus the routed algorithms route over (the paper's
+// mapping); on a fat-tree or a dragonfly the virtual torus is a balanced
+// grid of `torus.dimensions` dimensions laid on the nodes in order.
+enum class Topology { torus, fat_tree, dragonfly };
+std::string to_string(Topology topology);
+
 struct TorusLimits {
-  unsigned dimensions = 3;
+  unsigned dimensions = 3;  // of the physical torus; on the other topologies, of the virtual one
   std::uint32_t max_side = 0;  // longest torus side a partition may have
   // Partitions of fewer nodes have no wrap-around links (0: none is a mesh).
   std::uint64_t mesh_below_nodes = 0;
@@ -66,7 +75,10 @@ struct Machine {
   double memory_per_node_bytes = 0;
   double link_bandwidth = 0;  // bytes per second, each way
   double link_latency = 0;    // seconds
+  Topology topology = Topology::torus;
   TorusLimits torus;
+  FatTreeParameters fat_tree;    // the whole machine, when its topology is a fat-tree
+  DragonflyParameters dragonfly;  // the whole machine, when a dragonfly
   PacketFormat packet;
   CycleCosts costs;
   std::optional<DataAccessCycles> data_access;  // absent: the machine cannot run the probe simulated
@@ -83,7 +95,9 @@ struct Machine {
   TorusShape shape_for(std::uint64_t nodes) const;
 
   // A partition of this many nodes is a mesh, not a torus.
-  bool is_mesh(std::uint64_t nodes) const noexcept { return nodes < torus.mesh_below_nodes; }
+  bool is_mesh(std::uint64_t nodes) const noexcept {
+    return topology == Topology::torus && nodes < torus.mesh_below_nodes;
+  }
 
   // tu (or its streamed form) when `updating_cores` of a node's cores update
   // at once: from the one-core figure at 1 to the all-cores figure at

@@ -1,0 +1,38 @@
+// A machine file's network section (`torus`, `fat_tree` or `dragonfly`),
+// read and written, and the physical network of a partition of N nodes:
+// the links a simulation and the model route messages over.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "machine.hpp"
+#include "physical_links.hpp"
+#include "torus_shape.hpp"
+
+namespace gups::model {
+
+class ObjectReader;
+
+// Reads the one network section present into `machine` (topology, limits,
+// link bandwidth and latency); throws std::invalid_argument naming the field.
+void read_network_section(const nlohmann::json& document, Machine& machine);
+// The network section under its name, for to_json.
+void write_network_section(const Machine& machine, nlohmann::ordered_json& document);
+// The section's name in a machine file: "torus", "fat_tree", "dragonfly".
+const char* network_section_name(Topology topology);
+
+// The fat-tree of the first `nodes` nodes: the lowest levels that hold them,
+// the top one of those with fewer children. Throws std::invalid_argument
+// when they do not fill whole switches of the levels below or exceed the machine.
+FatTreeParameters fat_tree_partition(const Machine& machine, std::uint64_t nodes);
+// The dragonfly of the first `nodes` nodes: whole routers, chassis and
+// groups below the first level not filled. Throws like fat_tree_partition.
+DragonflyParameters dragonfly_partition(const Machine& machine, std::uint64_t nodes);
+
+// The physical links of a run on `shape` (the virtual torus): the torus
+// itself on a torus machine, else the partition of its node count.
+std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape, bool mesh);
+
+}  // namespace gups::model

@@ -1,0 +1,103 @@
+#include "network_bound.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace gups::model {
+namespace {
+
+// Mean moves, each way, of an update along a ring of `side` nodes (the
+// shorter way round; a tie split evenly between the two ways).
+double moves_each_way(std::uint32_t side) {
+  if (side < 2) return 0;
+  double total = 0;
+  for (std::uint32_t offset = 1; offset < side; ++offset) total += std::min(offset, side - offset);
+  return total / side / 2;
+}
+
+// Destinations a direct update goes to from one node: every node up to this
+// many, else this many spread evenly (the traffic is the same from every node).
+constexpr std::uint64_t kDirectDestinations = 4096;
+
+}  // namespace
+
+NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, bool software_routing,
+                           double bytes_per_update, double link_bandwidth) {
+  if (links.nodes() != shape.nodes()) throw std::invalid_argument("the virtual torus and the network differ in nodes");
+  NetworkBound bound;
+  const std::uint64_t nodes = shape.nodes();
+  std::vector<double> load(links.count(), 0.0);
+  std::vector<std::uint32_t> route;
+  double crossings = 0, link_crossings = 0;  // per update made on a node, summed over nodes
+  auto carry = [&](std::uint64_t from, std::uint64_t to, double weight) {
+    if (from == to || weight == 0) return;
+    links.route(from, to, route);
+    for (const auto link : route) load[link] += weight;
+    crossings += weight;
+    link_crossings += weight * static_cast<double>(route.size());
+  };
+  if (software_routing) {
+    for (unsigned d = 0; d < shape.dimensions(); ++d) {
+      const double weight = moves_each_way(shape.size(d));
+      for (std::uint64_t node = 0; node < nodes; ++node) {
+        const auto c = shape.coordinate(node, d);
+        const auto side = shape.size(d);
+        if (side < 2) continue;
+        carry(node, shape.with_coordinate(node, d, c + 1 == side ? 0 : c + 1), weight);
+        carry(node, shape.with_coordinate(node, d, c == 0 ? side - 1 : c - 1), weight);
+      }
+    }
+  } else {
+    const std::uint64_t targets = std::min(nodes, kDirectDestinations);
+    for (std::uint64_t node = 0; node < nodes; ++node) {
+      for (std::uint64_t t = 0; t < targets; ++t) carry(node, (node + t * nodes / targets) % nodes, 1.0 / targets);
+    }
+  }
+  bound.software_hops = crossings / static_cast<double>(nodes);
+  bound.physical_hops_per_software_hop = crossings > 0 ? link_crossings / crossings : 0;
+  std::uint32_t busiest = 0;
+  for (std::uint32_t link = 0; link < links.count(); ++link) {
+    if (!links.exists(link)) continue;
+    const double relative = load[link] / links.bandwidth_factor(link);
+    if (relative > bound.busiest_link_load) {
+      bound.busiest_link_load = relative;
+      busiest = link;
+    }
+  }
+  if (bound.busiest_link_load > 0) {
+    bound.busiest_class = links.class_names().at(links.link_class(busiest));
+    bound.gups = static_cast<double>(nodes) * link_bandwidth / (bound.busiest_link_load * bytes_per_update) * 1e-9;
+  }
+  return bound;
+}
+
+double fat_tree_bisection(const FatTreeParameters& tree, double link_bandwidth) {
+  if (tree.nodes() < 2) return 0;
+  // Cables between level l and l + 1: elements of level l x their up ports.
+  double narrowest = static_cast<double>(tree.nodes());
+  double elements = static_cast<double>(tree.nodes());
+  for (unsigned l = 0; l < tree.levels(); ++l) {
+    const double cables = elements * tree.up[l] * tree.link_counts[l];
+    narrowest = std::min(narrowest, cables);
+    // Elements of level l + 1: cables up from level l over each switch's down ports.
+    elements = cables / (static_cast<double>(tree.down[l]) * tree.link_counts[l]);
+  }
+  return narrowest / 2 * link_bandwidth;
+}
+
+double dragonfly_bisection(const DragonflyParameters& fly, double link_bandwidth) {
+  auto halves = [](double n) { return std::floor(n / 2) * std::ceil(n / 2); };
+  const double node_links = std::floor(static_cast<double>(fly.nodes()) / 2);
+  double cut = node_links;
+  if (fly.groups > 1) {
+    cut = halves(fly.groups) * fly.group_links;
+  } else if (fly.chassis > 1) {
+    cut = halves(fly.chassis) * fly.routers * fly.chassis_links;
+  } else if (fly.routers > 1) {
+    cut = halves(fly.routers) * fly.router_links;
+  }
+  return std::min(cut, node_links) * link_bandwidth;
+}
+
+}  // namespace gups::model

@@ -1,0 +1,38 @@
+// The network bound of a machine's physical network, derived from its links
+// and routes rather than copied: every update crosses the network once per
+// software hop (routed, multicore: a move along the virtual torus to a line
+// neighbour; direct: once, to its owner), each crossing follows the physical
+// route SimGrid takes, and the busiest link, over its bandwidth, sets the
+// rate every node can keep up.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "machine.hpp"
+#include "physical_links.hpp"
+#include "torus_shape.hpp"
+
+namespace gups::model {
+
+struct NetworkBound {
+  double bisection_bytes_per_s = 0;          // one way, across the cut that halves the nodes
+  double software_hops = 0;                  // network crossings per update
+  double physical_hops_per_software_hop = 0; // links per crossing, averaged over the traffic
+  double busiest_link_load = 0;              // crossings of the busiest link per update made on a node, over its bandwidth factor
+  std::string busiest_class;                 // the busiest link's class (a dimension, a level, a colour)
+  double gups = 0;                           // nodes x link bandwidth / (busiest load x bytes per update)
+};
+
+// `software_routing`: updates move along the virtual torus `shape` one line
+// neighbour at a time (else each goes straight to its owner, any node).
+NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, bool software_routing,
+                           double bytes_per_update, double link_bandwidth);
+
+// One-way bandwidth across the cut that halves a fat-tree's or dragonfly's
+// nodes (the narrowest level's cables for a fat-tree; the groups' global
+// links, else the chassis', else the routers', for a dragonfly).
+double fat_tree_bisection(const FatTreeParameters& tree, double link_bandwidth);
+double dragonfly_bisection(const DragonflyParameters& fly, double link_bandwidth);
+
+}  // namespace gups::model
