@@ -24,5 +24,9 @@ inline constexpr const char* kTorusShapeProperty = "gups/torus-shape";
 inline constexpr const char* kTorusWrapsProperty = "gups/torus-wraps";  // "1,1,0": wrap-around per dimension
 inline constexpr const char* kLinkBandwidthProperty = "gups/link-bandwidth";  // bytes per second, each way
 inline constexpr const char* kLinkLatencyProperty = "gups/link-latency";      // seconds per hop
+// Off the torus (any level): the physical topology, "fat_tree" or
+// "dragonfly", and its SimGrid topo_parameters. Absent: the torus above.
+inline constexpr const char* kTopologyProperty = "gups/topology";
+inline constexpr const char* kTopologyParametersProperty = "gups/topology-parameters";
 
 }  // namespace gups

@@ -128,6 +128,7 @@ nlohmann::json to_json(const RunResult& r) {
                      {"bytes", load.bytes},
                      {"mean_utilisation", load.mean_utilisation},
                      {"max_utilisation", load.max_utilisation}});
+    if (!load.link_class.empty()) links.back()["class"] = load.link_class;
   }
   return {
       {"schema", "torus-gups/result/1"},

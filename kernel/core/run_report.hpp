@@ -33,7 +33,8 @@ struct CoreSummary {
 // How busy one dimension's torus links were over the update phase
 // (simulated runs with --link-load).
 struct DimensionLoad {
-  unsigned dimension = 0;
+  unsigned dimension = 0;  // off the torus: the link class's number
+  std::string link_class;  // off the torus: its name (a fat-tree level, a dragonfly colour)
   std::uint64_t links = 0;  // one per direction
   double bytes = 0;
   double mean_utilisation = 0;  // bytes / (bandwidth x seconds), averaged over the links

@@ -1,6 +1,7 @@
 #include "link_load.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -45,11 +46,29 @@ bool torus_link_ends(const std::string& name, std::uint64_t& from, std::uint64_t
 
 simgrid::s4u::Host* host_of(std::uint64_t node) { return simgrid::s4u::Host::by_name(host_name(node)); }
 
+// SimGrid names a fat-tree's or dragonfly's link "..._<i>_UP" or
+// "..._<i>_DOWN", i counting the cables in creation order: our link 2i or 2i + 1.
+bool numbered_link(const std::string& name, std::uint32_t& link) {
+  const bool up = name.ends_with("_UP");
+  if (!up && !name.ends_with("_DOWN")) return false;
+  const auto end = name.size() - (up ? 3 : 5);
+  const auto start = name.rfind('_', end - 1);
+  if (start == std::string::npos || start + 1 >= end) return false;
+  const auto number = name.substr(start + 1, end - start - 1);
+  if (number.find_first_not_of("0123456789") != std::string::npos) return false;
+  link = static_cast<std::uint32_t>(std::stoul(number) * 2 + (up ? 0 : 1));
+  return true;
+}
+
 }  // namespace
 
+// The platform's physical links: at the levels other than flow the routes
+// and bytes are kept here; at flow (fat-tree, dragonfly) only the classes of
+// SimGrid's links are read from them.
 struct LinkLoad::LevelLinks {
-  TorusLinks links;
-  double bandwidth;
+  std::shared_ptr<const PhysicalLinks> links;
+  bool routes_here = false;
+  double bandwidth = 0;
   std::vector<double> bytes;
   std::vector<std::uint32_t> route;  // reused by every rank in turn (the simulation runs one rank at a time)
 };
@@ -57,17 +76,19 @@ struct LinkLoad::LevelLinks {
 LinkLoad::LinkLoad() {
   carried_bytes();
   static std::optional<LevelLinks> level = []() -> std::optional<LevelLinks> {
-    auto links = platform_torus_links();
+    auto links = platform_physical_links();
     if (!links) return std::nullopt;
+    const bool routes_here = platform_network_level() != NetworkLevel::flow;
     const auto count = links->count();
-    return LevelLinks{std::move(*links), platform_link_bandwidth(), std::vector<double>(count, 0.0), {}};
+    return LevelLinks{std::move(links), routes_here, routes_here ? platform_link_bandwidth() : 0.0,
+                      std::vector<double>(count, 0.0), {}};
   }();
   if (level) level_ = &*level;
 }
 
 void LinkLoad::carry(std::uint64_t from_node, std::uint64_t to_node, double bytes) {
-  if (level_) {
-    level_->links.route(from_node, to_node, level_->route);
+  if (level_ && level_->routes_here) {
+    level_->links->route(from_node, to_node, level_->route);
     for (const auto link : level_->route) level_->bytes[link] += bytes;
     return;
   }
@@ -98,11 +119,25 @@ void add_link(DimensionLoad& load, double bytes, double bandwidth, double second
 std::vector<DimensionLoad> LinkLoad::finish(const TorusShape& shape, double seconds) const {
   std::vector<DimensionLoad> loads(shape.dimensions());
   for (unsigned d = 0; d < shape.dimensions(); ++d) loads[d].dimension = d;
-  if (level_) {
-    for (std::uint32_t link = 0; link < level_->links.count(); ++link) {
-      if (level_->links.exists(link)) {
-        add_link(loads[level_->links.dimension(link)], level_->bytes[link], level_->bandwidth, seconds);
+  const PhysicalLinks* links = level_ ? level_->links.get() : nullptr;
+  if (links && dynamic_cast<const TorusLinks*>(links) == nullptr) {  // loads by the network's link classes
+    const auto names = links->class_names();
+    loads.assign(names.size(), {});
+    for (unsigned c = 0; c < names.size(); ++c) loads[c] = DimensionLoad{.dimension = c, .link_class = names[c]};
+  }
+  if (level_ && level_->routes_here) {
+    for (std::uint32_t link = 0; link < links->count(); ++link) {
+      if (links->exists(link)) {
+        add_link(loads[links->link_class(link)], level_->bytes[link], level_->bandwidth * links->bandwidth_factor(link),
+                 seconds);
       }
+    }
+  } else if (links) {
+    for (const auto* link : simgrid::s4u::Engine::get_instance()->get_all_links()) {
+      std::uint32_t number = 0;
+      if (!numbered_link(link->get_name(), number) || !links->exists(number)) continue;
+      const auto* carried = link->extension(carried_bytes());
+      add_link(loads[links->link_class(number)], carried ? carried->bytes : 0.0, link->get_bandwidth(), seconds);
     }
   } else {
     for (const auto* link : simgrid::s4u::Engine::get_instance()->get_all_links()) {

@@ -1,7 +1,9 @@
 // How busy the torus links were over the update phase, by dimension: the
 // bytes of every network message added to each link of its route (SimGrid's
 // own route between the two hosts at the flow level; at the other levels,
-// whose platform holds no torus links, the same links from TorusLinks),
+// whose platform holds no network links, the same links from PhysicalLinks),
+// by torus dimension, or by link class off the torus (a fat-tree level, a
+// dragonfly colour),
 // over what the link could have carried.
 // Simulated runs only, when asked. (SimGrid 3.32's link_load plugin was
 // tried first: it integrates a link's current rate since its last event, so

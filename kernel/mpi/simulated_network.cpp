@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "dragonfly_links.hpp"
+#include "fat_tree_links.hpp"
 #include "platform_names.hpp"
 
 #ifdef GUPS_SIMULATED
@@ -110,8 +112,15 @@ NetworkLevel platform_network_level() {
 
 double platform_link_bandwidth() { return positive_property(kLinkBandwidthProperty, false); }
 
-std::optional<TorusLinks> platform_torus_links() {
-  if (platform_network_level() == NetworkLevel::flow) return std::nullopt;
+std::shared_ptr<const PhysicalLinks> platform_physical_links() {
+  if (const char* topology = torus_zone()->get_property(kTopologyProperty)) {
+    const auto parameters = property(kTopologyParametersProperty);
+    const std::string name = topology;
+    if (name == "fat_tree") return std::make_shared<FatTreeLinks>(FatTreeParameters::parse(parameters));
+    if (name == "dragonfly") return std::make_shared<DragonflyLinks>(DragonflyParameters::parse(parameters));
+    throw std::invalid_argument("the platform's topology '" + name + "' is not fat_tree or dragonfly");
+  }
+  if (platform_network_level() == NetworkLevel::flow) return nullptr;
   auto shape = TorusShape::parse(property(kTorusShapeProperty));
   std::vector<bool> wraps;
   std::istringstream flags(property(kTorusWrapsProperty));
@@ -119,7 +128,7 @@ std::optional<TorusLinks> platform_torus_links() {
     if (flag != "0" && flag != "1") throw std::invalid_argument("the platform's torus wraps are 0 or 1: '" + flag + "'");
     wraps.push_back(flag == "1");
   }
-  return TorusLinks(std::move(shape), std::move(wraps));
+  return std::make_shared<TorusLinks>(std::move(shape), std::move(wraps));
 }
 
 void install_network_level() {
@@ -129,10 +138,11 @@ void install_network_level() {
   if (!tried) {
     tried = true;
     try {
-      if (auto links = platform_torus_links()) {
-        number_hosts(links->shape().nodes());
+      auto links = platform_physical_links();
+      if (links && platform_network_level() != NetworkLevel::flow) {
+        number_hosts(links->nodes());
         auto latency = std::make_shared<LevelLatency>(
-            LinkQueues(std::move(*links), platform_network_level(), platform_link_bandwidth(),
+            LinkQueues(std::move(links), platform_network_level(), platform_link_bandwidth(),
                        positive_property(kLinkLatencyProperty, true)));
         torus_zone()->get_network_model()->set_lat_factor_cb(
             [latency](double size, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,
@@ -151,7 +161,7 @@ void install_network_level() {
 
 NetworkLevel platform_network_level() { return NetworkLevel::flow; }
 double platform_link_bandwidth() { return 0; }
-std::optional<TorusLinks> platform_torus_links() { return std::nullopt; }
+std::shared_ptr<const PhysicalLinks> platform_physical_links() { return nullptr; }
 void install_network_level() {}
 
 #endif

@@ -125,11 +125,7 @@ double expected_moves(const CoreRole& role, const TorusShape& shape) {
 void multicore_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const auto& c = machine.costs;
   const unsigned k = cores_of(machine, options);
-  if (c.core_overhead.size() != k) {
-    throw std::invalid_argument(fmt::format(
-        "machine '{}' gives per-core overheads for {} cores, not {} (costs_cycles.core_overhead)",
-        machine.name, c.core_overhead.size(), k));
-  }
+  const auto overhead = machine.core_overheads(k);
   const RolePlan plan(k, p.shape.dimensions());
   p.processes = p.nodes * k;
   size_from_plan(machine, options, plan, p);
@@ -156,7 +152,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
         sends = moves + 1.0 / p.shape.size(role.end_dimension - 1);
         receives = sends - (1 - entering);
       }
-      cycles += sends * (p.send_cycles + c.core_overhead[core]) + receives * p.receive_cycles;
+      cycles += sends * (p.send_cycles + overhead[core]) + receives * p.receive_cycles;
       // Each update a routing core decides on needs its owner: one send per
       // decision, except on a core that also applies (its arrivals at home).
       const double decisions = role.updater >= 0 ? (role.generates ? 1 : 0) + receives : sends;
@@ -166,7 +162,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
     if (role.updater >= 0) {
       const double share = 1 / updaters;
       cycles += share * p.update_cycles;
-      if (role.only_updates()) cycles += share * (p.receive_cycles + c.core_overhead[core]);
+      if (role.only_updates()) cycles += share * (p.receive_cycles + overhead[core]);
     }
     p.cores.push_back({plan.describe(core), cycles, 0});
     slowest = std::max(slowest, cycles);

@@ -55,11 +55,15 @@ void read_costs(ObjectReader& top, Machine& machine) {
   c.owner_division = costs.number("owner_division");
   c.owner_prediction = costs.number("owner_prediction");
   const auto& overheads = costs.child("core_overhead");
-  if (!overheads.is_array() || overheads.size() != machine.cores_per_node) {
+  if (overheads.is_number()) {  // one figure for every core
+    c.core_overhead_uniform = true;
+    c.core_overhead.assign(machine.cores_per_node, costs.number("core_overhead"));
+  } else if (!overheads.is_array() || overheads.size() != machine.cores_per_node) {
     ObjectReader::fail("costs_cycles.core_overhead",
-                       fmt::format("must list one cost per core ({} numbers)", machine.cores_per_node));
+                       fmt::format("must list one cost per core ({} numbers), or give one number for every core",
+                                   machine.cores_per_node));
   }
-  for (std::size_t i = 0; i < overheads.size(); ++i) {
+  for (std::size_t i = 0; overheads.is_array() && i < overheads.size(); ++i) {
     const auto& x = overheads[i];
     if (!x.is_number() || x.get<double>() < 0) {
       ObjectReader::fail(fmt::format("costs_cycles.core_overhead[{}]", i),
@@ -212,7 +216,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
     costs["routing_hop_without_calls"] = c.routing_hop_without_calls;
   }
   costs.update(ordered{
-        {"core_overhead", c.core_overhead},
+        {"core_overhead", c.core_overhead_uniform ? ordered(c.core_overhead.front()) : ordered(c.core_overhead)},
         {"owner_division", c.owner_division},
         {"owner_prediction", c.owner_prediction}});
   for (const auto& field : kPacketFields) document["packet"][field.name] = p.*field.member;
@@ -238,6 +242,16 @@ double Machine::update_cycles(bool streamed, unsigned updating_cores) const noex
   if (cores_per_node < 2 || updating_cores < 2) return alone;
   const double busy = static_cast<double>(std::min(updating_cores, cores_per_node) - 1) / (cores_per_node - 1);
   return alone + busy * (all - alone);
+}
+
+std::vector<double> Machine::core_overheads(unsigned cores) const {
+  if (costs.core_overhead_uniform) return std::vector<double>(cores, costs.core_overhead.front());
+  if (costs.core_overhead.size() != cores) {
+    throw std::invalid_argument(fmt::format(
+        "machine '{}' gives per-core overheads for {} cores, not {} (costs_cycles.core_overhead)", name,
+        costs.core_overhead.size(), cores));
+  }
+  return costs.core_overhead;
 }
 
 double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const noexcept {

@@ -39,6 +39,7 @@ struct CycleCosts {
   // (Blue Gene: message_overhead is derived so) gives message_overhead.
   double routing_hop_without_calls = 0;
   std::vector<double> core_overhead;  // multicore: top0 .. top(k-1), per update
+  bool core_overhead_uniform = false; // the file gives one figure for every core, whatever their number
   // Finding an update's owner when the owner count is not a power of two,
   // beyond the shift a power of two takes (which the overheads include).
   double owner_division = 0;        // HPCC's integer divisions
@@ -104,6 +105,10 @@ struct Machine {
   // cores_per_node, in a straight line (assumed: the cores share the memory
   // system evenly), and no further beyond it.
   double update_cycles(bool streamed, unsigned updating_cores) const noexcept;
+
+  // top0 .. top(k-1) for a node of `cores` cores; throws
+  // std::invalid_argument when the file lists another number of them.
+  std::vector<double> core_overheads(unsigned cores) const;
 
   // Cycles to find one update's owner among `owners`, beyond the shift a
   // power of two takes: 0 for a power of two.

@@ -34,17 +34,12 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
       charges.receive_call = c.receive_call_batched;
       break;
     case Algorithm::multicore:
-      if (c.core_overhead.size() != cores_per_node) {
-        throw std::invalid_argument(fmt::format(
-            "machine '{}' gives per-core overheads for {} cores, not {} (costs_cycles.core_overhead)",
-            machine.name, c.core_overhead.size(), cores_per_node));
-      }
       // A routing core pays its overhead per update it sends on; a core that
       // only updates pays it per update it applies (Eq. 6: top3 on core 3).
-      charges.route = c.core_overhead.at(core);
+      charges.route = machine.core_overheads(cores_per_node).at(core);
       // A core that only updates applies in a loop that does nothing else (update_streamed).
       charges.apply = machine.update_cycles(core_updates_only, updating_cores) +
-                      (core_updates_only ? c.core_overhead.at(core) : 0);
+                      (core_updates_only ? machine.core_overheads(cores_per_node).at(core) : 0);
       charges.receive_call = c.receive_call_batched;
       break;
   }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "algorithm_setup.hpp"
+#include "machine_network.hpp"
 #include "simulation_charges.hpp"
 #include "table_layout.hpp"
 
@@ -102,7 +103,10 @@ std::uint64_t default_updates_per_node(std::uint64_t nodes) {
 
 TorusShape requested_shape(const model::Machine& machine, const std::string& shape, std::uint64_t nodes) {
   if (shape.empty() == (nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
-  return shape.empty() ? machine.shape_for(nodes) : TorusShape::parse(shape);
+  if (shape.empty()) return machine.shape_for(nodes);
+  auto parsed = TorusShape::parse(shape);
+  physical_links(machine, parsed, false);  // off the torus, the network must have a partition of that many nodes
+  return parsed;
 }
 
 NetworkLevel automatic_network_level(std::uint64_t nodes) {
@@ -116,6 +120,10 @@ RunPlan plan_run(const PlanRequest& request) {
   plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
+  if (plan.mesh && plan.machine.topology != model::Topology::torus) {
+    throw std::invalid_argument(fmt::format("--wrap mesh: '{}' is a {}, whose virtual torus always wraps",
+                                            plan.machine.name, model::to_string(plan.machine.topology)));
+  }
   plan.network_level = request.network_level.value_or(automatic_network_level(nodes));
   plan.ranks_per_node = ranks_per_node(request, plan.machine);
   plan.ranks = nodes * plan.ranks_per_node;
@@ -160,11 +168,29 @@ nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& 
                                unsigned ranks_per_node, std::uint64_t ranks) {
   nlohmann::json written = nlohmann::json::parse(model::to_json(machine).dump());
   written["path"] = machine.path;
+  const bool on_torus = machine.topology == model::Topology::torus;
+  nlohmann::json physical{{"topology", on_torus ? (mesh ? "mesh" : "torus") : model::to_string(machine.topology)},
+                          {"nodes", shape.nodes()}};
+  if (on_torus) {
+    physical["shape"] = shape.to_string();
+  } else {
+    physical["simgrid_parameters"] = machine.topology == model::Topology::fat_tree
+                                         ? model::fat_tree_partition(machine, shape.nodes()).to_simgrid()
+                                         : model::dragonfly_partition(machine, shape.nodes()).to_simgrid();
+  }
+  const auto links = model::physical_links(machine, shape, mesh);
+  physical["directed_links"] = links->count();
+  physical["link_classes"] = links->class_names();
   return {{"schema", "torus-gups/plan/1"},
           {"machine", written},
           {"shape", shape.to_string()},
           {"nodes", shape.nodes()},
-          {"network", mesh ? "mesh" : "torus"},
+          {"network", on_torus ? (mesh ? "mesh" : "torus") : "virtual torus on a " + model::to_string(machine.topology)},
+          {"physical_network", physical},
+          {"virtual_torus",
+           {{"shape", shape.to_string()},
+            {"mapping", on_torus ? "the physical torus itself (the paper's mapping)"
+                                 : "a balanced grid, node n on host n, dimension 0 fastest"}}},
           {"network_level", to_string(level)},
           {"ranks_per_node", ranks_per_node},
           {"ranks", ranks},

@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "machine_network.hpp"
+
 namespace gups::topology {
 
 namespace {
@@ -78,6 +80,45 @@ std::string level_xml(const model::Machine& machine, const TorusShape& shape, co
       kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty, latency);
 }
 
+// SimGrid's own FAT_TREE or DRAGONFLY cluster at the flow level; at the
+// others the flat cluster of level_xml. Both carry the topology in their
+// properties, which the simulation's link load and levels read.
+std::string cluster_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
+                        double bandwidth, double latency) {
+  const bool tree = machine.topology == model::Topology::fat_tree;
+  const auto parameters = tree ? model::fat_tree_partition(machine, shape.nodes()).to_simgrid()
+                               : model::dragonfly_partition(machine, shape.nodes()).to_simgrid();
+  const auto topology = model::to_string(machine.topology);
+  const bool flow = options.level == NetworkLevel::flow;
+  std::string properties = fmt::format("    <prop id=\"{}\" value=\"{}\"/>\n    <prop id=\"{}\" value=\"{}\"/>\n",
+                                       kTopologyProperty, topology, kTopologyParametersProperty, parameters);
+  if (!flow) {
+    properties += fmt::format(
+        "    <prop id=\"{}\" value=\"{}\"/>\n    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
+        "    <prop id=\"{}\" value=\"{:.17g}\"/>\n",
+        kNetworkLevelProperty, to_string(options.level), kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty,
+        latency);
+  }
+  const auto network = flow ? fmt::format("bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"\n"
+                                          "           topology=\"{}\" topo_parameters=\"{}\"",
+                                          bandwidth, latency, tree ? "FAT_TREE" : "DRAGONFLY", parameters)
+                            : fmt::format("bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"",
+                                          kPrivateLinkBandwidth, kPrivateLinkLatency);
+  return fmt::format(
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- {} ({}): {} {} ({}), virtual torus {}, {} cores per node, network level {}, written by gups-topology -->\n"
+      "<platform version=\"4.1\">\n"
+      "  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
+      "           {}>\n"
+      "{}"
+      "  </cluster>\n"
+      "</platform>\n",
+      machine.name, machine.description, shape.nodes(), topology, parameters, shape.to_string(), options.ranks_per_node,
+      to_string(options.level), kTorusClusterId, kHostPrefix, shape.nodes() - 1, machine.clock_hz,
+      options.ranks_per_node, network, properties);
+}
+
 }  // namespace
 
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options) {
@@ -91,6 +132,7 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
   if (sides.empty()) sides.push_back(1);
   const double bandwidth = machine.link_bandwidth * options.bandwidth_scale;
   const double latency = options.zero_latency ? 0.0 : machine.link_latency;
+  if (machine.topology != model::Topology::torus) return cluster_xml(machine, shape, options, bandwidth, latency);
   if (options.level != NetworkLevel::flow) return level_xml(machine, shape, options, bandwidth, latency);
   if (options.mesh) return mesh_xml(machine, shape, options, bandwidth, latency);
   // Ranks of one node talk through a loopback link far faster than the
