@@ -17,6 +17,22 @@ inline std::string host_name(std::uint64_t node) { return kHostPrefix + std::to_
 // _UP and _DOWN for its two directions).
 inline std::string torus_link_prefix() { return std::string(kTorusClusterId) + "_link_from_"; }
 
+// SimGrid names a fat-tree's or dragonfly's directed link "..._<i>_UP" or
+// "..._<i>_DOWN", i counting the cables in creation order: PhysicalLinks'
+// link 2i or 2i + 1. False for any other name.
+inline bool numbered_link(const std::string& name, std::uint32_t& link) {
+  const bool up = name.ends_with("_UP");
+  if (!up && !name.ends_with("_DOWN")) return false;
+  const auto end = name.size() - (up ? 3 : 5);
+  if (end == 0) return false;
+  const auto start = name.rfind('_', end - 1);
+  if (start == std::string::npos || start + 1 >= end || end - start - 1 > 9) return false;
+  const auto number = name.substr(start + 1, end - start - 1);
+  if (number.find_first_not_of("0123456789") != std::string::npos) return false;
+  link = static_cast<std::uint32_t>(std::stoul(number) * 2 + (up ? 0 : 1));
+  return true;
+}
+
 // Properties of the torus zone at the network levels other than flow
 // (simulated_network.hpp): the level and the torus it models.
 inline constexpr const char* kNetworkLevelProperty = "gups/network-level";

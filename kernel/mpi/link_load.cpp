@@ -46,20 +46,6 @@ bool torus_link_ends(const std::string& name, std::uint64_t& from, std::uint64_t
 
 simgrid::s4u::Host* host_of(std::uint64_t node) { return simgrid::s4u::Host::by_name(host_name(node)); }
 
-// SimGrid names a fat-tree's or dragonfly's link "..._<i>_UP" or
-// "..._<i>_DOWN", i counting the cables in creation order: our link 2i or 2i + 1.
-bool numbered_link(const std::string& name, std::uint32_t& link) {
-  const bool up = name.ends_with("_UP");
-  if (!up && !name.ends_with("_DOWN")) return false;
-  const auto end = name.size() - (up ? 3 : 5);
-  const auto start = name.rfind('_', end - 1);
-  if (start == std::string::npos || start + 1 >= end) return false;
-  const auto number = name.substr(start + 1, end - start - 1);
-  if (number.find_first_not_of("0123456789") != std::string::npos) return false;
-  link = static_cast<std::uint32_t>(std::stoul(number) * 2 + (up ? 0 : 1));
-  return true;
-}
-
 }  // namespace
 
 // The platform's physical links: at the levels other than flow the routes

@@ -33,8 +33,16 @@ const simgrid::s4u::NetZone* torus_zone() {
   return zone;
 }
 
+// A flat cluster keeps its properties on its zone; SimGrid's torus, fat-tree
+// and dragonfly clusters put them on each of their hosts instead.
+const char* platform_property(const char* name) {
+  if (const char* value = torus_zone()->get_property(name)) return value;
+  const auto* first = simgrid::s4u::Host::by_name_or_null(host_name(0));
+  return first == nullptr ? nullptr : first->get_property(name);
+}
+
 std::string property(const char* name) {
-  const char* value = torus_zone()->get_property(name);
+  const char* value = platform_property(name);
   if (value == nullptr) throw std::invalid_argument(std::string("the platform's torus zone has no property ") + name);
   return value;
 }
@@ -113,7 +121,7 @@ NetworkLevel platform_network_level() {
 double platform_link_bandwidth() { return positive_property(kLinkBandwidthProperty, false); }
 
 std::shared_ptr<const PhysicalLinks> platform_physical_links() {
-  if (const char* topology = torus_zone()->get_property(kTopologyProperty)) {
+  if (const char* topology = platform_property(kTopologyProperty)) {
     const auto parameters = property(kTopologyParametersProperty);
     const std::string name = topology;
     if (name == "fat_tree") return std::make_shared<FatTreeLinks>(FatTreeParameters::parse(parameters));
