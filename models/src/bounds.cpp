@@ -186,6 +186,7 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
     p.software_hops = bound.software_hops;
     p.physical_hops_per_software_hop = bound.physical_hops_per_software_hop;
     p.network_bottleneck = bound.busiest_class;
+    if (bound.gups > 0) p.routes_network_gups = bound.gups;
     return;
   }
   p.bisection_bytes_per_s = machine.topology == Topology::fat_tree
@@ -196,7 +197,7 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
   p.software_hops = bound.software_hops;
   p.physical_hops_per_software_hop = bound.physical_hops_per_software_hop;
   p.network_bottleneck = bound.busiest_class;
-  if (bound.gups > 0) p.network_gups = bound.gups;
+  if (bound.gups > 0) p.network_gups = p.routes_network_gups = bound.gups;
 }
 
 }  // namespace

@@ -65,6 +65,10 @@ struct Prediction {
   double software_hops = 0;             // network crossings per update (0: not worked out, direct on a torus)
   double physical_hops_per_software_hop = 0;
   std::string network_bottleneck;       // the busiest links' class
+  // The busiest link's bound on the physical routes (SimGrid's); off the
+  // torus it is network_gups, on a torus it departs from 4B/b where ties
+  // half-way round a ring all go one way (network_bound.hpp).
+  std::optional<double> routes_network_gups;
   std::optional<double> network_gups;   // none when no update crosses a network
   bool network_binds = false;
   double gups = 0;

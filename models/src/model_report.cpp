@@ -27,6 +27,15 @@ std::string gups_text(double gups) {
 const char* rule_name(BucketRule rule) { return rule == BucketRule::sizing ? "sizing" : "reference"; }
 
 // Only a machine whose cores slow each other's updates needs the columns.
+// What sets the bound: the network's busiest links, or the slowest core's role.
+std::string binding_resource(const Prediction& p) {
+  if (p.network_binds) return p.network_bottleneck.empty() ? "network" : "network: " + p.network_bottleneck;
+  const auto slowest = std::max_element(p.cores.begin(), p.cores.end(),
+                                        [](const CoreLoad& a, const CoreLoad& b) { return a.cycles < b.cycles; });
+  if (slowest == p.cores.end()) return "cpu";
+  return p.cores.size() > 1 ? fmt::format("core {}: {}", slowest - p.cores.begin(), slowest->role) : "core: " + slowest->role;
+}
+
 bool shares_memory(const Machine& machine) {
   const auto& c = machine.costs;
   return c.update_all_cores != c.update || c.update_streamed_all_cores != c.update_streamed;
@@ -158,8 +167,14 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"cpu_cycles_per_update", p.cpu_cycles_per_update},
                     {"cpu_gups", p.cpu_gups},
                     {"bytes_per_update", p.bytes_per_update},
-                    {"network", p.mesh ? "mesh" : "torus"},
+                    {"network", p.topology == Topology::torus ? (p.mesh ? "mesh" : "torus") : to_string(p.topology)},
                     {"bisection_bytes_per_s", p.bisection_bytes_per_s},
+                    {"software_hops", p.software_hops},
+                    {"physical_hops_per_software_hop", p.physical_hops_per_software_hop},
+                    {"network_bottleneck", p.network_bottleneck},
+                    {"routes_network_gups",
+                     p.routes_network_gups ? nlohmann::json(*p.routes_network_gups) : nlohmann::json()},
+                    {"binding_resource", binding_resource(p)},
                     {"network_gups", p.network_gups ? nlohmann::json(*p.network_gups) : nlohmann::json()},
                     {"binds", p.network_binds ? "network" : "cpu"},
                     {"gups", p.gups},

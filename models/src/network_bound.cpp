@@ -7,15 +7,6 @@
 namespace gups::model {
 namespace {
 
-// Mean moves, each way, of an update along a ring of `side` nodes (the
-// shorter way round; a tie split evenly between the two ways).
-double moves_each_way(std::uint32_t side) {
-  if (side < 2) return 0;
-  double total = 0;
-  for (std::uint32_t offset = 1; offset < side; ++offset) total += std::min(offset, side - offset);
-  return total / side / 2;
-}
-
 // Destinations a direct update goes to from one node: every node up to this
 // many, else this many spread evenly (the traffic is the same from every node).
 constexpr std::uint64_t kDirectDestinations = 4096;
@@ -38,14 +29,12 @@ NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, 
     link_crossings += weight * static_cast<double>(route.size());
   };
   if (software_routing) {
+    // A software hop along d takes an update straight to the node of its
+    // owner's coordinate on that line, each of the line's k with odds 1/k.
     for (unsigned d = 0; d < shape.dimensions(); ++d) {
-      const double weight = moves_each_way(shape.size(d));
+      const auto side = shape.size(d);
       for (std::uint64_t node = 0; node < nodes; ++node) {
-        const auto c = shape.coordinate(node, d);
-        const auto side = shape.size(d);
-        if (side < 2) continue;
-        carry(node, shape.with_coordinate(node, d, c + 1 == side ? 0 : c + 1), weight);
-        carry(node, shape.with_coordinate(node, d, c == 0 ? side - 1 : c - 1), weight);
+        for (std::uint32_t c = 0; c < side; ++c) carry(node, shape.with_coordinate(node, d, c), 1.0 / side);
       }
     }
   } else {

@@ -1,7 +1,7 @@
 // The network bound of a machine's physical network, derived from its links
 // and routes rather than copied: every update crosses the network once per
-// software hop (routed, multicore: a move along the virtual torus to a line
-// neighbour; direct: once, to its owner), each crossing follows the physical
+// software hop (routed, multicore: a move along one line of the virtual
+// torus, straight to the node of the owner's coordinate; direct: once, to its owner), each crossing follows the physical
 // route SimGrid takes, and the busiest link, over its bandwidth, sets the
 // rate every node can keep up.
 #pragma once
@@ -24,8 +24,8 @@ struct NetworkBound {
   double gups = 0;                           // nodes x link bandwidth / (busiest load x bytes per update)
 };
 
-// `software_routing`: updates move along the virtual torus `shape` one line
-// neighbour at a time (else each goes straight to its owner, any node).
+// `software_routing`: updates move along the virtual torus `shape` a line at
+// a time (else each goes straight to its owner, any node).
 NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, bool software_routing,
                            double bytes_per_update, double link_bandwidth);
 
