@@ -3,7 +3,8 @@ import argparse
 import os
 import sys
 
-from . import apexmap, explain, explain_mechanisms, launcher, main_job, plot, report, results, slurm, study, sweep, table2
+from . import (apexmap, explain, explain_mechanisms, launcher, main_job, plot, report, results, slurm, study, sweep,
+               table2, whatif)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -43,11 +44,20 @@ def parser():
     s.add_argument("--host-log2-table", type=int, default=22, help="this host: measured table of 2^N words")
     s.add_argument("--host-updates-per-node", type=int, default=65536, help="this host: simulated updates per node")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
-    s = sub.add_parser("study", help="the paper's Table 4 or Table 3, predicted by gups-model and gups-sim")
-    s.add_argument("which", choices=["table4", "table3"])
+    s = sub.add_parser("study", help="the paper's Table 4 or Table 3, predicted by gups-model and gups-sim; "
+                                     "whatif: any machine-file field varied, modelled and simulated")
+    s.add_argument("which", choices=["table4", "table3", "whatif"])
     s.add_argument("--out", required=True, help="results folder")
-    s.add_argument("--machine", default="bgp", help="table3: machine name or path")
-    s.add_argument("--nodes", help="comma list (table4: 64 up to --max-nodes; table3: 96,192,384,768)")
+    s.add_argument("--machine", default="bgp", help="table3, whatif: machine name or path")
+    s.add_argument("--nodes", help="comma list (table4: 64 up to --max-nodes; table3: 96,192,384,768; whatif: 1024)")
+    s.add_argument("--field", help="whatif: the machine-file field to vary, dotted (torus.link_bandwidth_bytes_per_s, "
+                                   "cores_per_node, costs_cycles.update), or 'machine' to compare machine files")
+    s.add_argument("--values", help="whatif: comma list of values, factors of the machine's (x2), a doubling range "
+                                    "of factors (x0.25..x4), or machine names with --field machine")
+    s.add_argument("--field2", help="whatif: a second field, for a grid of both (a heat map)")
+    s.add_argument("--values2", help="whatif: the second field's values, as --values")
+    s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed", "direct"],
+                   help="whatif: the algorithm (default multicore)")
     s.add_argument("--max-nodes", type=int, default=4096,
                    help="table4: largest size (default 4096; 8192 and up take minutes to hours each here)")
     s.add_argument("--algorithms", default="multicore,routed", help="table4: multicore, routed (comma list)")
@@ -64,7 +74,7 @@ def parser():
     s.add_argument("--wall-budget", type=float, default=0,
                    help="table4: seconds for the whole study; a size that would end past it, and every larger "
                         "one, is modelled but not simulated (0: no limit)")
-    s.add_argument("--jobs", type=int, default=1, help="table4: simulations run side by side (one core each)")
+    s.add_argument("--jobs", type=int, default=1, help="table4, whatif: simulations run side by side (one core each)")
     s.add_argument("--network", default="auto", choices=["auto", "flow", "queue", "latency"],
                    help="simulations: network level (default auto: gups-topology's rule by size; each row names "
                         "the level that gave it)")
@@ -141,7 +151,7 @@ def main(argv):
                 raise sweep.MissingBinary("--repeat must be at least 1")
             return sweep.sweep(args)
         if args.command == "study":
-            return study.study(args)
+            return whatif.whatif(args) if args.which == "whatif" else study.study(args)
         if args.command == "main":
             return main_job.main_job(args, main)
         if args.command == "explain":

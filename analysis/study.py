@@ -83,10 +83,15 @@ class Study:
     def launch(self, tasks):
         """Runs the simulations (here, or as Slurm tasks); (document or None, wall seconds) of each, in order."""
         self.commands += [launcher.quoted(task.command) for task in tasks]
-        if self.launcher.name == "slurm":
-            for task in tasks:
-                slurm.size_simulation(task)
-        return self.launcher.run(tasks, self.progress, self.args.resume)
+        return run_tasks(self.launcher, tasks, self.progress, self.args.resume)
+
+
+def run_tasks(runner, tasks, progress, resume):
+    """Simulations run here or as Slurm tasks (sized first); (document or None, wall seconds) of each, in order."""
+    if runner.name == "slurm":
+        for task in tasks:
+            slurm.size_simulation(task)
+    return runner.run(tasks, progress, resume)
 
 
 def label(machine):

@@ -48,6 +48,7 @@ class TorusLinks final : public PhysicalLinks {
   unsigned link_class(std::uint32_t link) const noexcept override { return dimension(link); }
   std::vector<std::string> class_names() const override;
   const TorusShape& shape() const noexcept { return shape_; }
+  bool wraps(unsigned dimension) const noexcept { return wraps_[dimension]; }
 
   void route(std::uint64_t from, std::uint64_t to, std::vector<std::uint32_t>& links) const override;
 
