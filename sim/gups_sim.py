@@ -583,15 +583,21 @@ def what_binds(result):
         links = max(result["link_load"], key=lambda d: d["mean_utilisation"])
         binds.update({"dimension": links["dimension"], "link_mean_utilisation": links["mean_utilisation"],
                       "link_max_utilisation": links["max_utilisation"]})
+        if "class" in links:  # off the torus: a fat-tree level, a dragonfly colour
+            binds["link_class"] = links["class"]
         if links["mean_utilisation"] > busiest["busy_share"]:
-            binds["resource"] = f"network (dimension {links['dimension']} links)"
+            binds["resource"] = f"network ({link_name(binds)} links)"
     return binds
+
+
+def link_name(binds):
+    return binds.get("link_class") or f"dimension {binds['dimension']}"
 
 
 def binds_line(binds):
     line = f"Binds: {binds['resource']}; core {binds['core']} busy {binds['core_busy_share']:.0%} of the update phase"
     if "dimension" in binds:
-        line += (f", dimension {binds['dimension']} links {binds['link_mean_utilisation']:.0%} on average "
+        line += (f", {link_name(binds)} links {binds['link_mean_utilisation']:.0%} on average "
                  f"(busiest link {binds['link_max_utilisation']:.0%})")
     return line
 

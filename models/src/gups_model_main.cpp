@@ -9,6 +9,7 @@
 #include "cli_checks.hpp"
 #include "host_placement.hpp"
 #include "machine.hpp"
+#include "model_explain.hpp"
 #include "model_report.hpp"
 #include "run_config.hpp"
 
@@ -28,6 +29,7 @@ struct Request {
   std::string buckets = "sizing";
   std::string owner = "division";
   std::string nodes_per_host = "1";
+  bool explain = false;
   ModelOptions options;
 };
 
@@ -86,6 +88,9 @@ int run(const Request& request) {
     series.crossover_searched_from = series.rows.front().nodes;
     series.crossover = crossover_nodes(machine, series.options, series.crossover_searched_from);
     text += format_series(machine, series) + "\n";
+    for (std::size_t i = 0; request.explain && i < series.rows.size(); ++i) {
+      text += explain_prediction(machine, series.rows[i], series.options) + "\n";
+    }
     results.push_back(series_to_json(machine, series));
   }
   if (!request.json_path.empty()) {
@@ -143,6 +148,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
       ->capture_default_str();
   app.add_option("--json", request.json_path, "also write the figures as JSON to this file");
+  app.add_flag("--explain", request.explain,
+               "after each table, how each prediction came about: the role plan, the virtual torus on the physical "
+               "network, each core's load, the network bound's derivation");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

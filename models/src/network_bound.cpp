@@ -10,8 +10,9 @@ namespace gups::model {
 namespace {
 
 // Destinations a direct update goes to from one node: every node up to this
-// many, else this many spread evenly (the traffic is the same from every node).
-constexpr std::uint64_t kDirectDestinations = 4096;
+// many, else this many drawn by a fixed hash (evenly spaced ones would share
+// a residue, which fat-tree routes choose their up-links by).
+constexpr std::uint64_t kDirectDestinations = 1024;
 
 // On a torus every line of a dimension carries the same traffic, and a
 // software hop along d never leaves its line: the bound is that of the
@@ -80,9 +81,18 @@ NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, 
       }
     }
   } else {
-    const std::uint64_t targets = std::min(nodes, kDirectDestinations);
-    for (std::uint64_t node = 0; node < nodes; ++node) {
-      for (std::uint64_t t = 0; t < targets; ++t) carry(node, (node + t * nodes / targets) % nodes, 1.0 / targets);
+    if (nodes <= kDirectDestinations) {
+      for (std::uint64_t node = 0; node < nodes; ++node) {
+        for (std::uint64_t to = 0; to < nodes; ++to) carry(node, to, 1.0 / static_cast<double>(nodes));
+      }
+    } else {
+      const double weight = (1.0 - 1.0 / static_cast<double>(nodes)) / kDirectDestinations;  // remote ones
+      for (std::uint64_t node = 0; node < nodes; ++node) {
+        for (std::uint64_t t = 0; t < kDirectDestinations; ++t) {
+          const std::uint64_t offset = 1 + (t * 2654435761u + node * 40503u + (t >> 3) * 97u) % (nodes - 1);
+          carry(node, (node + offset) % nodes, weight);
+        }
+      }
     }
   }
   bound.software_hops = crossings / static_cast<double>(nodes);

@@ -1,0 +1,67 @@
+#include "model_explain.hpp"
+
+#include <fmt/format.h>
+
+#include "machine_network.hpp"
+#include "role_plan.hpp"
+
+namespace gups::model {
+namespace {
+
+std::string network_of(const Machine& machine, const Prediction& p) {
+  switch (machine.topology) {
+    case Topology::fat_tree:
+      return fmt::format("a fat-tree (SimGrid FAT_TREE {}), the virtual torus laid on its nodes in order, dimension 0 "
+                         "fastest", fat_tree_partition(machine, p.nodes).to_simgrid());
+    case Topology::dragonfly:
+      return fmt::format("a dragonfly (SimGrid DRAGONFLY {}), the virtual torus laid on its nodes in order, "
+                         "dimension 0 fastest", dragonfly_partition(machine, p.nodes).to_simgrid());
+    case Topology::torus:
+      break;
+  }
+  return fmt::format("the physical {} {} itself (the paper's mapping)", p.shape.to_string(), p.mesh ? "mesh" : "torus");
+}
+
+}  // namespace
+
+std::string explain_prediction(const Machine& machine, const Prediction& p, const ModelOptions& options) {
+  std::string text = fmt::format("## {} on {}, {} nodes\n\nVirtual torus {} on {}.\n", to_string(p.algorithm),
+                                 machine.name, p.nodes, p.shape.to_string(), network_of(machine, p));
+  if (p.algorithm == Algorithm::multicore) {
+    const unsigned k = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+    const RolePlan plan(k, p.shape.dimensions());
+    const bool papers = k == 4 && p.shape.dimensions() == 3;
+    unsigned routing = 0;
+    for (unsigned core = 0; core < k; ++core) routing += plan.role(core).routes() ? 1 : 0;
+    text += fmt::format("\nRole plan ({}): {} cores, {} routing, {} updating.\n",
+                        papers ? "the paper's" : "the planner's general plan: the paper's 4-core plan needs 3 dimensions",
+                        k, routing, plan.updaters());
+  }
+  text += "\nCycles per update of the node, per core:\n";
+  for (std::size_t core = 0; core < p.cores.size(); ++core) {
+    text += fmt::format("  core {:>2}: {:>8.1f} ({:>3.0f}% of the slowest)  {}\n", core, p.cores[core].cycles,
+                        100 * p.cores[core].share, p.cores[core].role);
+  }
+  text += fmt::format("CPU bound: {:.4g} GUPS (nodes x {:.4g} Hz / {:.1f} cycles of the slowest core)\n", p.cpu_gups,
+                      machine.clock_hz, p.cpu_cycles_per_update);
+  text += fmt::format(
+      "\nNetwork: bisection {:.4g} B/s one way; {:.3f} software hops per update, {:.3f} links per software hop "
+      "(on SimGrid's routes); {:.2f} bytes per update on the wire.\n",
+      p.bisection_bytes_per_s, p.software_hops, p.physical_hops_per_software_hop, p.bytes_per_update);
+  if (machine.topology == Topology::torus) {
+    text += fmt::format("Network bound (the paper's 4B/b): {}", p.network_gups ? fmt::format("{:.4g} GUPS", *p.network_gups) : "-");
+    if (p.routes_network_gups) {
+      text += fmt::format("; on SimGrid's routes the busiest links ({}) allow {:.4g}", p.network_bottleneck,
+                          *p.routes_network_gups);
+    }
+    text += "\n";
+  } else if (p.network_gups) {
+    text += fmt::format("Network bound: {:.4g} GUPS, set by the busiest links ({}): nodes x link bandwidth / (their "
+                        "crossings per update x bytes per update)\n",
+                        *p.network_gups, p.network_bottleneck);
+  }
+  text += fmt::format("Binds: {} at {:.4g} GUPS.\n", p.network_binds ? "the network" : "the CPU", p.gups);
+  return text;
+}
+
+}  // namespace gups::model
