@@ -58,6 +58,9 @@ def parser():
     s.add_argument("--values2", help="whatif: the second field's values, as --values")
     s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed", "direct"],
                    help="whatif: the algorithm (default multicore)")
+    s.add_argument("--mechanisms", default="wire",
+                   help="whatif: gups-sim's mechanisms (default wire: messages of the machine's packets, the bytes "
+                        "the model's network bound counts)")
     s.add_argument("--max-nodes", type=int, default=4096,
                    help="table4: largest size (default 4096; 8192 and up take minutes to hours each here)")
     s.add_argument("--algorithms", default="multicore,routed", help="table4: multicore, routed (comma list)")

@@ -98,6 +98,8 @@ def machine_documents(args, build):
         return [((name,), name) for name in names]
     base = sweep.plan(build, args.machine, min(args.nodes))["machine"]
     fields = [args.field] + ([args.field2] if args.field2 else [])
+    for field in fields:
+        with_field(base, field, None)  # a field the file lacks is named before its values are read
     lists = [values_of(args.values, field_value(base, args.field))]
     if args.field2:
         if not args.values2:
@@ -130,7 +132,7 @@ def model_row(args, model, machine, nodes, tag):
 def sim_task(args, sim, machine, nodes, tag):
     path = os.path.join(args.out, "raw", f"sim-{tag}.json")
     command = [sim, "--quiet", "--machine", machine, "--algo", args.algorithm, "--nodes", str(nodes),
-               "--verify", "checksum", "--network", args.network, "--json", path]
+               "--verify", "checksum", "--network", args.network, "--mechanisms", args.mechanisms, "--json", path]
     if args.updates_per_node:
         command += ["--updates-per-node", str(args.updates_per_node)]
     if args.max_wall:

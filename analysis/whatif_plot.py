@@ -14,8 +14,9 @@ def label_of(value):
 
 
 def kind(binds):
-    """A binding resource in a few words: "network: blue (groups)" -> "network", "core 4: ..." -> "core 4"."""
-    return (binds or "-").split(":")[0]
+    """A binding resource in a few words: "network: blue (groups)" and "network (dimension 0 links)" -> "network",
+    "core 4: receive UV, route V" and "core 4 (receive UV, route V)" -> "core 4"."""
+    return (binds or "-").split(":")[0].split(" (")[0]
 
 
 def draw(args, rows, out):

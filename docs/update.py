@@ -36,6 +36,12 @@ SOURCES = {
     "apexmap-model-flow": ("analysis/studies/apexmap/levels-64-flow/apexmap.md",
                            "section:The model against the simulation"),
     "apexmap-levels": ("analysis/studies/apexmap/levels-64-queue/apexmap.md", "section:Against another run"),
+    "network-bounds": ("results/bench-network-bounds/network-bounds.md", "whole-body"),
+    "network-bounds-summary": ("results/bench-network-bounds/network-bounds.md", "section:Per network"),
+    "whatif-bgp": ("analysis/studies/whatif/bgp-link-bandwidth/whatif.md", "before-commands"),
+    "whatif-cores": ("analysis/studies/whatif/bgq-cores/whatif.md", "before-commands"),
+    "whatif-networks": ("analysis/studies/whatif/networks/whatif.md", "before-commands"),
+    "whatif-eight": ("analysis/studies/whatif/bgp-1024-eight/whatif.md", "before-commands"),
 }
 BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)
 GUIDES = ["README.md"] + [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(ROOT, "docs")))

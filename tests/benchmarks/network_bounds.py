@@ -1,7 +1,8 @@
 """Benchmark: the model's network bound for each physical network (the busiest link of the traffic routed as
 SimGrid routes it) against simulations where the network binds. Each machine runs multicore with one routing core
 per dimension and one updating core (the paper's plan shape), its links slowed until the model's network bound is
-an eighth of its CPU bound. Two ratios per point: the simulated steady GUPS over the bound as the model states it,
+an eighth of its CPU bound; messages carry the machine's packets, headers and acknowledgements (--mechanisms
+wire), the bytes the model's b counts. Two ratios per point: the simulated steady GUPS over the bound as the model states it,
 and over the bound recomputed with the wire bytes per update the simulation sent (which separates the link-capacity
 derivation from the model's bucket fill). Writes results/bench-network-bounds/network-bounds.md (and .json).
 
@@ -15,6 +16,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+from analysis import results  # noqa: E402  (the provenance line every measured table carries)
 # Routing cores (virtual dimensions) plus one updater: the paper's plan shape on each machine.
 CORES = {"bgp": 4, "bgl": 4, "bgq": 6, "fattree": 4, "dragonfly": 4}
 SLOWER = 8  # the network bound this many times under the CPU bound
@@ -32,6 +35,7 @@ def simulate(build, machine, nodes, cores, scale, network, out):
     path = os.path.join(out, f"sim-{machine}-{nodes}.json")
     command = [os.path.join(build, "sim/gups-sim"), "--machine", machine, "--nodes", str(nodes), "--cores-per-node",
                str(cores), "--network-scale", f"{scale:.6g}", "--network", network, "--verify", "checksum",
+               "--mechanisms", "wire",
                "--link-load", "--quiet", "--json", path]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
@@ -47,8 +51,14 @@ def main(argv):
     p.add_argument("--network", default="queue", choices=["flow", "queue", "latency"])
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--out", default=os.path.join(ROOT, "results", "bench-network-bounds"))
+    p.add_argument("--rewrite", action="store_true", help="only write the table again from OUT/network-bounds.json")
     args = p.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
+    if args.rewrite:
+        with open(os.path.join(args.out, "network-bounds.json"), encoding="utf-8") as f:
+            saved = json.load(f)
+        write(args, saved["rows"], saved["commands"])
+        return 0
     rows, commands = [], []
     for machine in args.machines.split(","):
         for nodes in (int(n) for n in args.nodes.split(",")):
@@ -79,12 +89,31 @@ def main(argv):
     return 0
 
 
+def command(args):
+    return (f"python3 tests/benchmarks/network_bounds.py --nodes {args.nodes} --machines {args.machines} "
+            f"--network {args.network}")
+
+
+def summary(rows):
+    """One line per machine: its ratios' range over the sizes, and what the model finds binding."""
+    lines = []
+    for machine in dict.fromkeys(r["machine"] for r in rows):
+        mine = [r for r in rows if r["machine"] == machine]
+        ratios = [r["ratio"] for r in mine]
+        sizes = [r["nodes"] for r in mine]
+        lines.append(f"- {machine} ({mine[0]['network']}): simulated / bound {min(ratios):.2f} to {max(ratios):.2f} "
+                     f"at {min(sizes):,} to {max(sizes):,} nodes; busiest links "
+                     f"{', '.join(dict.fromkeys(r['bottleneck'] for r in mine))}")
+    return lines
+
+
 def write(args, rows, commands):
     with open(os.path.join(args.out, "network-bounds.json"), "w", encoding="utf-8") as f:
         json.dump({"rows": rows, "commands": commands}, f, indent=1)
-    lines = ["# Network bound against network-bound simulations", "",
+    lines = ["# Network bound against network-bound simulations", "", results.provenance(command(args)), "",
              f"multicore, one routing core per dimension and one updating core, links slowed until the model's "
-             f"network bound is 1/{SLOWER} of its CPU bound; network level {args.network}; checksums verified.", "",
+             f"network bound is 1/{SLOWER} of its CPU bound, messages of the machine's packets (--mechanisms wire); "
+             f"network level {args.network}; checksums verified.", "",
              "| machine | nodes | virtual torus | network | bound GUPS | busiest links (model) | simulated steady "
              "| sim / bound | wire bytes per update, model / sim | sim / bound at the simulated wire bytes "
              "| busiest links (simulated) | wall s |",
@@ -95,8 +124,8 @@ def write(args, rows, commands):
                      f"| {r['bottleneck']} | {r['sim_steady_gups']:.4g} | {r['ratio']:.3f} "
                      f"| {r['wire_bytes_model']:.1f} / {r['wire_bytes_sim']:.1f} | {r['ratio_sim_wire']:.3f} "
                      f"| {r['busiest_class']}, {used} | {r['wall_seconds']:.0f} |")
-    lines += ["", "Command: `python3 tests/benchmarks/network_bounds.py " +
-              f"--nodes {args.nodes} --machines {args.machines} --network {args.network}`", ""]
+    lines += ["", "### Per network", ""] + summary(rows)
+    lines += ["", f"Command: `{command(args)}`", ""]
     with open(os.path.join(args.out, "network-bounds.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))

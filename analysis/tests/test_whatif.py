@@ -1,0 +1,111 @@
+"""python3 -m analysis study whatif: its values and factors, field paths, where the binding resource changes, bad
+input; a model-only study and a tiny simulated one when the build is there."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from analysis import whatif, whatif_plot
+
+BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+needs_build = pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "models", "gups-model")),
+                                 reason="needs the build's gups-model (TORUS_GUPS_BUILD)")
+
+
+def test_values_are_numbers_factors_and_doubling_ranges_of_factors():
+    assert whatif.values_of("2,4,16", 4) == [2, 4, 16]
+    assert whatif.values_of("x0.25..x4", 400) == [100, 200, 400, 800, 1600]
+    assert whatif.values_of("x0.5,x3", 425e6) == [212.5e6, 1275e6]
+    assert whatif.values_of("x2", [1, 16]) == [[2, 32]]  # a list field scales element by element
+    assert whatif.values_of("1.5e9", None) == [1.5e9]
+
+
+@pytest.mark.parametrize("text,current,message", [
+    ("", 1, "names no value"), ("x4..x0.5", 1, "from a positive factor up"), ("fast", 1, "not a number"),
+    ("x2", None, "needs the field's current value"), ("x2", "text", "not a number, so it has no factors"),
+    ("inf", 1, "not a finite number")])
+def test_bad_values_are_named(text, current, message):
+    with pytest.raises(ValueError, match=message):
+        whatif.values_of(text, current)
+
+
+def test_a_field_is_set_where_it_is_and_a_mistyped_one_is_refused():
+    machine = {"name": "m", "torus": {"link_bandwidth_bytes_per_s": 1.0, "dimensions": 3}, "sources": {}}
+    changed = whatif.with_field(machine, "torus.link_bandwidth_bytes_per_s", 4.0)
+    assert changed["torus"]["link_bandwidth_bytes_per_s"] == 4.0 and machine["torus"]["link_bandwidth_bytes_per_s"] == 1
+    assert "what-if" in changed["sources"]["torus.link_bandwidth_bytes_per_s"]
+    with pytest.raises(ValueError, match="no field 'link_bandwith_bytes_per_s' there"):
+        whatif.with_field(machine, "torus.link_bandwith_bytes_per_s", 4.0)
+    with pytest.raises(ValueError, match="no section 'fat_tree'"):
+        whatif.with_field(machine, "fat_tree.down", [1])
+
+
+def test_changes_name_where_the_binding_resource_moves():
+    rows = [{"nodes": 64, "value": 1, "model_binds": "network: dimension 0"},
+            {"nodes": 64, "value": 2, "model_binds": "core 3: receive Z, update the table"},
+            {"nodes": 64, "value": 4, "model_binds": "core 3: receive Z, update the table"},
+            {"nodes": 64, "value": 8, "model_binds": "core 0: generate, route X"}]
+    found = whatif.changes(rows, "model_binds")
+    assert len(found) == 2
+    assert found[0].startswith("64 nodes: network: dimension 0 at 1, core 3")
+    assert whatif_plot.kind("core 4 (receive UV, route V)") == "core 4"
+    assert whatif_plot.kind("network: blue (groups)") == "network"
+
+
+def study(tmp_path, *options):
+    return subprocess.run([sys.executable, "-m", "analysis", "study", "whatif", "--out", str(tmp_path),
+                           "--build", BUILD, *options], capture_output=True, text=True, cwd=SOURCE)
+
+
+@needs_build
+def test_a_model_only_study_finds_where_the_network_starts_to_bind(tmp_path):
+    done = study(tmp_path, "--machine", "bgp", "--field", "torus.link_bandwidth_bytes_per_s", "--values",
+                 "x0.125..x2", "--nodes", "4096", "--model-only")
+    assert done.returncode == 0, done.stderr
+    rows = json.load(open(tmp_path / "whatif.json"))["rows"]
+    assert [r["value"] for r in rows] == [53125000, 106250000, 212500000, 425000000, 850000000]
+    assert rows[0]["model_binds"].startswith("network") and rows[-1]["model_binds"].startswith("core")
+    assert rows[0]["network_gups"] * 2 == pytest.approx(rows[1]["network_gups"])
+    assert (tmp_path / "whatif.png").exists() and (tmp_path / "whatif.csv").exists()
+    assert "Where the binding resource changes (model)" in (tmp_path / "whatif.md").read_text()
+
+
+@needs_build
+def test_whole_machines_and_grids(tmp_path):
+    done = study(tmp_path / "machines", "--field", "machine", "--values", "bgq,fattree,dragonfly", "--nodes", "512",
+                 "--model-only")
+    assert done.returncode == 0, done.stderr
+    rows = json.load(open(tmp_path / "machines" / "whatif.json"))["rows"]
+    assert [r["network"] for r in rows] == ["torus", "fat_tree", "dragonfly"]
+    done = study(tmp_path / "grid", "--machine", "bgq", "--field", "cores_per_node", "--values", "4,8",
+                 "--field2", "torus.link_bandwidth_bytes_per_s", "--values2", "x0.01,x1", "--nodes", "256",
+                 "--model-only")
+    assert done.returncode == 0, done.stderr
+    rows = json.load(open(tmp_path / "grid" / "whatif.json"))["rows"]
+    assert [(r["value"], r["value2"]) for r in rows] == [(4, 2e7), (8, 2e7), (4, 2e9), (8, 2e9)]
+
+
+@needs_build
+@pytest.mark.parametrize("options,message", [
+    (["--field", "torus.link_bandwith_bytes_per_s", "--values", "x2"], "no field 'link_bandwith_bytes_per_s'"),
+    (["--field", "cores_per_node"], "--field needs --values"),
+    (["--values", "2"], "whatif needs --field"),
+    (["--field", "cores_per_node", "--values", "8"], "gups-model refused"),  # bgp lists 4 core overheads
+    (["--field", "machine", "--values", "bgq", "--field2", "cores_per_node"], "takes no --field2")])
+def test_bad_studies_end_with_one_line(tmp_path, options, message):
+    done = study(tmp_path, "--model-only", "--nodes", "64", *options)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@needs_build
+@pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "sim", "gups-sim")), reason="needs gups-sim")
+def test_a_simulated_point_beside_its_model(tmp_path):
+    done = study(tmp_path, "--machine", "bgq", "--field", "cores_per_node", "--values", "2,6", "--nodes", "32")
+    assert done.returncode == 0, done.stderr
+    rows = json.load(open(tmp_path / "whatif.json"))["rows"]
+    assert all(0.9 < r["sim_over_model"] < 1.1 for r in rows), rows
+    assert rows[0]["binds"].startswith("core 0") and rows[1]["binds"].startswith("core 5")
