@@ -133,6 +133,8 @@ def sim_task(args, sim, machine, nodes, tag):
     path = os.path.join(args.out, "raw", f"sim-{tag}.json")
     command = [sim, "--quiet", "--machine", machine, "--algo", args.algorithm, "--nodes", str(nodes),
                "--verify", "checksum", "--network", args.network, "--mechanisms", args.mechanisms, "--json", path]
+    if args.algorithm != "direct":  # which links bind, beside which core (routed and multicore measure it)
+        command += ["--link-load"]
     if args.updates_per_node:
         command += ["--updates-per-node", str(args.updates_per_node)]
     if args.max_wall:

@@ -29,6 +29,7 @@ from process_tree import stop_with_parent  # beside this file, in the source and
 # Filled in by CMake when the build configures this file.
 GUPS_SMPI = "@GUPS_SMPI@"
 GUPS_TOPOLOGY = "@GUPS_TOPOLOGY@"
+GUPS_MODEL = "@GUPS_MODEL@"
 SMPIRUN = "@SMPIRUN@"
 SIMGRID_VERSION = "@SIMGRID_VERSION@"
 
@@ -170,6 +171,10 @@ def parse_arguments(argv):
     for option, what in PROBE_OPTIONS.items():
         probe.add_argument(option, help=what)
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--explain", action="store_true",
+                   help="first print how gups-model predicts this run (gups-model --explain): the role plan (the "
+                        "planner's general one where the paper's does not fit), the virtual torus on its network, "
+                        "each core's load, the network bound's derivation")
     p.add_argument("--plan-only", action="store_true",
                    help="print gups-topology's plan of this run as JSON (ranks, memory estimate, network level) and "
                         "stop: what a launcher needs to ask a scheduler for")
@@ -610,6 +615,24 @@ def converged(result, previous, tolerance):
     return previous is not None and abs(result["steady_gups"] - previous) <= tolerance * result["steady_gups"]
 
 
+def explain(args):
+    """gups-model's explanation of the run's prediction, on the plan's shape and cores."""
+    if args.algo in PROBE_ALGORITHMS:
+        raise BadInput("--explain explains the update algorithms' bounds (for the probe: apex-map-model)")
+    plan = run_plan(args)
+    command = [GUPS_MODEL, "--machine", plan["machine"]["path"], "--algorithm", plan["algorithm"], "--shape",
+               plan["shape"], "--explain"]
+    if plan["algorithm"] == "multicore":
+        command += ["--cores-per-node", str(plan["ranks_per_node"])]
+    elif plan["algorithm"] == "direct":
+        command += ["--processes-per-node", str(plan["ranks_per_node"])]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BadInput(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "gups-model failed")
+    text = done.stdout
+    print(text[text.index("\n## "):].strip() + "\n" if "\n## " in text else text, flush=True)
+
+
 def main(argv):
     args = parse_arguments(argv)
     start = time.monotonic()
@@ -624,6 +647,8 @@ def main(argv):
             check_applies(args, plan)
             print(json.dumps(plan, indent=1))
             return 0
+        if args.explain:
+            explain(args)
         while True:
             left = max(1e-3, args.max_wall - (time.monotonic() - start)) if args.max_wall else 0
             if args.algo in PROBE_ALGORITHMS:
