@@ -80,7 +80,7 @@ def machines(rows):
             row = next((r for r in rows if r["nodes"] == nodes and r["machine"] == name), None)
             if row is None:
                 continue
-            x = m_index + (2 * s_index - len(sizes)) * width
+            x = m_index + (2 * s_index - len(sizes)) * width + width / 2
             ax.bar(x, row["model_gups"], width, color=f"C{s_index}", alpha=0.5,
                    label=f"{nodes} nodes: model" if m_index == 0 else None)
             ax.text(x, row["model_gups"], kind(row["model_binds"]), rotation=90, fontsize=7, ha="center",

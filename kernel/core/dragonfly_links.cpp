@@ -1,5 +1,7 @@
 #include "dragonfly_links.hpp"
 
+#include "topology_count.hpp"
+
 #include <fmt/format.h>
 
 #include <sstream>
@@ -11,17 +13,7 @@ namespace {
 constexpr std::uint32_t kNone = UINT32_MAX;
 
 unsigned count_of(const std::string& item, const char* what) {
-  std::size_t used = 0;
-  unsigned long value = 0;
-  try {
-    value = std::stoul(item, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (item.empty() || used != item.size() || value > 1u << 20) {
-    throw std::invalid_argument(fmt::format("dragonfly {}: '{}' is not a count", what, item));
-  }
-  return static_cast<unsigned>(value);
+  return topology_count(item, fmt::format("dragonfly {}", what));
 }
 
 std::pair<unsigned, unsigned> pair_of(const std::string& text, const char* what) {

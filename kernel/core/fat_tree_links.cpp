@@ -1,5 +1,7 @@
 #include "fat_tree_links.hpp"
 
+#include "topology_count.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -12,19 +14,7 @@ namespace {
 std::vector<unsigned> numbers(const std::string& text, const char* what) {
   std::vector<unsigned> values;
   std::istringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    std::size_t used = 0;
-    unsigned long value = 0;
-    try {
-      value = std::stoul(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || item.empty() || value > 1u << 20) {
-      throw std::invalid_argument(fmt::format("fat-tree {}: '{}' is not a count", what, item));
-    }
-    values.push_back(static_cast<unsigned>(value));
-  }
+  for (std::string item; std::getline(in, item, ',');) values.push_back(topology_count(item, fmt::format("fat-tree {}", what)));
   return values;
 }
 

@@ -125,8 +125,7 @@ def write(args, rows, commands):
                      f"| {r['bottleneck']} | {r['sim_steady_gups']:.4g} | {r['ratio']:.3f} "
                      f"| {r['wire_bytes_model']:.1f} / {r['wire_bytes_sim']:.1f} | {r['ratio_sim_wire']:.3f} "
                      f"| {r['busiest_class']}, {used} | {r['wall_seconds']:.0f} |")
-    lines += ["", "### Per network", ""] + summary(rows)
-    lines += ["", f"Command: `{command(args)}`", ""]
+    lines += ["", f"Command: `{command(args)}`", "", "### Per network", ""] + summary(rows) + [""]
     with open(os.path.join(args.out, "network-bounds.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))  # noqa: the table, for a person at the terminal
