@@ -160,10 +160,10 @@ def whatif(args):
     rows, tasks, commands = [], [], []
     for values, machine in points:
         for nodes in args.nodes:
-            tag = f"{os.path.splitext(os.path.basename(machine))[0]}-{nodes}"
+            tag = f"{study.label(machine)}-{nodes}"
             predicted, command = model_row(args, model, machine, nodes, tag)
             commands.append(command)
-            row = {"nodes": nodes, "machine": os.path.splitext(os.path.basename(machine))[0],
+            row = {"nodes": nodes, "machine": study.label(machine),
                    "shape": predicted["shape"], "network": predicted["network"],
                    "model_gups": predicted["gups"], "cpu_gups": predicted["cpu_gups"],
                    "network_gups": predicted["network_gups"], "model_binds": predicted["binding_resource"],

@@ -1,10 +1,9 @@
 #include "dragonfly_links.hpp"
 
-#include "topology_count.hpp"
+#include "topology_parameters.hpp"
 
 #include <fmt/format.h>
 
-#include <sstream>
 #include <stdexcept>
 
 namespace gups {
@@ -30,9 +29,7 @@ std::string DragonflyParameters::to_simgrid() const {
 }
 
 DragonflyParameters DragonflyParameters::parse(const std::string& text) {
-  std::vector<std::string> parts;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, ';');) parts.push_back(part);
+  const auto parts = topology_parts(text, ';');
   if (parts.size() != 4) {
     throw std::invalid_argument("a dragonfly is 'groups,links;chassis,links;routers,links;nodes': '" + text + "'");
   }
@@ -154,18 +151,18 @@ void DragonflyLinks::route(std::uint64_t from, std::uint64_t to, std::vector<std
     if (group_of(target_router) != group_of(current)) {
       if (blade_of(current) != target.group) {
         links.push_back(green_[current * p.routers + target.group]);
-        current = mine.group * per_group + mine.chassis * p.routers + target.group;
+        current = router(mine.group, mine.chassis, target.group);
       }
       if (chassis_of(current) != 0) {
         links.push_back(black_[current * p.chassis]);
-        current = mine.group * per_group + target.group;
+        current = router(mine.group, 0, target.group);
       }
       links.push_back(blue_[current]);
-      current = target.group * per_group + mine.group;
+      current = router(target.group, 0, mine.group);
     }
     if (target.blade != blade_of(current)) {
       links.push_back(green_[current * p.routers + target.blade]);
-      current = target.group * per_group + target.blade;
+      current = router(target.group, 0, target.blade);  // SimGrid's: chassis 0, wherever the message is
     }
     if (target.chassis != chassis_of(current)) links.push_back(black_[current * p.chassis + target.chassis]);
   }

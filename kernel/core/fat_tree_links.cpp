@@ -1,11 +1,10 @@
 #include "fat_tree_links.hpp"
 
-#include "topology_count.hpp"
+#include "topology_parameters.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <sstream>
 #include <stdexcept>
 
 namespace gups {
@@ -13,8 +12,7 @@ namespace {
 
 std::vector<unsigned> numbers(const std::string& text, const char* what) {
   std::vector<unsigned> values;
-  std::istringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) values.push_back(topology_count(item, fmt::format("fat-tree {}", what)));
+  for (const auto& item : topology_parts(text, ',')) values.push_back(topology_count(item, fmt::format("fat-tree {}", what)));
   return values;
 }
 
@@ -44,9 +42,7 @@ std::string FatTreeParameters::to_simgrid() const {
 }
 
 FatTreeParameters FatTreeParameters::parse(const std::string& text) {
-  std::vector<std::string> parts;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, ';');) parts.push_back(part);
+  const auto parts = topology_parts(text, ';');
   if (parts.size() != 4) throw std::invalid_argument("a fat-tree is 'levels;down,..;up,..;counts,..': '" + text + "'");
   FatTreeParameters p{numbers(parts[1], "down counts"), numbers(parts[2], "up counts"),
                       numbers(parts[3], "link counts")};

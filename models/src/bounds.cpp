@@ -175,29 +175,26 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
 // On a torus, the paper's 4B/b (the busiest links are the bisection's when
 // the virtual torus is the physical one); elsewhere the busiest link of the
 // traffic routed as the network routes it.
+// (On a torus direct's all-to-all traffic is not routed: 4B/b alone.)
 void network_bound_of(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const bool routes = options.algorithm != Algorithm::direct;
-  if (machine.topology == Topology::torus) {
+  const bool on_torus = machine.topology == Topology::torus;
+  if (on_torus) {
     p.bisection_bytes_per_s = bisection_bandwidth(p.shape, machine.link_bandwidth, p.mesh);
     if (p.bisection_bytes_per_s > 0) p.network_gups = 4 * p.bisection_bytes_per_s / p.bytes_per_update * 1e-9;
     if (!routes) return;
-    const auto links = physical_links(machine, p.shape, p.mesh);
-    const auto bound = network_bound(*links, p.shape, true, p.bytes_per_update, machine.link_bandwidth);
-    p.software_hops = bound.software_hops;
-    p.physical_hops_per_software_hop = bound.physical_hops_per_software_hop;
-    p.network_bottleneck = bound.busiest_class;
-    if (bound.gups > 0) p.routes_network_gups = bound.gups;
-    return;
+  } else {
+    p.bisection_bytes_per_s = partition_bisection(machine, p.nodes);
   }
-  p.bisection_bytes_per_s = machine.topology == Topology::fat_tree
-                                ? fat_tree_bisection(fat_tree_partition(machine, p.nodes), machine.link_bandwidth)
-                                : dragonfly_bisection(dragonfly_partition(machine, p.nodes), machine.link_bandwidth);
   const auto links = physical_links(machine, p.shape, p.mesh);
   const auto bound = network_bound(*links, p.shape, routes, p.bytes_per_update, machine.link_bandwidth);
   p.software_hops = bound.software_hops;
   p.physical_hops_per_software_hop = bound.physical_hops_per_software_hop;
   p.network_bottleneck = bound.busiest_class;
-  if (bound.gups > 0) p.network_gups = p.routes_network_gups = bound.gups;
+  if (bound.gups > 0) {
+    p.routes_network_gups = bound.gups;
+    if (!on_torus) p.network_gups = bound.gups;
+  }
 }
 
 }  // namespace

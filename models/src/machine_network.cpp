@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "network_bound.hpp"
 #include "object_reader.hpp"
 #include "torus_links.hpp"
 
@@ -187,6 +188,17 @@ DragonflyParameters dragonfly_partition(const Machine& machine, std::uint64_t no
   for (std::size_t level = 0; level < 4; ++level) *counts[level] = level < kept.size() ? kept[level] : 1;
   p.check();
   return p;
+}
+
+std::string simgrid_parameters(const Machine& machine, std::uint64_t nodes) {
+  return machine.topology == Topology::fat_tree ? fat_tree_partition(machine, nodes).to_simgrid()
+                                                : dragonfly_partition(machine, nodes).to_simgrid();
+}
+
+double partition_bisection(const Machine& machine, std::uint64_t nodes) {
+  return machine.topology == Topology::fat_tree
+             ? fat_tree_bisection(fat_tree_partition(machine, nodes), machine.link_bandwidth)
+             : dragonfly_bisection(dragonfly_partition(machine, nodes), machine.link_bandwidth);
 }
 
 std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape, bool mesh) {

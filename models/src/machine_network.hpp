@@ -31,6 +31,14 @@ FatTreeParameters fat_tree_partition(const Machine& machine, std::uint64_t nodes
 // groups below the first level not filled. Throws like fat_tree_partition.
 DragonflyParameters dragonfly_partition(const Machine& machine, std::uint64_t nodes);
 
+// SimGrid's topo_parameters of the partition of `nodes` nodes of a fat-tree
+// or dragonfly machine (what its platform, plan and explanation name).
+std::string simgrid_parameters(const Machine& machine, std::uint64_t nodes);
+
+// One-way bandwidth across the cut that halves the partition's nodes, for a
+// fat-tree or dragonfly machine.
+double partition_bisection(const Machine& machine, std::uint64_t nodes);
+
 // The physical links of a run on `shape` (the virtual torus): the torus
 // itself on a torus machine, else the partition of its node count.
 std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape, bool mesh);

@@ -9,17 +9,13 @@ namespace gups::model {
 namespace {
 
 std::string network_of(const Machine& machine, const Prediction& p) {
-  switch (machine.topology) {
-    case Topology::fat_tree:
-      return fmt::format("a fat-tree (SimGrid FAT_TREE {}), the virtual torus laid on its nodes in order, dimension 0 "
-                         "fastest", fat_tree_partition(machine, p.nodes).to_simgrid());
-    case Topology::dragonfly:
-      return fmt::format("a dragonfly (SimGrid DRAGONFLY {}), the virtual torus laid on its nodes in order, "
-                         "dimension 0 fastest", dragonfly_partition(machine, p.nodes).to_simgrid());
-    case Topology::torus:
-      break;
+  if (machine.topology == Topology::torus) {
+    return fmt::format("the physical {} {} itself (the paper's mapping)", p.shape.to_string(), p.mesh ? "mesh" : "torus");
   }
-  return fmt::format("the physical {} {} itself (the paper's mapping)", p.shape.to_string(), p.mesh ? "mesh" : "torus");
+  const bool tree = machine.topology == Topology::fat_tree;
+  return fmt::format("a {} (SimGrid {} {}), the virtual torus laid on its nodes in order, dimension 0 fastest",
+                     tree ? "fat-tree" : "dragonfly", tree ? "FAT_TREE" : "DRAGONFLY",
+                     simgrid_parameters(machine, p.nodes));
 }
 
 }  // namespace

@@ -174,9 +174,7 @@ nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& 
   if (on_torus) {
     physical["shape"] = shape.to_string();
   } else {
-    physical["simgrid_parameters"] = machine.topology == model::Topology::fat_tree
-                                         ? model::fat_tree_partition(machine, shape.nodes()).to_simgrid()
-                                         : model::dragonfly_partition(machine, shape.nodes()).to_simgrid();
+    physical["simgrid_parameters"] = model::simgrid_parameters(machine, shape.nodes());
   }
   const auto links = model::physical_links(machine, shape, mesh);
   physical["directed_links"] = links->count();

@@ -86,8 +86,7 @@ std::string level_xml(const model::Machine& machine, const TorusShape& shape, co
 std::string cluster_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
                         double bandwidth, double latency) {
   const bool tree = machine.topology == model::Topology::fat_tree;
-  const auto parameters = tree ? model::fat_tree_partition(machine, shape.nodes()).to_simgrid()
-                               : model::dragonfly_partition(machine, shape.nodes()).to_simgrid();
+  const auto parameters = model::simgrid_parameters(machine, shape.nodes());
   const auto topology = model::to_string(machine.topology);
   const bool flow = options.level == NetworkLevel::flow;
   std::string properties = fmt::format("    <prop id=\"{}\" value=\"{}\"/>\n    <prop id=\"{}\" value=\"{}\"/>\n",
