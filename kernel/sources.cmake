@@ -1,14 +1,9 @@
 # The kernel's sources, shared by the real-MPI build and the SMPI build
 # (sim/smpi), so both compile exactly the same files. Paths from the root.
 set(GUPS_CORE_SOURCES
-  kernel/core/access_charges.cpp
   kernel/core/algorithm.cpp
   kernel/core/algorithm_setup.cpp
-  kernel/core/apex_map_access.cpp
-  kernel/core/apex_map_run.cpp
   kernel/core/destination_buckets.cpp
-  kernel/core/dragonfly_links.cpp
-  kernel/core/fat_tree_links.cpp
   kernel/core/host_memory.cpp
   kernel/core/hpcc_stream.cpp
   kernel/core/local_table.cpp
@@ -23,27 +18,30 @@ set(GUPS_CORE_SOURCES
   kernel/core/shared_table.cpp
   kernel/core/table_distribution.cpp
   kernel/core/table_layout.cpp
-  kernel/core/torus_links.cpp
   kernel/core/torus_shape.cpp
-  kernel/core/update_timeline.cpp)
+  kernel/core/update_timeline.cpp
+  # Apex-Map, MPI-free: its access stream, run parameters and charges.
+  kernel/apex_map/access.cpp
+  kernel/apex_map/charges.cpp
+  kernel/apex_map/run.cpp)
 set(GUPS_MPI_SOURCES
-  kernel/mpi/apex_map_driver.cpp
-  kernel/mpi/apex_map_one_sided.cpp
-  kernel/mpi/apex_map_two_sided.cpp
   kernel/mpi/direct.cpp
   kernel/mpi/distributed_verification.cpp
   kernel/mpi/gups_main.cpp
   kernel/mpi/host_memory_check.cpp
-  kernel/mpi/link_load.cpp
   kernel/mpi/mpi_message_slots.cpp
   kernel/mpi/node_group.cpp
   kernel/mpi/node_handoffs.cpp
   kernel/mpi/node_pending.cpp
-  kernel/mpi/phase_barrier.cpp
   kernel/mpi/routing_core.cpp
   kernel/mpi/run_statistics.cpp
-  kernel/mpi/s4u_message_slots.cpp
   kernel/mpi/shared_handoff_slots.cpp
   kernel/mpi/shared_node_table.cpp
-  kernel/mpi/simulated_network.cpp
-  kernel/mpi/update_algorithms.cpp)
+  kernel/mpi/update_algorithms.cpp
+  # Apex-Map over MPI: the driver and one file per implementation.
+  kernel/apex_map/driver.cpp
+  kernel/apex_map/one_sided.cpp
+  kernel/apex_map/two_sided.cpp)
+# The real-MPI build's answers to what a simulation would answer
+# (kernel/mpi/simulation.hpp); the SMPI build takes sim/smpi's instead.
+set(GUPS_REAL_MPI_SOURCES kernel/mpi/without_simulator.cpp)

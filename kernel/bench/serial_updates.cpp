@@ -7,10 +7,10 @@
 #include <chrono>
 #include <fstream>
 
-#include "host_memory.hpp"
-#include "hpcc_stream.hpp"
-#include "local_table.hpp"
-#include "run_report.hpp"
+#include "kernel/core/host_memory.hpp"
+#include "kernel/core/hpcc_stream.hpp"
+#include "kernel/core/local_table.hpp"
+#include "kernel/core/run_report.hpp"
 
 int main(int argc, char** argv) {
   unsigned log2_table = 22;

@@ -16,9 +16,9 @@
 #include <thread>
 #include <vector>
 
-#include "host_memory.hpp"
-#include "local_table.hpp"
-#include "shared_table.hpp"
+#include "kernel/core/host_memory.hpp"
+#include "kernel/core/local_table.hpp"
+#include "kernel/core/shared_table.hpp"
 
 namespace {
 

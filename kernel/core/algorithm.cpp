@@ -1,4 +1,4 @@
-#include "algorithm.hpp"
+#include "kernel/core/algorithm.hpp"
 
 #include <algorithm>
 

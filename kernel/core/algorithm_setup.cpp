@@ -1,4 +1,4 @@
-#include "algorithm_setup.hpp"
+#include "kernel/core/algorithm_setup.hpp"
 
 #include <fmt/format.h>
 

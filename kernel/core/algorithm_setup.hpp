@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "mapping_mode.hpp"
-#include "role_plan.hpp"
-#include "run_config.hpp"
-#include "torus_shape.hpp"
+#include "kernel/core/mapping_mode.hpp"
+#include "kernel/core/role_plan.hpp"
+#include "kernel/core/run_config.hpp"
+#include "kernel/core/torus_shape.hpp"
 
 namespace gups {
 

@@ -1,4 +1,4 @@
-#include "host_memory.hpp"
+#include "kernel/core/host_memory.hpp"
 
 #include <fmt/format.h>
 

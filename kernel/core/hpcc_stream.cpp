@@ -1,4 +1,4 @@
-#include "hpcc_stream.hpp"
+#include "kernel/core/hpcc_stream.hpp"
 
 #include <array>
 

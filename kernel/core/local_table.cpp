@@ -1,4 +1,4 @@
-#include "local_table.hpp"
+#include "kernel/core/local_table.hpp"
 
 #include <sys/mman.h>
 
@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <new>
 
-#include "hpcc_stream.hpp"
-#include "table_layout.hpp"
+#include "kernel/core/hpcc_stream.hpp"
+#include "kernel/core/table_layout.hpp"
 
 namespace gups {
 

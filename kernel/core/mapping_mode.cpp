@@ -1,4 +1,4 @@
-#include "mapping_mode.hpp"
+#include "kernel/core/mapping_mode.hpp"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "algorithm.hpp"
+#include "kernel/core/algorithm.hpp"
 
 namespace gups {
 

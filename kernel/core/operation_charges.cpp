@@ -1,4 +1,4 @@
-#include "operation_charges.hpp"
+#include "kernel/core/operation_charges.hpp"
 
 #include <fmt/format.h>
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "packet_format.hpp"
+#include "kernel/core/packet_format.hpp"
 
 namespace gups {
 

@@ -1,4 +1,4 @@
-#include "packet_format.hpp"
+#include "kernel/core/packet_format.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "result_output.hpp"
+#include "kernel/core/result_output.hpp"
 
 #include <cstdio>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "role_plan.hpp"
+#include "kernel/core/role_plan.hpp"
 
 #include <algorithm>
 #include <stdexcept>

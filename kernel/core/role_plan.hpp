@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "torus_shape.hpp"
+#include "kernel/core/torus_shape.hpp"
 
 namespace gups {
 

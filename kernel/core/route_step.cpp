@@ -1,4 +1,4 @@
-#include "route_step.hpp"
+#include "kernel/core/route_step.hpp"
 
 #include <algorithm>
 

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "role_plan.hpp"
-#include "table_distribution.hpp"
-#include "table_layout.hpp"
-#include "torus_shape.hpp"
+#include "kernel/core/role_plan.hpp"
+#include "kernel/core/table_distribution.hpp"
+#include "kernel/core/table_layout.hpp"
+#include "kernel/core/torus_shape.hpp"
 
 namespace gups {
 

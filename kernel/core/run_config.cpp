@@ -1,4 +1,4 @@
-#include "run_config.hpp"
+#include "kernel/core/run_config.hpp"
 
 // SimGrid's smpicxx defines exit(x) as a macro in every file; CLI11 has a
 // member function of that name, and this file calls no exit().
@@ -13,9 +13,9 @@
 #include <filesystem>
 #include <map>
 
-#include "cli_checks.hpp"
-#include "hpcc_stream.hpp"
-#include "mapping_mode.hpp"
+#include "kernel/core/cli_checks.hpp"
+#include "kernel/core/hpcc_stream.hpp"
+#include "kernel/core/mapping_mode.hpp"
 
 namespace gups {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithm.hpp"
-#include "operation_charges.hpp"
-#include "shared_table.hpp"
-#include "table_layout.hpp"
+#include "kernel/core/algorithm.hpp"
+#include "kernel/core/operation_charges.hpp"
+#include "kernel/core/shared_table.hpp"
+#include "kernel/core/table_layout.hpp"
 
 namespace gups {
 

@@ -1,6 +1,6 @@
-#include "run_report.hpp"
+#include "kernel/core/run_report.hpp"
 
-#include "mapping_mode.hpp"
+#include "kernel/core/mapping_mode.hpp"
 
 #include <fmt/format.h>
 

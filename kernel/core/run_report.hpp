@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "local_table.hpp"
-#include "run_config.hpp"
-#include "update_stats.hpp"
-#include "update_timeline.hpp"
+#include "kernel/core/local_table.hpp"
+#include "kernel/core/run_config.hpp"
+#include "kernel/core/update_stats.hpp"
+#include "kernel/core/update_timeline.hpp"
 
 namespace gups {
 

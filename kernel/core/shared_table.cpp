@@ -1,4 +1,4 @@
-#include "shared_table.hpp"
+#include "kernel/core/shared_table.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -6,7 +6,7 @@
 #include <new>
 #include <stdexcept>
 
-#include "hpcc_stream.hpp"
+#include "kernel/core/hpcc_stream.hpp"
 
 namespace gups {
 

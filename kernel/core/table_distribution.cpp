@@ -1,4 +1,4 @@
-#include "table_distribution.hpp"
+#include "kernel/core/table_distribution.hpp"
 
 #include <stdexcept>
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "table_layout.hpp"
+#include "kernel/core/table_layout.hpp"
 
 namespace gups {
 

@@ -1,4 +1,4 @@
-#include "torus_shape.hpp"
+#include "kernel/core/torus_shape.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "constant_divisor.hpp"
+#include "kernel/core/constant_divisor.hpp"
 
 namespace gups {
 

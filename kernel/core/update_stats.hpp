@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdint>
 
-#include "update_timeline.hpp"
+#include "kernel/core/update_timeline.hpp"
 
 namespace gups {
 

@@ -1,4 +1,4 @@
-#include "update_timeline.hpp"
+#include "kernel/core/update_timeline.hpp"
 
 #include <cmath>
 #include <stdexcept>

@@ -9,10 +9,10 @@
 #include <array>
 #include <vector>
 
-#include "destination_buckets.hpp"
-#include "hpcc_stream.hpp"
-#include "progress_report.hpp"
-#include "update_algorithm.hpp"
+#include "kernel/core/destination_buckets.hpp"
+#include "kernel/core/hpcc_stream.hpp"
+#include "kernel/mpi/progress_report.hpp"
+#include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups {
 namespace {

@@ -1,9 +1,9 @@
-#include "distributed_verification.hpp"
+#include "kernel/mpi/distributed_verification.hpp"
 
 #include <algorithm>
 #include <vector>
 
-#include "hpcc_stream.hpp"
+#include "kernel/core/hpcc_stream.hpp"
 
 namespace gups {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <mpi.h>
 
-#include "local_table.hpp"
-#include "table_distribution.hpp"
+#include "kernel/core/local_table.hpp"
+#include "kernel/core/table_distribution.hpp"
 
 namespace gups {
 

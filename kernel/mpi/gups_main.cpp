@@ -10,24 +10,18 @@
 #include <stdexcept>
 #include <string>
 
-#include "apex_map_probe.hpp"
-#include "apex_map_run.hpp"
-#include "distributed_verification.hpp"
-#include "host_memory_check.hpp"
-#include "link_load.hpp"
-#include "progress_report.hpp"
-#include "result_output.hpp"
-#include "run_report.hpp"
-#include "run_statistics.hpp"
-#include "simulated_calls.hpp"
-#include "simulated_network.hpp"
-#include "update_algorithm.hpp"
-
-#ifdef GUPS_SIMULATED
-constexpr bool kSimulated = true;
-#else
-constexpr bool kSimulated = false;
-#endif
+#include "kernel/apex_map/probe.hpp"
+#include "kernel/apex_map/run.hpp"
+#include "kernel/mpi/distributed_verification.hpp"
+#include "kernel/mpi/host_memory_check.hpp"
+#include "kernel/mpi/link_load.hpp"
+#include "kernel/mpi/progress_report.hpp"
+#include "kernel/core/result_output.hpp"
+#include "kernel/core/run_report.hpp"
+#include "kernel/mpi/run_statistics.hpp"
+#include "kernel/mpi/simulated_calls.hpp"
+#include "kernel/mpi/simulation.hpp"
+#include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups {
 namespace {
@@ -100,30 +94,8 @@ void inject_errors(LocalTable& table, std::uint64_t count) {
 
 // What carried updates between the cores of a node in this run, if any did.
 std::string handoffs_description(const AlgorithmSetup& setup, bool shared) {
-  if (kSimulated || setup.cores_per_node < 2 || !setup.shape) return "";
+  if (simulation::active() || setup.cores_per_node < 2 || !setup.shape) return "";
   return shared ? "shared memory" : "MPI messages";
-}
-
-// This rank's operation costs: its core's entry of the charges file under
-// SMPI when one is given, nothing otherwise. Throws std::invalid_argument.
-OperationCosts operation_costs([[maybe_unused]] const RunConfig& config,
-                               [[maybe_unused]] const AlgorithmSetup& setup, [[maybe_unused]] int rank) {
-#ifdef GUPS_SIMULATED
-  if (config.charges_path.empty()) return OperationCosts{};
-  const auto cores = read_core_charges(config.charges_path);
-  if (cores.size() != setup.cores_per_node) {
-    throw std::invalid_argument(fmt::format("--charges {} gives the charges of {} core(s) per node; the run has {}",
-                                            config.charges_path, cores.size(), setup.cores_per_node));
-  }
-  auto charges = cores[static_cast<unsigned>(rank) % setup.cores_per_node];
-  if (config.mechanisms.receive_batches && charges.batch_packets == 0) {
-    throw std::invalid_argument("--receive-batches: the charges file gives no cost per receive call and per packet");
-  }
-  charges.mechanisms = config.mechanisms;
-  return OperationCosts(charges);
-#else
-  return OperationCosts{};
-#endif
 }
 
 // Checks the final table as config.verify asks; every rank returns the
@@ -173,7 +145,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   const TableDistribution distribution(layout, setup.cores_per_node, setup.updater_cores());
   const auto slice = distribution.slice_of_rank(static_cast<std::uint64_t>(rank));
   std::optional<NodeGroup> node;
-  if (!kSimulated && setup.cores_per_node > 1) node.emplace(rank, setup.cores_per_node);
+  if (!simulation::active() && setup.cores_per_node > 1) node.emplace(rank, setup.cores_per_node);
   // Modes 5 and 6: the node's table is one array in memory its cores share.
   std::optional<SharedNodeTable> shared_table;
   std::optional<LocalTable> own_table;
@@ -273,7 +245,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
 
   // Before any message: the platform's network level decides what messages cost.
   try {
-    install_network_level();
+    simulation::install_network_level();
   } catch (const std::invalid_argument& error) {
     return say_error(error.what());
   }
@@ -281,7 +253,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
   if (apex_map::asks_for(argc, argv, apex_map::implementation_names())) {
     return apex_map::probe_main(argc, argv, rank, ranks, mpi_library_version());
   }
-  const auto parsed = parse_command_line(argc, argv, update_algorithm_names(), kSimulated);
+  const auto parsed = parse_command_line(argc, argv, update_algorithm_names(), simulation::active());
   if (parsed.outcome == ParsedCommandLine::Outcome::help) {
     if (rank == 0) std::fputs(parsed.message.c_str(), stdout);
     return 0;
@@ -302,7 +274,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
     return say_error(std::string(error.what()) + " (use a larger --log2-table or fewer ranks)");
   }
   // Simulated ranks share one real process: the launcher checks its memory.
-  if (!kSimulated) {
+  if (!simulation::active()) {
     if (const auto shortfall = check_host_memory(*layout, setup->cores_per_node, config, rank, ranks)) {
       if (!shortfall->empty()) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
       return kExitBadInput;
@@ -311,7 +283,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
   std::optional<OperationCosts> costs;
   std::optional<LinkLoad> links;
   try {
-    costs.emplace(operation_costs(config, *setup, rank));
+    costs.emplace(simulation::operation_costs(config, *setup, rank));
     if (config.link_load) {
       if (!setup->shape) throw std::invalid_argument("--link-load applies to routed and multicore");
       links.emplace();
@@ -320,7 +292,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
     return say_error(error.what());
   }
   return run(rank, ranks, config, *setup, *layout, *costs, links,
-             PhaseReport(rank == 0, config.progress_seconds, process_start, kSimulated, config.progress_path));
+             PhaseReport(rank == 0, config.progress_seconds, process_start, simulation::active(), config.progress_path));
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
-#include "host_memory_check.hpp"
+#include "kernel/mpi/host_memory_check.hpp"
 
 #include <climits>
 
-#include "host_memory.hpp"
+#include "kernel/core/host_memory.hpp"
 
 namespace gups {
 

@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "run_report.hpp"
-#include "torus_shape.hpp"
+#include "kernel/core/run_report.hpp"
+#include "kernel/core/torus_shape.hpp"
 
 namespace simgrid::s4u {
 class Link;

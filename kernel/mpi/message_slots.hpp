@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "operation_charges.hpp"
+#include "kernel/core/operation_charges.hpp"
 
 namespace gups {
 

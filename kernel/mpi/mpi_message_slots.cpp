@@ -2,12 +2,10 @@
 // requests in one array so that an idle core waits on all in one call.
 #include <stdexcept>
 
-#include "message_slots.hpp"
+#include "kernel/mpi/message_slots.hpp"
+#include "kernel/mpi/simulation.hpp"
 
 namespace gups {
-
-// SimGrid builds.
-std::unique_ptr<MessageSlots> make_s4u_message_slots(int rank, std::size_t slots, SimulatedMessages simulated);
 
 namespace {
 
@@ -20,18 +18,17 @@ class MpiMessageSlots final : public MessageSlots {
 
   std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
                      int channel) override {
-#ifdef GUPS_SIMULATED
-    // smpi/send-is-detached-thresh:0 makes every SMPI send complete once received.
-    MPI_Isend(data, static_cast<int>(count), MPI_UINT64_T, rank, kDataTag + channel, comm_, &requests_[slot]);
-    return count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes;
-#else
+    if (simulated_) {
+      // smpi/send-is-detached-thresh:0 makes every SMPI send complete once received.
+      MPI_Isend(data, static_cast<int>(count), MPI_UINT64_T, rank, kDataTag + channel, comm_, &requests_[slot]);
+      return count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes;
+    }
     // Synchronous, as the simulation's sends: a bucket stays in flight, and
     // its updates counted by the sender, until the receiver has taken them.
     // A small standard send would complete at once (eager) and leave them in
     // MPI's queues, counted by no one and held back by no budget.
     MPI_Issend(data, static_cast<int>(count), MPI_UINT64_T, rank, kDataTag + channel, comm_, &requests_[slot]);
     return count * sizeof(std::uint64_t);
-#endif
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
@@ -96,6 +93,7 @@ class MpiMessageSlots final : public MessageSlots {
 
   MPI_Comm comm_;
   int rank_;
+  bool simulated_ = simulation::active();
   std::vector<MPI_Request> requests_;
   std::vector<int> posted_channel_;  // -1: not a posted receive
   std::vector<MPI_Request> done_requests_;
@@ -104,10 +102,10 @@ class MpiMessageSlots final : public MessageSlots {
 }  // namespace
 
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
-                                                 std::size_t slots, [[maybe_unused]] SimulatedMessages simulated) {
-#ifdef GUPS_SIMULATED
-  if (layer == "s4u") return make_s4u_message_slots(rank, slots, std::move(simulated));
-#endif
+                                                 std::size_t slots, SimulatedMessages simulated) {
+  if (layer == "s4u") {
+    if (auto s4u = simulation::s4u_message_slots(rank, slots, std::move(simulated))) return s4u;
+  }
   if (layer == "mpi") return std::make_unique<MpiMessageSlots>(comm, rank, slots);
   throw std::invalid_argument("no message layer '" + layer + "' in this build");
 }

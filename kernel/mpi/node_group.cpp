@@ -1,4 +1,4 @@
-#include "node_group.hpp"
+#include "kernel/mpi/node_group.hpp"
 
 namespace gups {
 

@@ -1,4 +1,4 @@
-#include "node_handoffs.hpp"
+#include "kernel/mpi/node_handoffs.hpp"
 
 #include <algorithm>
 #include <stdexcept>

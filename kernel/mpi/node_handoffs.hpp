@@ -8,9 +8,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "handoff_slot.hpp"
-#include "node_group.hpp"
-#include "role_plan.hpp"
+#include "kernel/core/handoff_slot.hpp"
+#include "kernel/mpi/node_group.hpp"
+#include "kernel/core/role_plan.hpp"
 
 namespace gups {
 

@@ -1,4 +1,4 @@
-#include "node_pending.hpp"
+#include "kernel/mpi/node_pending.hpp"
 
 #include <algorithm>
 #include <atomic>

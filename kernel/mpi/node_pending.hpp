@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "node_group.hpp"
+#include "kernel/mpi/node_group.hpp"
 
 namespace gups {
 

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include "operation_costs.hpp"
+#include "kernel/mpi/operation_costs.hpp"
 
 namespace gups {
 

@@ -22,11 +22,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "hpcc_stream.hpp"
-#include "message_slots.hpp"
-#include "progress_report.hpp"
-#include "route_step.hpp"
-#include "update_algorithm.hpp"
+#include "kernel/core/hpcc_stream.hpp"
+#include "kernel/mpi/message_slots.hpp"
+#include "kernel/mpi/progress_report.hpp"
+#include "kernel/core/route_step.hpp"
+#include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups {
 namespace {

@@ -4,7 +4,7 @@
 // at 8,192 ranks went there). And few of them: each costs 2 x ranks
 // simulated messages (at 4,096 nodes, one run each: the statistics took 3.3 s
 // of wall time in ten passes, 2.8 s in these five).
-#include "run_statistics.hpp"
+#include "kernel/mpi/run_statistics.hpp"
 
 #include <mpi.h>
 

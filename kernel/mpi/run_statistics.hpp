@@ -3,10 +3,10 @@
 // applied updates and the steady state.
 #pragma once
 
-#include "algorithm_setup.hpp"
-#include "local_table.hpp"
-#include "run_report.hpp"
-#include "update_stats.hpp"
+#include "kernel/core/algorithm_setup.hpp"
+#include "kernel/core/local_table.hpp"
+#include "kernel/core/run_report.hpp"
+#include "kernel/core/update_stats.hpp"
 
 namespace gups {
 

@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "message_slots.hpp"
-#include "node_handoffs.hpp"
+#include "kernel/mpi/message_slots.hpp"
+#include "kernel/mpi/node_handoffs.hpp"
 
 namespace gups {
 namespace {

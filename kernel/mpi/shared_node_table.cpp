@@ -1,4 +1,4 @@
-#include "shared_node_table.hpp"
+#include "kernel/mpi/shared_node_table.hpp"
 
 #include <stdexcept>
 

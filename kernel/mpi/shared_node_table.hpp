@@ -8,10 +8,10 @@
 
 #include <memory>
 
-#include "local_table.hpp"
-#include "node_group.hpp"
-#include "shared_table.hpp"
-#include "table_distribution.hpp"
+#include "kernel/core/local_table.hpp"
+#include "kernel/mpi/node_group.hpp"
+#include "kernel/core/shared_table.hpp"
+#include "kernel/core/table_distribution.hpp"
 
 namespace gups {
 

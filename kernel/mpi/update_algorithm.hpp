@@ -7,18 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "algorithm.hpp"
-#include "algorithm_setup.hpp"
-#include "link_load.hpp"
-#include "local_table.hpp"
-#include "node_handoffs.hpp"
-#include "node_pending.hpp"
-#include "shared_node_table.hpp"
-#include "operation_costs.hpp"
-#include "run_config.hpp"
-#include "table_distribution.hpp"
-#include "table_layout.hpp"
-#include "update_stats.hpp"
+#include "kernel/core/algorithm.hpp"
+#include "kernel/core/algorithm_setup.hpp"
+#include "kernel/mpi/link_load.hpp"
+#include "kernel/core/local_table.hpp"
+#include "kernel/mpi/node_handoffs.hpp"
+#include "kernel/mpi/node_pending.hpp"
+#include "kernel/mpi/shared_node_table.hpp"
+#include "kernel/mpi/operation_costs.hpp"
+#include "kernel/core/run_config.hpp"
+#include "kernel/core/table_distribution.hpp"
+#include "kernel/core/table_layout.hpp"
+#include "kernel/core/update_stats.hpp"
 
 namespace gups {
 

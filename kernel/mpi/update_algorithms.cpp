@@ -1,4 +1,4 @@
-#include "update_algorithm.hpp"
+#include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups {
 

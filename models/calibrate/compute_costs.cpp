@@ -1,15 +1,15 @@
-#include "compute_costs.hpp"
+#include "models/calibrate/compute_costs.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <vector>
 
-#include "destination_buckets.hpp"
-#include "hpcc_stream.hpp"
-#include "role_plan.hpp"
-#include "route_step.hpp"
-#include "table_distribution.hpp"
+#include "kernel/core/destination_buckets.hpp"
+#include "kernel/core/hpcc_stream.hpp"
+#include "kernel/core/role_plan.hpp"
+#include "kernel/core/route_step.hpp"
+#include "kernel/core/table_distribution.hpp"
 
 namespace gups::calibrate {
 namespace {

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "table_layout.hpp"
-#include "torus_shape.hpp"
+#include "kernel/core/table_layout.hpp"
+#include "kernel/core/torus_shape.hpp"
 
 namespace gups::calibrate {
 

@@ -1,13 +1,13 @@
-#include "handoff_costs.hpp"
+#include "models/calibrate/handoff_costs.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <vector>
 
-#include "node_group.hpp"
-#include "node_handoffs.hpp"
-#include "role_plan.hpp"
+#include "kernel/mpi/node_group.hpp"
+#include "kernel/mpi/node_handoffs.hpp"
+#include "kernel/core/role_plan.hpp"
 
 namespace gups::calibrate {
 namespace {

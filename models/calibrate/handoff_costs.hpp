@@ -8,7 +8,7 @@
 
 #include <optional>
 
-#include "compute_costs.hpp"
+#include "models/calibrate/compute_costs.hpp"
 
 namespace gups::calibrate {
 

@@ -1,4 +1,4 @@
-#include "message_costs.hpp"
+#include "models/calibrate/message_costs.hpp"
 
 #include <algorithm>
 #include <cstdint>

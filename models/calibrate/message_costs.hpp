@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "compute_costs.hpp"
+#include "models/calibrate/compute_costs.hpp"
 
 namespace gups::calibrate {
 

@@ -1,14 +1,14 @@
-#include "routing_loop.hpp"
+#include "models/calibrate/routing_loop.hpp"
 
 #include <mpi.h>
 
-#include "algorithm_setup.hpp"
-#include "local_table.hpp"
-#include "operation_costs.hpp"
-#include "run_config.hpp"
-#include "table_distribution.hpp"
-#include "table_layout.hpp"
-#include "update_algorithm.hpp"
+#include "kernel/core/algorithm_setup.hpp"
+#include "kernel/core/local_table.hpp"
+#include "kernel/mpi/operation_costs.hpp"
+#include "kernel/core/run_config.hpp"
+#include "kernel/core/table_distribution.hpp"
+#include "kernel/core/table_layout.hpp"
+#include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups::calibrate {
 

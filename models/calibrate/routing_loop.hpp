@@ -4,7 +4,7 @@
 // the turn loop, its counters), not a loop written to resemble it.
 #pragma once
 
-#include "compute_costs.hpp"
+#include "models/calibrate/compute_costs.hpp"
 
 namespace gups::calibrate {
 

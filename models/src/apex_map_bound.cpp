@@ -1,11 +1,11 @@
-#include "apex_map_bound.hpp"
+#include "models/src/apex_map_bound.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "apex_map_access.hpp"
-#include "torus_links.hpp"
+#include "kernel/apex_map/access.hpp"
+#include "topologies/network/torus_links.hpp"
 
 namespace gups::model {
 namespace {

@@ -33,9 +33,9 @@
 #include <string>
 #include <vector>
 
-#include "access_charges.hpp"
-#include "machine.hpp"
-#include "torus_shape.hpp"
+#include "kernel/apex_map/charges.hpp"
+#include "models/src/machine.hpp"
+#include "kernel/core/torus_shape.hpp"
 
 namespace gups::model {
 

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "apex_map_bound.hpp"
-#include "apex_map_run.hpp"
-#include "cli_checks.hpp"
-#include "simulation_charges.hpp"
+#include "models/src/apex_map_bound.hpp"
+#include "kernel/apex_map/run.hpp"
+#include "kernel/core/cli_checks.hpp"
+#include "models/src/simulation_charges.hpp"
 
 int main(int argc, char** argv) {
   using namespace gups::model;

@@ -1,4 +1,4 @@
-#include "bounds.hpp"
+#include "models/src/bounds.hpp"
 
 #include <fmt/format.h>
 
@@ -6,12 +6,12 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "destination_buckets.hpp"
-#include "host_placement.hpp"
-#include "hpcc_stream.hpp"
-#include "machine_network.hpp"
-#include "network_bound.hpp"
-#include "role_plan.hpp"
+#include "kernel/core/destination_buckets.hpp"
+#include "models/src/host_placement.hpp"
+#include "kernel/core/hpcc_stream.hpp"
+#include "models/src/machine_network.hpp"
+#include "models/src/network_bound.hpp"
+#include "kernel/core/role_plan.hpp"
 
 namespace gups::model {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithm.hpp"
-#include "machine.hpp"
-#include "torus_shape.hpp"
+#include "kernel/core/algorithm.hpp"
+#include "models/src/machine.hpp"
+#include "kernel/core/torus_shape.hpp"
 
 namespace gups::model {
 

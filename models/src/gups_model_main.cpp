@@ -5,13 +5,13 @@
 #include <fstream>
 #include <iostream>
 
-#include "bounds.hpp"
-#include "cli_checks.hpp"
-#include "host_placement.hpp"
-#include "machine.hpp"
-#include "model_explain.hpp"
-#include "model_report.hpp"
-#include "run_config.hpp"
+#include "models/src/bounds.hpp"
+#include "kernel/core/cli_checks.hpp"
+#include "models/src/host_placement.hpp"
+#include "models/src/machine.hpp"
+#include "models/src/model_explain.hpp"
+#include "models/src/model_report.hpp"
+#include "kernel/core/run_config.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "host_placement.hpp"
+#include "models/src/host_placement.hpp"
 
 #include <algorithm>
 #include <charconv>

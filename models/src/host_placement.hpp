@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "machine.hpp"
+#include "models/src/machine.hpp"
 
 namespace gups::model {
 

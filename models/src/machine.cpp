@@ -1,7 +1,7 @@
-#include "machine.hpp"
+#include "models/src/machine.hpp"
 
-#include "machine_network.hpp"
-#include "object_reader.hpp"
+#include "models/src/machine_network.hpp"
+#include "models/src/object_reader.hpp"
 
 #include <fmt/format.h>
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "dragonfly_links.hpp"
-#include "fat_tree_links.hpp"
-#include "packet_format.hpp"
-#include "table_layout.hpp"
-#include "torus_shape.hpp"
+#include "topologies/network/dragonfly_links.hpp"
+#include "topologies/network/fat_tree_links.hpp"
+#include "kernel/core/packet_format.hpp"
+#include "kernel/core/table_layout.hpp"
+#include "kernel/core/torus_shape.hpp"
 
 namespace gups::model {
 

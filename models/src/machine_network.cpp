@@ -1,13 +1,13 @@
-#include "machine_network.hpp"
+#include "models/src/machine_network.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <stdexcept>
 
-#include "network_bound.hpp"
-#include "object_reader.hpp"
-#include "torus_links.hpp"
+#include "models/src/network_bound.hpp"
+#include "models/src/object_reader.hpp"
+#include "topologies/network/torus_links.hpp"
 
 namespace gups::model {
 namespace {

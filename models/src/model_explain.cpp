@@ -1,9 +1,9 @@
-#include "model_explain.hpp"
+#include "models/src/model_explain.hpp"
 
 #include <fmt/format.h>
 
-#include "machine_network.hpp"
-#include "role_plan.hpp"
+#include "models/src/machine_network.hpp"
+#include "kernel/core/role_plan.hpp"
 
 namespace gups::model {
 namespace {

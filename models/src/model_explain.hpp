@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "bounds.hpp"
-#include "machine.hpp"
+#include "models/src/bounds.hpp"
+#include "models/src/machine.hpp"
 
 namespace gups::model {
 

@@ -1,4 +1,4 @@
-#include "model_report.hpp"
+#include "models/src/model_report.hpp"
 
 #include <fmt/format.h>
 

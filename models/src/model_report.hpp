@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "bounds.hpp"
-#include "machine.hpp"
+#include "models/src/bounds.hpp"
+#include "models/src/machine.hpp"
 
 namespace gups::model {
 

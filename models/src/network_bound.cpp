@@ -1,6 +1,5 @@
-#include "network_bound.hpp"
+#include "models/src/network_bound.hpp"
 
-#include "torus_links.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -18,15 +17,15 @@ constexpr std::uint64_t kDirectDestinations = 1024;
 // software hop along d never leaves its line: the bound is that of the
 // busiest ring, found on one ring of each dimension (sides squared routes,
 // not nodes times sides; the model's crossover search goes to millions of nodes).
-NetworkBound torus_bound(const TorusLinks& torus, double bytes_per_update, double link_bandwidth) {
+NetworkBound line_bound(const PhysicalLinks& links, const std::vector<std::unique_ptr<PhysicalLinks>>& lines,
+                        const TorusShape& shape, double bytes_per_update, double link_bandwidth) {
   NetworkBound bound;
-  const auto& shape = torus.shape();
   std::vector<std::uint32_t> route;
   double link_crossings = 0;
   for (unsigned d = 0; d < shape.dimensions(); ++d) {
     const auto side = shape.size(d);
     if (side < 2) continue;
-    const TorusLinks ring(TorusShape({side}), {torus.wraps(d)});
+    const PhysicalLinks& ring = *lines.at(d);
     std::vector<double> load(ring.count(), 0.0);
     for (std::uint32_t from = 0; from < side; ++from) {
       for (std::uint32_t to = 0; to < side; ++to) {
@@ -40,7 +39,7 @@ NetworkBound torus_bound(const TorusLinks& torus, double bytes_per_update, doubl
     const double busiest = *std::max_element(load.begin(), load.end());
     if (busiest > bound.busiest_link_load) {
       bound.busiest_link_load = busiest;
-      bound.busiest_class = torus.class_names().at(d);
+      bound.busiest_class = links.class_names().at(d);
     }
   }
   bound.physical_hops_per_software_hop = bound.software_hops > 0 ? link_crossings / bound.software_hops : 0;
@@ -55,9 +54,10 @@ NetworkBound torus_bound(const TorusLinks& torus, double bytes_per_update, doubl
 NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, bool software_routing,
                            double bytes_per_update, double link_bandwidth) {
   if (links.nodes() != shape.nodes()) throw std::invalid_argument("the virtual torus and the network differ in nodes");
-  if (const auto* torus = dynamic_cast<const TorusLinks*>(&links); torus && software_routing &&
-                                                                    torus->shape().sizes() == shape.sizes()) {
-    return torus_bound(*torus, bytes_per_update, link_bandwidth);
+  if (software_routing) {
+    if (const auto lines = links.independent_lines(shape); !lines.empty()) {
+      return line_bound(links, lines, shape, bytes_per_update, link_bandwidth);
+    }
   }
   NetworkBound bound;
   const std::uint64_t nodes = shape.nodes();

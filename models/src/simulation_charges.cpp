@@ -1,4 +1,4 @@
-#include "simulation_charges.hpp"
+#include "models/src/simulation_charges.hpp"
 
 #include <fmt/format.h>
 

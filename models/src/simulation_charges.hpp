@@ -6,13 +6,13 @@
 
 #include <vector>
 
-#include "access_charges.hpp"
-#include "algorithm.hpp"
-#include "algorithm_setup.hpp"
-#include "host_placement.hpp"
-#include "machine.hpp"
-#include "operation_charges.hpp"
-#include "table_layout.hpp"
+#include "kernel/apex_map/charges.hpp"
+#include "kernel/core/algorithm.hpp"
+#include "kernel/core/algorithm_setup.hpp"
+#include "models/src/host_placement.hpp"
+#include "models/src/machine.hpp"
+#include "kernel/core/operation_charges.hpp"
+#include "kernel/core/table_layout.hpp"
 
 namespace gups::model {
 

@@ -1,4 +1,4 @@
-#include "apex_map_access.hpp"
+#include "kernel/apex_map/access.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "access_charges.hpp"
-#include "apex_map_bound.hpp"
-#include "machine.hpp"
-#include "simulation_charges.hpp"
+#include "kernel/apex_map/charges.hpp"
+#include "models/src/apex_map_bound.hpp"
+#include "models/src/machine.hpp"
+#include "models/src/simulation_charges.hpp"
 
 namespace gups::model {
 namespace {

@@ -1,4 +1,4 @@
-#include "destination_buckets.hpp"
+#include "kernel/core/destination_buckets.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "handoff_slot.hpp"
+#include "kernel/core/handoff_slot.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "local_table.hpp"
+#include "kernel/core/local_table.hpp"
 
 #include <gtest/gtest.h>
 
-#include "table_layout.hpp"
+#include "kernel/core/table_layout.hpp"
 
 namespace gups {
 namespace {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "machine.hpp"
+#include "models/src/machine.hpp"
 
 namespace gups::model {
 namespace {

@@ -1,10 +1,10 @@
-#include "mapping_mode.hpp"
+#include "kernel/core/mapping_mode.hpp"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "algorithm_setup.hpp"
+#include "kernel/core/algorithm_setup.hpp"
 
 namespace gups {
 namespace {

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <map>
 
-#include "bounds.hpp"
-#include "host_placement.hpp"
-#include "machine.hpp"
-#include "simulation_charges.hpp"
+#include "models/src/bounds.hpp"
+#include "models/src/host_placement.hpp"
+#include "models/src/machine.hpp"
+#include "models/src/simulation_charges.hpp"
 
 namespace gups::model {
 namespace {

@@ -1,8 +1,8 @@
-#include "packet_format.hpp"
+#include "kernel/core/packet_format.hpp"
 
 #include <gtest/gtest.h>
 
-#include "operation_charges.hpp"
+#include "kernel/core/operation_charges.hpp"
 
 namespace gups {
 namespace {

@@ -9,13 +9,13 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "bounds.hpp"
-#include "dragonfly_links.hpp"
-#include "fat_tree_links.hpp"
-#include "machine.hpp"
-#include "machine_network.hpp"
-#include "network_bound.hpp"
-#include "torus_links.hpp"
+#include "models/src/bounds.hpp"
+#include "topologies/network/dragonfly_links.hpp"
+#include "topologies/network/fat_tree_links.hpp"
+#include "models/src/machine.hpp"
+#include "models/src/machine_network.hpp"
+#include "models/src/network_bound.hpp"
+#include "topologies/network/torus_links.hpp"
 
 namespace gups {
 namespace {

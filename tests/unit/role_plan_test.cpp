@@ -1,11 +1,11 @@
-#include "role_plan.hpp"
+#include "kernel/core/role_plan.hpp"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "algorithm_setup.hpp"
-#include "table_distribution.hpp"
+#include "kernel/core/algorithm_setup.hpp"
+#include "kernel/core/table_distribution.hpp"
 
 namespace gups {
 namespace {

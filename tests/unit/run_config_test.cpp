@@ -1,10 +1,10 @@
-#include "run_config.hpp"
+#include "kernel/core/run_config.hpp"
 
 #include <gtest/gtest.h>
 
 #include <initializer_list>
 
-#include "host_memory.hpp"
+#include "kernel/core/host_memory.hpp"
 
 namespace gups {
 namespace {

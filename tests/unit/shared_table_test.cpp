@@ -1,12 +1,12 @@
-#include "shared_table.hpp"
+#include "kernel/core/shared_table.hpp"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 #include <vector>
 
-#include "local_table.hpp"
-#include "table_layout.hpp"
+#include "kernel/core/local_table.hpp"
+#include "kernel/core/table_layout.hpp"
 
 namespace gups {
 namespace {

@@ -1,4 +1,4 @@
-#include "table_layout.hpp"
+#include "kernel/core/table_layout.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "torus_links.hpp"
+#include "topologies/network/torus_links.hpp"
 
 #include <gtest/gtest.h>
 
@@ -105,55 +105,6 @@ TEST(TorusLinks, OnlyLinksThePlatformDeclaresExist) {
   EXPECT_EQ(in_torus, 32u);
   EXPECT_EQ(in_mesh, (3 * 2 + 1 * 4) * 2u);
   EXPECT_THROW(TorusLinks(shape, {true}), std::invalid_argument);
-}
-
-TEST(LinkQueues, AnUncontendedMessageTakesItsHopsLatenciesAndItsTimeOnOneLink) {
-  const TorusShape shape({8, 8});
-  for (const auto level : {NetworkLevel::queue, NetworkLevel::latency}) {
-    LinkQueues queues(TorusLinks(shape, all_wrap(2)), level, 400.0, 0.5);
-    // (0,0) -> (3,2): 3 hops along X, 2 along Y.
-    EXPECT_DOUBLE_EQ(queues.arrival(0, 3 + 2 * 8, 100.0, 10.0), 10.0 + 5 * 0.5 + 100.0 / 400.0);
-  }
-}
-
-TEST(LinkQueues, MessagesOnTheSameLinkWaitForEachOtherOnlyAtTheQueueLevel) {
-  const TorusShape shape({8});
-  LinkQueues queue(TorusLinks(shape, {true}), NetworkLevel::queue, 100.0, 0.0);
-  LinkQueues latency(TorusLinks(shape, {true}), NetworkLevel::latency, 100.0, 0.0);
-  EXPECT_DOUBLE_EQ(queue.arrival(0, 2, 100.0, 0.0), 1.0);
-  EXPECT_DOUBLE_EQ(queue.arrival(1, 2, 100.0, 0.0), 2.0);  // waits a second for link 1 -> 2
-  EXPECT_DOUBLE_EQ(queue.arrival(2, 1, 100.0, 0.0), 1.0);  // the other direction is a link of its own
-  EXPECT_DOUBLE_EQ(queue.arrival(1, 2, 100.0, 5.0), 6.0);  // free again by then
-  EXPECT_DOUBLE_EQ(latency.arrival(0, 2, 100.0, 0.0), 1.0);
-  EXPECT_DOUBLE_EQ(latency.arrival(1, 2, 100.0, 0.0), 1.0);
-}
-
-TEST(LinkQueues, AHeadHeldAtOneLinkReachesTheNextLater) {
-  // Virtual cut-through: the second message waits at link 0 -> 1, then its
-  // head crosses 1 -> 2 one latency later, behind nothing there.
-  const TorusShape shape({8});
-  LinkQueues queue(TorusLinks(shape, {true}), NetworkLevel::queue, 10.0, 1.0);
-  EXPECT_DOUBLE_EQ(queue.arrival(0, 1, 10.0, 0.0), 2.0);  // holds 0 -> 1 during [0, 1]
-  EXPECT_DOUBLE_EQ(queue.arrival(0, 2, 10.0, 0.0), 1.0 + 1.0 + 1.0 + 1.0);
-}
-
-TEST(LinkQueues, AMessageTakesAFreeStretchBeforeALinkIsBookedForOneStillHopsAway) {
-  // Latency 1 per hop, 1 second on a link: the first message books 0 -> 1
-  // for [0, 1], 1 -> 2 for [1, 2] and 2 -> 3 for [2, 3] when it is injected.
-  const TorusShape shape({8});
-  LinkQueues queue(TorusLinks(shape, {true}), NetworkLevel::queue, 10.0, 1.0);
-  EXPECT_DOUBLE_EQ(queue.arrival(0, 3, 10.0, 0.0), 4.0);
-  EXPECT_DOUBLE_EQ(queue.arrival(2, 3, 10.0, 0.0), 2.0);   // 2 -> 3 is free during [0, 1]
-  EXPECT_DOUBLE_EQ(queue.arrival(2, 3, 15.0, 0.0), 5.5);   // no stretch of 1.5 before [2, 3] ends
-  EXPECT_DOUBLE_EQ(queue.arrival(2, 3, 10.0, 4.5), 6.5);   // [3, 4.5] taken; from 4.5 it is free
-}
-
-TEST(NetworkLevel, IsNamedAndUnknownNamesAreRefused) {
-  for (const auto& name : network_level_names()) EXPECT_EQ(to_string(network_level_named(name)), name);
-  EXPECT_THROW(network_level_named("packet"), std::invalid_argument);
-  const TorusShape shape({4});
-  EXPECT_THROW(LinkQueues(TorusLinks(shape, {true}), NetworkLevel::flow, 1.0, 0.0), std::invalid_argument);
-  EXPECT_THROW(LinkQueues(TorusLinks(shape, {true}), NetworkLevel::queue, 0.0, 0.0), std::invalid_argument);
 }
 
 }  // namespace

@@ -1,0 +1,66 @@
+// The Apex-Map probe's command line and report: pure (no MPI, no printing),
+// so the checks and the figures it prints are tested without mpirun.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "kernel/apex_map/access.hpp"
+
+namespace gups::apex_map {
+
+// The probe's implementations, by the name gups --algo takes.
+inline constexpr std::array<std::string_view, 2> kImplementationNames{"apex-map-mpi", "apex-map-rma"};
+bool is_implementation(std::string_view name);
+
+// A process's share when --memory-words is not given: 2^20 words (8 MiB).
+inline constexpr std::uint64_t kDefaultShareWords = 1ULL << 20;
+
+struct ProbeConfig {
+  std::string algorithm;
+  Parameters parameters;
+  std::string json_path;
+  std::string charges_path;         // simulated runs: the machine's cycles per operation (gups-topology --charges)
+  std::uint64_t inject_errors = 0;  // testing aid: words of each share changed before the run
+};
+
+struct ParsedProbe {
+  enum class Outcome { run, help, error };
+  Outcome outcome = Outcome::run;
+  std::string message;  // the help text, or a one-line error
+  ProbeConfig config;
+};
+
+// Whether a command line asks for one of these algorithms (--algo NAME or --algo=NAME).
+bool asks_for(int argc, const char* const* argv, const std::vector<std::string>& names);
+
+ParsedProbe parse_probe_command_line(int argc, const char* const* argv, const std::vector<std::string>& names,
+                                     std::uint64_t processes);
+
+struct ProbeResult {
+  ProbeConfig config;
+  std::string summary;  // what the implementation is
+  std::uint64_t processes = 0;
+  double seconds = 0;  // the slowest process's time over every repetition, waiting for the others included
+  std::uint64_t remote_accesses = 0;  // of every process and repetition
+  std::uint64_t wrong_sums = 0;       // processes and repetitions whose sum is not the serial one
+  std::string mpi_library;
+
+  std::uint64_t accesses_per_process() const {
+    return config.parameters.indices * config.parameters.repeats;
+  }
+  double ns_per_access() const { return 1e9 * seconds / static_cast<double>(accesses_per_process()); }
+  // Aggregate: the words every process read (local and remote) over the time.
+  double aggregate_mb_per_second() const;
+  double remote_fraction() const;
+  bool passed() const { return wrong_sums == 0; }
+};
+
+std::string format_lines(const ProbeResult& result);
+nlohmann::json to_json(const ProbeResult& result);
+
+}  // namespace gups::apex_map

@@ -1,0 +1,34 @@
+// What the kernel asks of the simulator when it runs inside one. The
+// real-MPI build links kernel/mpi/without_simulator.cpp, where nothing is
+// simulated; the SMPI build links sim/smpi/ instead, which puts the
+// platform's network level into SimGrid, carries messages over s4u, counts
+// link loads and charges each core its machine's costs. The build picks the
+// file; no branch of the kernel asks the preprocessor.
+#pragma once
+
+#include <memory>
+
+#include "kernel/core/algorithm_setup.hpp"
+#include "kernel/core/run_config.hpp"
+#include "kernel/mpi/message_slots.hpp"
+#include "kernel/mpi/operation_costs.hpp"
+
+namespace gups::simulation {
+
+// This build runs inside SimGrid.
+bool active() noexcept;
+
+// Installs the platform's network level into SimGrid, once for the whole
+// simulation (every simulated rank calls it before its first message; the
+// first one does it). Throws std::invalid_argument naming what the platform
+// gets wrong.
+void install_network_level();
+
+// This rank's operation costs: its core's entry of --charges in a
+// simulation given one, nothing otherwise. Throws std::invalid_argument.
+OperationCosts operation_costs(const RunConfig& config, const AlgorithmSetup& setup, int rank);
+
+// Message slots over SimGrid's s4u mailboxes; null outside SimGrid.
+std::unique_ptr<MessageSlots> s4u_message_slots(int rank, std::size_t slots, SimulatedMessages simulated);
+
+}  // namespace gups::simulation

@@ -1,0 +1,28 @@
+// The real-MPI build's side of kernel/mpi/simulation.hpp and of the other
+// calls a simulation answers (sim/smpi/ in the SMPI build): nothing is
+// simulated, the barrier is MPI's, and asking for what only a simulation
+// has is refused.
+#include <stdexcept>
+
+#include "kernel/mpi/link_load.hpp"
+#include "kernel/mpi/simulated_calls.hpp"
+#include "kernel/mpi/simulation.hpp"
+
+namespace gups {
+
+namespace simulation {
+
+bool active() noexcept { return false; }
+void install_network_level() {}
+OperationCosts operation_costs(const RunConfig&, const AlgorithmSetup&, int) { return OperationCosts{}; }
+std::unique_ptr<MessageSlots> s4u_message_slots(int, std::size_t, SimulatedMessages) { return nullptr; }
+
+}  // namespace simulation
+
+void phase_barrier(int, bool) { MPI_Barrier(MPI_COMM_WORLD); }
+
+LinkLoad::LinkLoad() { throw std::invalid_argument("--link-load needs the simulation (gups-smpi)"); }
+void LinkLoad::carry(std::uint64_t, std::uint64_t, double) {}
+std::vector<DimensionLoad> LinkLoad::finish(const TorusShape&, double) const { return {}; }
+
+}  // namespace gups

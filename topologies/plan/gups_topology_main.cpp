@@ -1,0 +1,160 @@
+// gups-topology: the plan of a run on a machine's torus (shape, ranks, table,
+// verification, the kernel's arguments), printed as one line of JSON, and on
+// request the SimGrid platform and hostfile of that torus and the per-core
+// charges the simulated kernel pays. The one place where launchers (gups-sim,
+// the analysis) learn what a machine file and the kernel's rules make of a run.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "kernel/apex_map/run.hpp"
+#include "kernel/core/cli_checks.hpp"
+#include "topologies/plan/probe_plan.hpp"
+#include "topologies/plan/run_plan.hpp"
+#include "topologies/plan/platform.hpp"
+
+namespace {
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::invalid_argument("cannot write " + path);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gups::topology::PlanRequest request;
+  std::string algorithm = "multicore", owner = "division", wrap = "torus", nodes_per_host = "1", level = "flow";
+  std::string platform_path, hostfile_path, charges_path;
+  unsigned log2_table = 0, updates_per_word = 0;
+  std::uint64_t updates_per_node = 0;
+  bool paper_buckets = false;
+  gups::topology::PlatformOptions options;
+  CLI::App app{"gups-topology: the plan of a run on a machine's torus as JSON; with --platform, --hostfile and "
+               "--charges, the SimGrid platform, hostfile and per-core charges of the simulation"};
+  app.add_option("--machine,-m", request.machine, "machine name or path")->capture_default_str();
+  app.add_option("--algo", algorithm, "update algorithm, or an Apex-Map implementation")
+      ->check(CLI::IsMember([] {
+        auto names = gups::algorithm_names();
+        names.insert(names.end(), gups::apex_map::kImplementationNames.begin(),
+                     gups::apex_map::kImplementationNames.end());
+        return names;
+      }()))
+      ->capture_default_str();
+  app.add_option("--shape", request.shape, "torus shape such as 8x8x8 (1 to 6 dimensions)")
+      ->check(gups::cli::kNotEmpty);
+  app.add_option("--nodes,-n", request.nodes, "node count, mapped by the machine's shape rule")
+      ->check(CLI::Range(std::uint64_t{1}, gups::kMaxNodes));
+  app.add_option("--ranks-per-node,--cores-per-node", request.cores_per_node,
+                 "multicore: cores per node (0: the machine's); direct: processes per node; routed: 1")
+      ->check(CLI::Range(0u, 1024u));
+  app.add_option("--log2-table", log2_table, "table of 2^N words (default: --words-per-node)")
+      ->check(CLI::Range(1u, 62u));
+  app.add_option("--words-per-node", request.words_per_node, "table words per node, at least")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->capture_default_str();
+  auto* per_node = app.add_option("--updates-per-node", updates_per_node, "updates each node generates, about")
+                       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 50));
+  app.add_option("--updates-per-word", updates_per_word, "updates per table word instead")
+      ->check(CLI::Range(1u, 1024u))
+      ->excludes(per_node);
+  app.add_option("--min-updates-per-node", request.min_updates_per_node,
+                 "with the default run length: at least this many updates per node")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--lookahead", request.lookahead, "updates in flight per node or process")
+      ->check(CLI::Range(std::uint64_t{1}, gups::kMaxLookahead))
+      ->capture_default_str();
+  app.add_option("--owner", owner, "division or predict")
+      ->check(CLI::IsMember({"division", "predict"}))
+      ->capture_default_str();
+  app.add_option("--verify", request.verify,
+                 "auto (full up to 1,024 ranks, checksum above), full, checksum or none")
+      ->check(CLI::IsMember({"auto", "full", "checksum", "none", "no"}))
+      ->capture_default_str();
+  app.add_flag("--paper-buckets", paper_buckets, "the machine file's reference bucket sizes");
+  app.add_option("--bandwidth-scale", options.bandwidth_scale, "multiply the link bandwidth (a faster network)")
+      ->check(gups::cli::kFinitePositive);
+  app.add_flag("--zero-latency", options.zero_latency, "links without latency");
+  app.add_option("--wrap", wrap,
+                 "torus: every line wraps around; mesh: no line does; machine: a mesh below the machine's "
+                 "torus.mesh_below_nodes, a torus from there")
+      ->check(CLI::IsMember({"torus", "mesh", "machine"}))
+      ->capture_default_str();
+  app.add_option("--network", level,
+                 "network level of the platform: flow (SimGrid shares every link), queue (each link serves one "
+                 "message at a time), latency (no contention), auto (flow up to " +
+                     std::to_string(gups::topology::kFlowMaxNodes) + " nodes, queue above)")
+      ->check(CLI::IsMember([] {
+        auto names = gups::network_level_names();
+        names.push_back("auto");
+        return names;
+      }()))
+      ->capture_default_str();
+  app.add_option("--nodes-per-host", nodes_per_host, gups::model::kNodesPerHostHelp)
+      ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  gups::topology::ProbeRequest probe;
+  app.add_option("--memory-words", probe.memory_words,
+                 "Apex-Map: M, the global array in words (default: " +
+                     std::to_string(gups::topology::kSimulatedShareWords) + " per process)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--block-words", probe.block_words, "Apex-Map: L, for the receive buffers' memory")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--receive-buffers", probe.receive_buffers, "Apex-Map: B, for the receive buffers' memory")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--platform", platform_path, "write the SimGrid platform XML here");
+  app.add_option("--hostfile", hostfile_path, "write the hostfile here");
+  app.add_option("--charges", charges_path, "write the per-core charges (gups-smpi --charges) here");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gups-topology: error: " << e.what() << "\n";
+    return 2;
+  }
+  // The plan as JSON on stdout, and the files asked for.
+  auto emit = [&](const auto& plan, const nlohmann::json& charges) {
+    options.ranks_per_node = plan.ranks_per_node;
+    options.mesh = plan.mesh;
+    options.level = plan.network_level;
+    if (!platform_path.empty()) write_file(platform_path, gups::topology::platform_xml(plan.machine, plan.shape, options));
+    if (!hostfile_path.empty()) write_file(hostfile_path, gups::topology::hostfile(plan.shape, plan.ranks_per_node));
+    if (!charges_path.empty()) write_file(charges_path, charges.dump(2));
+    std::cout << gups::topology::to_json(plan).dump() << "\n";
+    return 0;
+  };
+  try {
+    if (gups::apex_map::is_implementation(algorithm)) {
+      probe.machine = request.machine;
+      probe.algorithm = algorithm;
+      probe.shape = request.shape;
+      probe.nodes = request.nodes;
+      probe.ranks_per_node = request.cores_per_node ? request.cores_per_node : 1;
+      if (level != "auto") probe.network_level = gups::network_level_named(level);
+      if (wrap == "machine") throw std::invalid_argument("--wrap machine applies to the update algorithms");
+      probe.mesh = wrap == "mesh";
+      const auto plan = gups::topology::plan_probe_run(probe);
+      return emit(plan, gups::access_charges_document(plan.machine.name, plan.charges));
+    }
+    using gups::topology::Wrap;
+    request.algorithm = *gups::algorithm_named(algorithm);
+    request.owner = owner == "predict" ? gups::OwnerMode::predict : gups::OwnerMode::division;
+    request.wrap = wrap == "mesh" ? Wrap::mesh : wrap == "machine" ? Wrap::machine : Wrap::torus;
+    request.paper_buckets = paper_buckets;
+    if (level != "auto") request.network_level = gups::network_level_named(level);
+    request.nodes_per_host = gups::model::nodes_per_host_named(nodes_per_host);
+    if (log2_table) request.log2_table = log2_table;
+    if (updates_per_word) request.updates_per_word = updates_per_word;
+    if (updates_per_node) request.updates_per_node = updates_per_node;
+    const auto plan = gups::topology::plan_run(request);
+    return emit(plan, gups::charges_document(plan.machine.name, plan.charges));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "gups-topology: error: " << e.what() << "\n";
+    return 2;
+  }
+}

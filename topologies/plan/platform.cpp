@@ -1,0 +1,161 @@
+#include "topologies/plan/platform.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
+
+#include "models/src/machine_network.hpp"
+
+namespace gups::topology {
+
+namespace {
+
+// Links named as SimGrid names a torus cluster's, so that the link load finds
+// their dimension the same way; one per neighbour pair, a direction each way.
+std::string mesh_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
+                     double bandwidth, double latency) {
+  std::string hosts, links, routes;
+  for (std::uint64_t node = 0; node < shape.nodes(); ++node) {
+    hosts += fmt::format("    <host id=\"{}\" speed=\"{:.17g}f\" core=\"{}\"/>\n", host_name(node), machine.clock_hz,
+                         options.ranks_per_node);
+    for (unsigned d = 0; d < shape.dimensions(); ++d) {
+      const auto c = shape.coordinate(node, d);
+      if (c + 1 >= shape.size(d)) continue;  // the end of a chain: no wrap-around link
+      const auto next = shape.with_coordinate(node, d, c + 1);
+      const auto link = fmt::format("{}{}_to_{}", torus_link_prefix(), node, next);
+      links += fmt::format("    <link id=\"{}\" bandwidth=\"{:.17g}Bps\" latency=\"{:.17g}s\" "
+                           "sharing_policy=\"SPLITDUPLEX\"/>\n",
+                           link, bandwidth, latency);
+      routes += fmt::format("    <route src=\"{0}\" dst=\"{1}\" symmetrical=\"NO\"><link_ctn id=\"{2}\" "
+                            "direction=\"UP\"/></route>\n"
+                            "    <route src=\"{1}\" dst=\"{0}\" symmetrical=\"NO\"><link_ctn id=\"{2}\" "
+                            "direction=\"DOWN\"/></route>\n",
+                            host_name(node), host_name(next), link);
+    }
+  }
+  return fmt::format(
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- {} ({}): {} mesh, {} cores per node, written by gups-topology -->\n"
+      "<platform version=\"4.1\">\n"
+      "  <config>\n"
+      "    <prop id=\"network/loopback-bw\" value=\"1e15\"/>\n"
+      "    <prop id=\"network/loopback-lat\" value=\"0\"/>\n"
+      "  </config>\n"
+      "  <zone id=\"{}\" routing=\"Floyd\">\n{}{}{}  </zone>\n"
+      "</platform>\n",
+      machine.name, machine.description, shape.to_string(), options.ranks_per_node, kTorusClusterId, hosts, links,
+      routes);
+}
+
+// Each private link: a message spends its size over 1e15 B/s on it, which
+// the latency the level sets leaves out again; its latency is only what the
+// level's factor scales.
+constexpr double kPrivateLinkBandwidth = 1e15;
+constexpr double kPrivateLinkLatency = 1e-9;
+
+std::string level_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
+                      double bandwidth, double latency) {
+  std::vector<int> wraps;
+  for (unsigned d = 0; d < shape.dimensions(); ++d) wraps.push_back(options.mesh ? 0 : 1);
+  return fmt::format(
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- {} ({}): {} {}, {} cores per node, network level {}, written by gups-topology -->\n"
+      "<platform version=\"4.1\">\n"
+      "  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
+      "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\">\n"
+      "    <prop id=\"{}\" value=\"{}\"/>\n"
+      "    <prop id=\"{}\" value=\"{}\"/>\n"
+      "    <prop id=\"{}\" value=\"{}\"/>\n"
+      "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
+      "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
+      "  </cluster>\n"
+      "</platform>\n",
+      machine.name, machine.description, shape.to_string(), options.mesh ? "mesh" : "torus", options.ranks_per_node,
+      to_string(options.level), kTorusClusterId, kHostPrefix, shape.nodes() - 1, machine.clock_hz,
+      options.ranks_per_node, kPrivateLinkBandwidth, kPrivateLinkLatency, kNetworkLevelProperty,
+      to_string(options.level), kTorusShapeProperty, shape.to_string(), kTorusWrapsProperty, fmt::join(wraps, ","),
+      kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty, latency);
+}
+
+// SimGrid's own FAT_TREE or DRAGONFLY cluster at the flow level; at the
+// others the flat cluster of level_xml. Both carry the topology in their
+// properties, which the simulation's link load and levels read.
+std::string cluster_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
+                        double bandwidth, double latency) {
+  const bool tree = machine.topology == model::Topology::fat_tree;
+  const auto parameters = model::simgrid_parameters(machine, shape.nodes());
+  const auto topology = model::to_string(machine.topology);
+  const bool flow = options.level.simgrid_links();
+  std::string properties = fmt::format("    <prop id=\"{}\" value=\"{}\"/>\n    <prop id=\"{}\" value=\"{}\"/>\n",
+                                       kTopologyProperty, topology, kTopologyParametersProperty, parameters);
+  if (!flow) {
+    properties += fmt::format(
+        "    <prop id=\"{}\" value=\"{}\"/>\n    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
+        "    <prop id=\"{}\" value=\"{:.17g}\"/>\n",
+        kNetworkLevelProperty, to_string(options.level), kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty,
+        latency);
+  }
+  const auto network = flow ? fmt::format("bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"\n"
+                                          "           topology=\"{}\" topo_parameters=\"{}\"",
+                                          bandwidth, latency, tree ? "FAT_TREE" : "DRAGONFLY", parameters)
+                            : fmt::format("bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"",
+                                          kPrivateLinkBandwidth, kPrivateLinkLatency);
+  return fmt::format(
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- {} ({}): {} {} ({}), virtual torus {}, {} cores per node, network level {}, written by gups-topology -->\n"
+      "<platform version=\"4.1\">\n"
+      "  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
+      "           {}>\n"
+      "{}"
+      "  </cluster>\n"
+      "</platform>\n",
+      machine.name, machine.description, shape.nodes(), topology, parameters, shape.to_string(), options.ranks_per_node,
+      to_string(options.level), kTorusClusterId, kHostPrefix, shape.nodes() - 1, machine.clock_hz,
+      options.ranks_per_node, network, properties);
+}
+
+}  // namespace
+
+std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options) {
+  // SimGrid names a torus link by its ends, so two sides of size 1 would
+  // both declare the link from a node to itself: leave them out. Host
+  // numbering (dimension 0 fastest) is unchanged by it.
+  std::vector<std::uint32_t> sides;
+  for (const auto side : shape.sizes()) {
+    if (side > 1) sides.push_back(side);
+  }
+  if (sides.empty()) sides.push_back(1);
+  const double bandwidth = machine.link_bandwidth * options.bandwidth_scale;
+  const double latency = options.zero_latency ? 0.0 : machine.link_latency;
+  if (machine.topology != model::Topology::torus) return cluster_xml(machine, shape, options, bandwidth, latency);
+  if (!options.level.simgrid_links()) return level_xml(machine, shape, options, bandwidth, latency);
+  if (options.mesh) return mesh_xml(machine, shape, options, bandwidth, latency);
+  // Ranks of one node talk through a loopback link far faster than the
+  // torus: the cost of a local hand-off is charged to the cores instead.
+  return fmt::format(
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- {} ({}): {} torus, {} cores per node, written by gups-topology -->\n"
+      "<platform version=\"4.1\">\n"
+      "  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
+      "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"\n"
+      "           topology=\"TORUS\" topo_parameters=\"{}\"/>\n"
+      "</platform>\n",
+      machine.name, machine.description, shape.to_string(), options.ranks_per_node, kTorusClusterId, kHostPrefix,
+      shape.nodes() - 1,
+      machine.clock_hz, options.ranks_per_node, bandwidth, latency, fmt::join(sides, ","));
+}
+
+std::string hostfile(const TorusShape& shape, unsigned ranks_per_node) {
+  std::string text;
+  for (std::uint64_t node = 0; node < shape.nodes(); ++node) {
+    text += fmt::format("{}:{}\n", host_name(node), ranks_per_node);
+  }
+  return text;
+}
+
+}  // namespace gups::topology

@@ -1,0 +1,38 @@
+// A SimGrid platform of a machine's torus: a TORUS cluster with the
+// machine's link bandwidth and latency, hosts with its cores and clock (what
+// --costs measured scales SMPI's timings by; charged cycles are timed waits),
+// and the hostfile placing core c of node n at rank
+// n * k + c (SimGrid numbers torus hosts with dimension 0 fastest, as the
+// kernel does). A mesh, which SimGrid's clusters do not offer, is a zone of
+// the same hosts and links without the wrap-around ones, routed by shortest
+// paths (Floyd): along a line of a mesh there is only one.
+//
+// At the network levels other than flow the platform is a flat cluster of
+// the same hosts, each with a private link fast enough never to be waited
+// on, and the torus in the cluster's properties (simulated_network.hpp):
+// the simulated kernel sets each message's time across the torus from them.
+#pragma once
+
+#include <string>
+
+#include "models/src/machine.hpp"
+#include "topologies/network/platform_names.hpp"
+#include "sim/levels/network_level.hpp"
+#include "kernel/core/torus_shape.hpp"
+
+namespace gups::topology {
+
+struct PlatformOptions {
+  unsigned ranks_per_node = 1;
+  double bandwidth_scale = 1;  // > 1 makes the network that much faster (model agreement runs)
+  bool zero_latency = false;
+  // No wrap-around links: each line of nodes is a chain (Blue Gene
+  // partitions smaller than a midplane).
+  bool mesh = false;
+  NetworkLevel level;  // flow unless asked
+};
+
+std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options);
+std::string hostfile(const TorusShape& shape, unsigned ranks_per_node);
+
+}  // namespace gups::topology

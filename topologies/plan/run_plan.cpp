@@ -1,0 +1,218 @@
+#include "topologies/plan/run_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+#include "kernel/core/algorithm_setup.hpp"
+#include "models/src/machine_network.hpp"
+#include "models/src/simulation_charges.hpp"
+#include "kernel/core/table_layout.hpp"
+
+namespace gups::topology {
+namespace {
+
+// The ranges of run_config's --log2-table and --updates-per-word.
+constexpr unsigned kMaxLog2Table = 62;
+constexpr unsigned kMaxUpdatesPerWord = 1024;
+
+unsigned ranks_per_node(const PlanRequest& request, const model::Machine& machine) {
+  const auto& algorithm = traits(request.algorithm);
+  if (algorithm.specialised_cores) return request.cores_per_node ? request.cores_per_node : machine.cores_per_node;
+  if (algorithm.routes_over_torus) {
+    if (request.cores_per_node > 1) {
+      throw std::invalid_argument("--cores-per-node applies to multicore and direct (routed runs one rank per node)");
+    }
+    return 1;
+  }
+  return request.cores_per_node ? request.cores_per_node : 1;
+}
+
+void plan_table(const PlanRequest& request, RunPlan& plan, std::uint64_t nodes) {
+  if (request.log2_table) {
+    plan.log2_table = *request.log2_table;
+  } else {
+    if (request.words_per_node < 1) throw std::invalid_argument("--words-per-node must be at least 1");
+    const double words = static_cast<double>(nodes) * static_cast<double>(request.words_per_node);
+    plan.log2_table = std::max(1u, static_cast<unsigned>(std::ceil(std::log2(words))));
+  }
+  if (plan.log2_table < 1 || plan.log2_table > kMaxLog2Table) {
+    throw std::invalid_argument(fmt::format("table size 2^{} is out of range (1 to {})", plan.log2_table,
+                                            kMaxLog2Table));
+  }
+  const double words_per_node = std::ldexp(1.0, static_cast<int>(plan.log2_table)) / static_cast<double>(nodes);
+  if (words_per_node < 1) {
+    throw std::invalid_argument(
+        fmt::format("a table of 2^{} words has fewer words than the {} nodes", plan.log2_table, nodes));
+  }
+  if (request.updates_per_word) {
+    plan.updates_per_word = *request.updates_per_word;
+    if (plan.updates_per_word < 1 || plan.updates_per_word > kMaxUpdatesPerWord) {
+      throw std::invalid_argument(fmt::format("--updates-per-word must be between 1 and {}", kMaxUpdatesPerWord));
+    }
+  } else {
+    const auto wanted = request.updates_per_node.value_or(
+        std::max(default_updates_per_node(nodes), request.min_updates_per_node));
+    if (wanted < 1) throw std::invalid_argument("--updates-per-node must be at least 1");
+    const double per_word = std::max(1.0, std::round(static_cast<double>(wanted) / words_per_node));
+    if (per_word > kMaxUpdatesPerWord) {
+      throw std::invalid_argument(fmt::format(
+          "{} updates per node on {:.0f} words per node needs {:.0f} updates per word (at most {}): raise "
+          "--words-per-node",
+          wanted, words_per_node, per_word, kMaxUpdatesPerWord));
+    }
+    plan.updates_per_word = static_cast<unsigned>(per_word);
+  }
+  plan.updates_per_node =
+      static_cast<std::uint64_t>(std::ldexp(static_cast<double>(plan.updates_per_word), static_cast<int>(plan.log2_table)) /
+                                 static_cast<double>(nodes));
+}
+
+Verification verification(const std::string& asked, std::uint64_t ranks) {
+  if (asked == "auto") return ranks <= kFullVerificationMaxRanks ? Verification::full : Verification::checksum;
+  if (asked == "full") return Verification::full;
+  if (asked == "checksum") return Verification::checksum;
+  if (asked == "none" || asked == "no") return Verification::none;
+  throw std::invalid_argument(fmt::format("--verify {}: give auto, full, checksum or none", asked));
+}
+
+std::vector<std::string> kernel_arguments(const RunPlan& plan, const PlanRequest& request) {
+  std::vector<std::string> arguments{"--algo",     std::string(to_string(plan.algorithm)),
+                                     "--log2-table", std::to_string(plan.log2_table),
+                                     "--updates-per-word", std::to_string(plan.updates_per_word),
+                                     "--lookahead", std::to_string(request.lookahead),
+                                     "--owner",     to_string(request.owner)};
+  const auto& algorithm = traits(plan.algorithm);
+  if (algorithm.routes_over_torus) arguments.insert(arguments.end(), {"--shape", plan.shape.to_string()});
+  if (algorithm.specialised_cores) {
+    arguments.insert(arguments.end(), {"--cores-per-node", std::to_string(plan.ranks_per_node)});
+  }
+  if (plan.bucket_size) arguments.insert(arguments.end(), {"--bucket-size", std::to_string(*plan.bucket_size)});
+  return arguments;
+}
+
+}  // namespace
+
+std::uint64_t default_updates_per_node(std::uint64_t nodes) {
+  const std::uint64_t wanted = (std::uint64_t{1} << 20) / std::max<std::uint64_t>(nodes, 1);
+  const std::uint64_t power = wanted == 0 ? 1 : std::bit_floor(wanted);
+  return std::min<std::uint64_t>(16384, std::max<std::uint64_t>(2048, power));
+}
+
+TorusShape requested_shape(const model::Machine& machine, const std::string& shape, std::uint64_t nodes) {
+  if (shape.empty() == (nodes == 0)) throw std::invalid_argument("give either --shape or --nodes");
+  if (shape.empty()) return machine.shape_for(nodes);
+  auto parsed = TorusShape::parse(shape);
+  physical_links(machine, parsed, false);  // off the torus, the network must have a partition of that many nodes
+  return parsed;
+}
+
+NetworkLevel automatic_network_level(std::uint64_t nodes) {
+  return nodes <= kFlowMaxNodes ? NetworkLevel() : NetworkLevel::named("queue");
+}
+
+RunPlan plan_run(const PlanRequest& request) {
+  RunPlan plan;
+  plan.machine = model::load_machine(request.machine, model::default_machine_directories());
+  plan.algorithm = request.algorithm;
+  plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
+  const auto nodes = plan.shape.nodes();
+  plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
+  if (plan.mesh && plan.machine.topology != model::Topology::torus) {
+    throw std::invalid_argument(fmt::format("--wrap mesh: '{}' is a {}, whose virtual torus always wraps",
+                                            plan.machine.name, model::to_string(plan.machine.topology)));
+  }
+  plan.network_level = request.network_level.value_or(automatic_network_level(nodes));
+  plan.ranks_per_node = ranks_per_node(request, plan.machine);
+  plan.ranks = nodes * plan.ranks_per_node;
+  if (const auto size = plan.machine.reference_bucket_sizes.find(nodes);
+      size != plan.machine.reference_bucket_sizes.end()) {
+    plan.reference_bucket_size = size->second;
+  }
+  if (request.paper_buckets) {
+    if (!traits(request.algorithm).routes_over_torus) {
+      throw std::invalid_argument("the paper's bucket sizes apply to routed and multicore");
+    }
+    if (!plan.reference_bucket_size) {
+      throw std::invalid_argument(fmt::format("the paper's bucket sizes: machine {} lists none for {} nodes (reference_bucket_sizes)",
+                                              plan.machine.name, nodes));
+    }
+    plan.bucket_size = plan.reference_bucket_size;
+  }
+  plan_table(request, plan, nodes);
+  plan.verify = verification(request.verify, plan.ranks);
+  plan.table_bytes = std::ldexp(8.0, static_cast<int>(plan.log2_table));
+  plan.simulation_bytes = plan.table_bytes * (plan.verify == Verification::checksum ? 2 : 1) +
+                          kSimulatedBytesPerRank * static_cast<double>(plan.ranks);
+  plan.kernel_arguments = kernel_arguments(plan, request);
+
+  // The kernel's own checks of these arguments, and the layout its charges need.
+  RunConfig config;
+  config.algorithm = request.algorithm;
+  config.log2_table = plan.log2_table;
+  config.lookahead = request.lookahead;
+  config.owner = request.owner;
+  if (traits(request.algorithm).routes_over_torus) config.shape = plan.shape.to_string();
+  if (traits(request.algorithm).specialised_cores) config.cores_per_node = plan.ranks_per_node;
+  config.bucket_size = plan.bucket_size.value_or(0);
+  const auto setup = plan_algorithm(config, plan.ranks);
+  const TableLayout layout(plan.log2_table, setup.nodes);
+  plan.placement = model::host_placement_of(plan.machine, request.algorithm, setup, request.nodes_per_host);
+  plan.charges = model::node_charges(plan.machine, request.algorithm, setup, layout, request.owner, plan.placement);
+  return plan;
+}
+
+nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
+                               unsigned ranks_per_node, std::uint64_t ranks) {
+  nlohmann::json written = nlohmann::json::parse(model::to_json(machine).dump());
+  written["path"] = machine.path;
+  const bool on_torus = machine.topology == model::Topology::torus;
+  nlohmann::json physical{{"topology", on_torus ? (mesh ? "mesh" : "torus") : model::to_string(machine.topology)},
+                          {"nodes", shape.nodes()}};
+  if (on_torus) {
+    physical["shape"] = shape.to_string();
+  } else {
+    physical["simgrid_parameters"] = model::simgrid_parameters(machine, shape.nodes());
+  }
+  const auto links = model::physical_links(machine, shape, mesh);
+  physical["directed_links"] = links->count();
+  physical["link_classes"] = links->class_names();
+  return {{"schema", "torus-gups/plan/1"},
+          {"machine", written},
+          {"shape", shape.to_string()},
+          {"nodes", shape.nodes()},
+          {"network", on_torus ? (mesh ? "mesh" : "torus") : "virtual torus on a " + model::to_string(machine.topology)},
+          {"physical_network", physical},
+          {"virtual_torus",
+           {{"shape", shape.to_string()},
+            {"mapping", on_torus ? "the physical torus itself (the paper's mapping)"
+                                 : "a balanced grid, node n on host n, dimension 0 fastest"}}},
+          {"network_level", to_string(level)},
+          {"ranks_per_node", ranks_per_node},
+          {"ranks", ranks},
+          {"clock_hz", machine.clock_hz}};
+}
+
+nlohmann::json to_json(const RunPlan& plan) {
+  auto json = torus_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node, plan.ranks);
+  json.update({{"algorithm", to_string(plan.algorithm)},
+               {"routes_over_torus", traits(plan.algorithm).routes_over_torus},
+               {"specialised_cores", traits(plan.algorithm).specialised_cores},
+               {"nodes_per_host", plan.placement.nodes_per_host},
+               {"updating_cores_per_host", plan.placement.updating_cores},
+               {"reference_bucket_size", plan.reference_bucket_size ? nlohmann::json(*plan.reference_bucket_size)
+                                                                     : nlohmann::json()},
+               {"table",
+                {{"log2_words", plan.log2_table},
+                 {"updates_per_word", plan.updates_per_word},
+                 {"updates_per_node", plan.updates_per_node},
+                 {"bytes", plan.table_bytes}}},
+               {"verification", {{"mode", to_string(plan.verify)}, {"full_max_ranks", kFullVerificationMaxRanks}}},
+               {"simulation_memory_bytes", plan.simulation_bytes},
+               {"kernel_arguments", plan.kernel_arguments}});
+  return json;
+}
+
+}  // namespace gups::topology

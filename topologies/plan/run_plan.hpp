@@ -1,0 +1,104 @@
+// The plan of one run of the kernel on a machine: its torus, ranks per node,
+// table, verification, memory and the kernel's own arguments, worked out
+// once, here, from the machine file and the kernel's rules (run_config,
+// plan_algorithm, TableLayout). gups-sim and the analysis read it as JSON
+// (gups-topology prints it) instead of keeping copies of those rules.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernel/core/algorithm.hpp"
+#include "models/src/host_placement.hpp"
+#include "models/src/machine.hpp"
+#include "kernel/core/operation_charges.hpp"
+#include "kernel/core/run_config.hpp"
+#include "sim/levels/network_level.hpp"
+#include "kernel/core/torus_shape.hpp"
+
+namespace gups::topology {
+
+// Above this many ranks, gups-sim's "auto" verifies by checksums: the
+// distributed check's all-to-all costs O(ranks^2) to simulate.
+inline constexpr std::uint64_t kFullVerificationMaxRanks = 1024;
+// What one simulated rank costs the simulating process, SimGrid's state and
+// the kernel's, measured at 2,048 to 131,072 ranks (sim-scale benchmark:
+// 102, 87, 89 KiB). The memory check refuses what cannot fit.
+inline constexpr double kSimulatedBytesPerRank = 88 * 1024;
+
+enum class Wrap { torus, mesh, machine };
+
+struct PlanRequest {
+  std::string machine = "bgp";
+  Algorithm algorithm = Algorithm::multicore;
+  std::string shape;                 // or
+  std::uint64_t nodes = 0;           // mapped by the machine's shape rule
+  unsigned cores_per_node = 0;       // multicore: 0 = the machine's; direct: processes per node (0 = 1)
+  std::optional<unsigned> log2_table;
+  std::uint64_t words_per_node = 1024;      // with no log2_table: the table has at least this many per node
+  std::optional<std::uint64_t> updates_per_node;
+  std::optional<unsigned> updates_per_word;
+  std::uint64_t min_updates_per_node = 0;   // with neither: the default run length, at least this
+  std::uint64_t lookahead = 1024;
+  OwnerMode owner = OwnerMode::division;
+  std::string verify = "auto";              // auto, full, checksum, none
+  bool paper_buckets = false;               // the machine's reference_bucket_sizes
+  Wrap wrap = Wrap::torus;
+  unsigned nodes_per_host = 1;              // torus nodes per machine node (model::kFillHost: as its cores hold)
+  std::optional<NetworkLevel> network_level;  // none: automatic_network_level(nodes)
+};
+
+// The level `--network auto` picks: flow, the finest, where a run of it is
+// cheap (up to kFlowMaxNodes nodes), queue above, where flow's wall time
+// per message grows with the side of the torus (its sharing system is a
+// whole torus line) and queue's grows far less, and where the cores bind
+// queue's steady state is flow's to a fraction of a percent
+// (docs/simulator.md, "Network levels").
+inline constexpr std::uint64_t kFlowMaxNodes = 1024;
+NetworkLevel automatic_network_level(std::uint64_t nodes);
+
+struct RunPlan {
+  model::Machine machine;
+  Algorithm algorithm = Algorithm::multicore;
+  TorusShape shape{std::vector<std::uint32_t>{1}};
+  bool mesh = false;
+  NetworkLevel network_level;  // flow unless asked
+  unsigned ranks_per_node = 1;
+  std::uint64_t ranks = 1;
+  unsigned log2_table = 1;
+  unsigned updates_per_word = 1;
+  std::uint64_t updates_per_node = 0;
+  std::optional<unsigned> bucket_size;      // the paper's, when asked
+  std::optional<unsigned> reference_bucket_size;
+  Verification verify = Verification::full;
+  double table_bytes = 0;
+  double simulation_bytes = 0;              // tables (twice when checked by checksums) and every rank's state
+  std::vector<std::string> kernel_arguments;  // gups and gups-smpi alike
+  model::HostPlacement placement;            // sets tu in the charges
+  std::vector<OperationCharges> charges;      // per core of a node, from the machine's cycles
+};
+
+// A run long enough for a steady state to show, and short enough to
+// simulate: 2^20 / nodes as a power of two, from 2,048 to 16,384 (64 nodes
+// converge within 1% at 16,384; at any size the buckets fill first, about
+// the 1,024 look-ahead per node, so no run is shorter than twice that).
+std::uint64_t default_updates_per_node(std::uint64_t nodes);
+
+// Throws std::invalid_argument naming the option at fault.
+RunPlan plan_run(const PlanRequest& request);
+
+nlohmann::json to_json(const RunPlan& plan);
+
+// The torus a request names: --shape as given, or --nodes by the machine's
+// shape rule (exactly one of them); throws std::invalid_argument.
+TorusShape requested_shape(const model::Machine& machine, const std::string& shape, std::uint64_t nodes);
+
+// What every plan says of its machine and torus: the plan's schema, the
+// machine file (with its path), shape, nodes, network, level, ranks and clock.
+nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
+                               unsigned ranks_per_node, std::uint64_t ranks);
+
+}  // namespace gups::topology
