@@ -78,9 +78,9 @@ def parser():
                    help="table4: seconds for the whole study; a size that would end past it, and every larger "
                         "one, is modelled but not simulated (0: no limit)")
     s.add_argument("--jobs", type=int, default=1, help="table4, whatif: simulations run side by side (one core each)")
-    s.add_argument("--network", default="auto", choices=["auto", "flow", "queue", "latency"],
-                   help="simulations: network level (default auto: gups-topology's rule by size; each row names "
-                        "the level that gave it)")
+    s.add_argument("--network", default="auto",
+                   help="simulations: network level, as gups-topology --network-levels lists them, or auto (default "
+                        "auto: gups-topology's rule by size; each row names the level that gave it)")
     s.add_argument("--resume", action="store_true",
                    help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
     slurm.add_arguments(s)
@@ -108,8 +108,9 @@ def parser():
                    help="relative GUPS error a point allows at least (default 0.01; a point's spread or printed "
                         "precision may allow more)")
     s.add_argument("--owner", default="division", choices=["division", "predict"])
-    s.add_argument("--network", default="auto", choices=["auto", "flow", "queue", "latency"],
-                   help="simulations: network level (default auto, as the study)")
+    s.add_argument("--network", default="auto",
+                   help="simulations: network level, as gups-topology --network-levels lists them, or auto (default "
+                        "auto, as the study)")
     s.add_argument("--no-simulation", action="store_true", help="the model only")
     s.add_argument("--sim-max-nodes", type=int, default=65536, help="simulate sizes up to this many nodes")
     s.add_argument("--sim-steps", type=int, default=3, help="simulations per mechanism and size at most (default 3)")
@@ -132,8 +133,9 @@ def parser():
     s.add_argument("--sources", default="measured", help="measured, sim, model (comma list; default measured)")
     s.add_argument("--machine", default="bgp", help="sim and model: machine name or path (default bgp)")
     s.add_argument("--nodes", type=int, default=512, help="sim and model: nodes, one process each (default 512)")
-    s.add_argument("--network", default="queue", choices=["flow", "queue", "latency"],
-                   help="sim: network level (default queue: flow takes hours at 512 nodes where L is large)")
+    s.add_argument("--network", default="queue",
+                   help="sim: network level, as gups-topology --network-levels lists them (default queue: flow takes "
+                        "hours at 512 nodes where L is large)")
     s.add_argument("--against", help="another run's folder: this run's surfaces over its, point by point (one machine "
                                      "against another, one network level against another)")
     s.add_argument("--resume", action="store_true", help="keep the points whose finished results are in OUT/raw")
@@ -147,6 +149,8 @@ def parser():
 def main(argv):
     args = parser().parse_args(argv)
     try:
+        if getattr(args, "network", "auto") != "auto":
+            sweep.check_network_level(args.build, args.network)
         if args.command == "task":
             return launcher.task_main([args.file, args.index])
         if args.command == "sweep":

@@ -24,6 +24,22 @@ def binary(build, relative, made_by="cmake --build build"):
     return path
 
 
+def network_levels(build):
+    """The simulator's network levels as the build's gups-topology lists them (one list, in C++:
+    sim/levels/levels.def): [{"name", "help", "simgrid_links"}, ...]."""
+    status, out, err = launcher.run([binary(build, "topologies/gups-topology"), "--network-levels"])
+    if status != 0:
+        raise ValueError(f"gups-topology --network-levels: {err.strip()}")
+    return json.loads(out)
+
+
+def check_network_level(build, name):
+    """Raises ValueError naming the levels when `name` is none of them."""
+    names = [level["name"] for level in network_levels(build)]
+    if name not in names:
+        raise ValueError(f"--network: unknown network level '{name}' (give {', '.join(names)} or auto)")
+
+
 def plan(build, machine, nodes, algorithm="multicore", options=()):
     """gups-topology's plan of a run: the machine's shape for the node count, ranks, the kernel's arguments
     and the machine file as the C++ reads it. Raises ValueError with its error."""

@@ -63,13 +63,19 @@ MECHANISMS = {
     "dma": "a send is injected at once and travels without waiting for a posted receive (BG/P's DMA)",
     "mesh": "partitions below the machine's torus.mesh_below_nodes have no wrap-around links",
 }
-NETWORK_LEVELS = {
-    "flow": "SimGrid's torus: every link shared fairly among the messages crossing it (exact, slowest at scale)",
-    "queue": "every directed link serves one message at a time, as their heads reach it: contention at each hop, no "
-             "sharing to solve",
-    "latency": "no contention: latency per hop plus the message's time on one link",
-    "auto": "flow up to a size, queue above (gups-topology's rule: gups-topology --help)",
-}
+AUTO_LEVEL_HELP = "flow up to a size, queue above (gups-topology's rule: gups-topology --help)"
+
+
+@functools.lru_cache(maxsize=None)
+def network_levels():
+    """The simulator's network levels as gups-topology lists them (the one list: sim/levels/levels.def): name ->
+    {"name", "help", "simgrid_links"}."""
+    done = subprocess.run([GUPS_TOPOLOGY, "--network-levels"], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"gups-sim: error: {GUPS_TOPOLOGY} --network-levels failed: {done.stderr.strip()}")
+    return {level["name"]: level for level in json.loads(done.stdout)}
+
+
 # The probe's own options, passed to it as given (it checks them).
 PROBE_OPTIONS = {
     "--memory-words": "M, the global array in words (default: 65536 per process in a simulation)",
@@ -135,8 +141,10 @@ def parse_arguments(argv):
     p.add_argument("--network-scale", type=float, default=1.0,
                    help="multiply link bandwidth (a very fast network: 1000)")
     p.add_argument("--zero-latency", action="store_true", help="links without latency")
-    p.add_argument("--network", default="flow", choices=list(NETWORK_LEVELS),
-                   help="network level: " + "; ".join(f"{name}: {what}" for name, what in NETWORK_LEVELS.items()) +
+    levels = {name: level["help"] for name, level in network_levels().items()}
+    levels["auto"] = AUTO_LEVEL_HELP
+    p.add_argument("--network", default="flow", choices=list(levels),
+                   help="network level: " + "; ".join(f"{name}: {what}" for name, what in levels.items()) +
                         " (default flow)")
     p.add_argument("--stream-offset", type=int, default=DEFAULT_STREAM_OFFSET,
                    help=f"stream steps skipped first (default {DEFAULT_STREAM_OFFSET}; 0 = HPCC, checksums as gups)")
@@ -268,7 +276,8 @@ def mechanism_options(args):
 def build_command(args, workdir, plan):
     """smpirun running gups-smpi with the plan's arguments; returns (command, SimGrid options)."""
     options = list(SMPI_OPTIONS)
-    if plan["network_level"] != "flow":  # SimGrid refuses a latency factor beside the level's callback
+    if not network_levels()[plan["network_level"]]["simgrid_links"]:  # SimGrid refuses a latency factor beside
+        # the callback of a level that times its messages itself
         options.remove("smpi/lat-factor:0:1")
     if args.costs == "measured":
         options.append(f"smpi/host-speed:{plan['clock_hz']:.0f}f")

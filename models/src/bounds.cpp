@@ -178,7 +178,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
 // (On a torus direct's all-to-all traffic is not routed: 4B/b alone.)
 void network_bound_of(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const bool routes = options.algorithm != Algorithm::direct;
-  const bool on_torus = machine.topology == Topology::torus;
+  const bool on_torus = machine.topology->is_virtual_torus;
   if (on_torus) {
     p.bisection_bytes_per_s = bisection_bandwidth(p.shape, machine.link_bandwidth, p.mesh);
     if (p.bisection_bytes_per_s > 0) p.network_gups = 4 * p.bisection_bytes_per_s / p.bytes_per_update * 1e-9;

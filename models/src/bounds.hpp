@@ -60,7 +60,7 @@ struct Prediction {
   double cpu_gups = 0;
   double bytes_per_update = 0;          // b: on the wire, with headers, acks, partial packets
   bool mesh = false;                    // the machine's partition of this size has no wrap-around links
-  Topology topology = Topology::torus;  // of the physical network
+  const TopologyKind* topology = nullptr;  // of the physical network
   double bisection_bytes_per_s = 0;     // B: one way across the cut of the longest side (or halving the nodes)
   double software_hops = 0;             // network crossings per update (0: not worked out, direct on a torus)
   double physical_hops_per_software_hop = 0;

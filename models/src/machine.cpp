@@ -262,8 +262,7 @@ double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const 
 TorusShape Machine::shape_for(std::uint64_t nodes) const {
   if (nodes == 0) throw std::invalid_argument("the node count must be at least 1");
   // The partition must exist; the virtual torus then only needs its nodes.
-  if (topology == Topology::fat_tree) fat_tree_partition(*this, nodes);
-  if (topology == Topology::dragonfly) dragonfly_partition(*this, nodes);
+  if (topology->partition) topology->partition(network_parameters, nodes, name);
   const auto shape = TorusShape::balanced(nodes, torus.dimensions);
   for (const auto side : shape.sizes()) {
     if (side > torus.max_side) {

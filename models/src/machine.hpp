@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "topologies/network/dragonfly_links.hpp"
-#include "topologies/network/fat_tree_links.hpp"
+#include "topologies/network/topology.hpp"
 #include "kernel/core/packet_format.hpp"
 #include "kernel/core/table_layout.hpp"
 #include "kernel/core/torus_shape.hpp"
@@ -58,8 +57,6 @@ struct DataAccessCycles {
 // also the virtual torus the routed algorithms route over (the paper's
 // mapping); on a fat-tree or a dragonfly the virtual torus is a balanced
 // grid of `torus.dimensions` dimensions laid on the nodes in order.
-enum class Topology { torus, fat_tree, dragonfly };
-std::string to_string(Topology topology);
 
 struct TorusLimits {
   unsigned dimensions = 3;  // of the physical torus; on the other topologies, of the virtual one
@@ -76,10 +73,11 @@ struct Machine {
   double memory_per_node_bytes = 0;
   double link_bandwidth = 0;  // bytes per second, each way
   double link_latency = 0;    // seconds
-  Topology topology = Topology::torus;
+  const TopologyKind* topology = &topology_named("torus");  // its network section's (topologies.def)
   TorusLimits torus;
-  FatTreeParameters fat_tree;    // the whole machine, when its topology is a fat-tree
-  DragonflyParameters dragonfly;  // the whole machine, when a dragonfly
+  // SimGrid's topo_parameters of the whole machine's network, where its
+  // partitions are not shapes (a fat-tree's, a dragonfly's).
+  std::string network_parameters;
   PacketFormat packet;
   CycleCosts costs;
   std::optional<DataAccessCycles> data_access;  // absent: the machine cannot run the probe simulated
@@ -97,7 +95,7 @@ struct Machine {
 
   // A partition of this many nodes is a mesh, not a torus.
   bool is_mesh(std::uint64_t nodes) const noexcept {
-    return topology == Topology::torus && nodes < torus.mesh_below_nodes;
+    return topology->is_virtual_torus && nodes < torus.mesh_below_nodes;
   }
 
   // tu (or its streamed form) when `updating_cores` of a node's cores update

@@ -5,8 +5,9 @@
 
 #include <stdexcept>
 
-#include "models/src/network_bound.hpp"
 #include "models/src/object_reader.hpp"
+#include "topologies/network/dragonfly_links.hpp"
+#include "topologies/network/fat_tree_links.hpp"
 #include "topologies/network/torus_links.hpp"
 
 namespace gups::model {
@@ -14,7 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kSections[] = {"torus", "fat_tree", "dragonfly"};
 
 std::vector<unsigned> count_list(ObjectReader& reader, const std::string& key) {
   const auto& value = reader.child(key);
@@ -64,17 +64,18 @@ void read_torus(ObjectReader& torus, Machine& machine) {
 }
 
 void read_fat_tree(ObjectReader& tree, Machine& machine) {
-  auto& p = machine.fat_tree;
+  FatTreeParameters p;
   p.down = count_list(tree, "down");
   p.up = count_list(tree, "up");
   p.link_counts = count_list(tree, "link_counts");
   read_links(tree, machine);
   read_virtual_dimensions(tree, machine);
   checked("fat_tree", [&p] { FatTreeLinks{p}; });
+  machine.network_parameters = p.to_simgrid();
 }
 
 void read_dragonfly(ObjectReader& fly, Machine& machine) {
-  auto& p = machine.dragonfly;
+  DragonflyParameters p;
   p.groups = fly.count("groups");
   p.group_links = fly.count("group_links");
   p.chassis = fly.count("chassis_per_group");
@@ -85,131 +86,93 @@ void read_dragonfly(ObjectReader& fly, Machine& machine) {
   read_links(fly, machine);
   read_virtual_dimensions(fly, machine);
   checked("dragonfly", [&p] { p.check(); });
+  machine.network_parameters = p.to_simgrid();
 }
 
-// The first level, from the bottom, whose whole span holds `nodes`; its
-// count becomes nodes over the span below it. Counts are bottom first.
-std::vector<unsigned> partition_counts(const std::vector<unsigned>& counts, std::uint64_t nodes, const std::string& what,
-                                       const std::string& machine) {
-  if (nodes == 0) throw std::invalid_argument("the node count must be at least 1");
-  std::uint64_t below = 1;
-  for (std::size_t level = 0; level < counts.size(); ++level) {
-    if (nodes <= below * counts[level]) {
-      if (nodes % below != 0) {
-        throw std::invalid_argument(fmt::format(
-            "{} nodes do not fill whole {} of {} nodes on '{}' (give a multiple of {})", nodes,
-            level == 0 ? "units" : what, below, machine, below));
-      }
-      std::vector<unsigned> kept(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(level) + 1);
-      kept.back() = static_cast<unsigned>(nodes / below);
-      return kept;
-    }
-    below *= counts[level];
+nlohmann::ordered_json write_torus(const Machine& machine) {
+  return {{"dimensions", machine.torus.dimensions},
+          {"max_side", machine.torus.max_side},
+          {"mesh_below_nodes", machine.torus.mesh_below_nodes}};
+}
+
+nlohmann::ordered_json write_fat_tree(const Machine& machine) {
+  const auto p = FatTreeParameters::parse(machine.network_parameters);
+  return {{"down", p.down}, {"up", p.up}, {"link_counts", p.link_counts}};
+}
+
+nlohmann::ordered_json write_dragonfly(const Machine& machine) {
+  const auto p = DragonflyParameters::parse(machine.network_parameters);
+  return {{"groups", p.groups},
+          {"group_links", p.group_links},
+          {"chassis_per_group", p.chassis},
+          {"chassis_links", p.chassis_links},
+          {"routers_per_chassis", p.routers},
+          {"router_links", p.router_links},
+          {"nodes_per_router", p.nodes_per_router}};
+}
+
+// A machine file's network section of each topology (topologies.def): its
+// fields, read into the machine's SimGrid parameters and written back.
+struct NetworkSection {
+  const char* topology;
+  void (*read)(ObjectReader& section, Machine& machine);
+  nlohmann::ordered_json (*write)(const Machine& machine);
+};
+constexpr NetworkSection kSections[] = {
+    {"torus", read_torus, write_torus},
+    {"fat_tree", read_fat_tree, write_fat_tree},
+    {"dragonfly", read_dragonfly, write_dragonfly},
+};
+
+const NetworkSection& section_of(const TopologyKind& topology) {
+  for (const auto& section : kSections) {
+    if (topology.name == std::string(section.topology)) return section;
   }
-  throw std::invalid_argument(fmt::format("{} nodes exceed the {} nodes of '{}'", nodes, below, machine));
+  throw std::logic_error(std::string("no machine-file section for the topology ") + topology.name);
 }
 
 }  // namespace
 
-std::string to_string(Topology topology) { return kSections[static_cast<int>(topology)]; }
-
-const char* network_section_name(Topology topology) { return kSections[static_cast<int>(topology)]; }
-
 void read_network_section(const json& document, Machine& machine) {
-  std::vector<int> present;
-  for (int i = 0; i < 3; ++i) {
-    if (document.contains(kSections[i])) present.push_back(i);
+  std::vector<const NetworkSection*> present;
+  std::vector<std::string> others;
+  for (const auto& section : kSections) {
+    if (document.contains(section.topology)) present.push_back(&section);
+    if (&section != &kSections[0]) others.push_back(fmt::format("'{}'", section.topology));
   }
   if (present.size() != 1) {
-    ObjectReader::fail("torus", present.empty() ? "is missing (or give a 'fat_tree' or 'dragonfly' section)"
-                                                : "and 'fat_tree', 'dragonfly': give exactly one network section");
+    ObjectReader::fail(kSections[0].topology,
+                       present.empty() ? fmt::format("is missing (or give a {} section)", fmt::join(others, " or "))
+                                       : fmt::format("and {}: give exactly one network section", fmt::join(others, ", ")));
   }
-  machine.topology = static_cast<Topology>(present.front());
-  const char* name = kSections[present.front()];
-  ObjectReader section(document.at(name), name);
-  switch (machine.topology) {
-    case Topology::torus:
-      read_torus(section, machine);
-      break;
-    case Topology::fat_tree:
-      read_fat_tree(section, machine);
-      break;
-    case Topology::dragonfly:
-      read_dragonfly(section, machine);
-      break;
-  }
+  const auto& found = *present.front();
+  machine.topology = &topology_named(found.topology);
+  ObjectReader section(document.at(found.topology), found.topology);
+  found.read(section, machine);
   section.reject_unknown();
 }
 
 void write_network_section(const Machine& machine, nlohmann::ordered_json& document) {
-  using ordered = nlohmann::ordered_json;
-  ordered section;
-  switch (machine.topology) {
-    case Topology::torus:
-      section = {{"dimensions", machine.torus.dimensions},
-                 {"max_side", machine.torus.max_side},
-                 {"mesh_below_nodes", machine.torus.mesh_below_nodes}};
-      break;
-    case Topology::fat_tree:
-      section = {{"down", machine.fat_tree.down}, {"up", machine.fat_tree.up}, {"link_counts", machine.fat_tree.link_counts}};
-      break;
-    case Topology::dragonfly: {
-      const auto& p = machine.dragonfly;
-      section = {{"groups", p.groups},
-                 {"group_links", p.group_links},
-                 {"chassis_per_group", p.chassis},
-                 {"chassis_links", p.chassis_links},
-                 {"routers_per_chassis", p.routers},
-                 {"router_links", p.router_links},
-                 {"nodes_per_router", p.nodes_per_router}};
-      break;
-    }
-  }
+  auto section = section_of(*machine.topology).write(machine);
   section["link_bandwidth_bytes_per_s"] = machine.link_bandwidth;
   section["link_latency_s"] = machine.link_latency;
-  if (machine.topology != Topology::torus) section["virtual_dimensions"] = machine.torus.dimensions;
-  document[network_section_name(machine.topology)] = section;
-}
-
-FatTreeParameters fat_tree_partition(const Machine& machine, std::uint64_t nodes) {
-  const auto& whole = machine.fat_tree;
-  FatTreeParameters p;
-  p.down = partition_counts(whole.down, nodes, "leaf switches", machine.name);
-  p.up.assign(whole.up.begin(), whole.up.begin() + static_cast<std::ptrdiff_t>(p.down.size()));
-  p.link_counts.assign(whole.link_counts.begin(), whole.link_counts.begin() + static_cast<std::ptrdiff_t>(p.down.size()));
-  return p;
-}
-
-DragonflyParameters dragonfly_partition(const Machine& machine, std::uint64_t nodes) {
-  auto p = machine.dragonfly;
-  const auto kept = partition_counts({p.nodes_per_router, p.routers, p.chassis, p.groups}, nodes,
-                                     "routers, chassis or groups", machine.name);
-  unsigned* counts[] = {&p.nodes_per_router, &p.routers, &p.chassis, &p.groups};
-  for (std::size_t level = 0; level < 4; ++level) *counts[level] = level < kept.size() ? kept[level] : 1;
-  p.check();
-  return p;
+  if (!machine.topology->is_virtual_torus) section["virtual_dimensions"] = machine.torus.dimensions;
+  document[machine.topology->name] = section;
 }
 
 std::string simgrid_parameters(const Machine& machine, std::uint64_t nodes) {
-  return machine.topology == Topology::fat_tree ? fat_tree_partition(machine, nodes).to_simgrid()
-                                                : dragonfly_partition(machine, nodes).to_simgrid();
+  if (machine.topology->partition == nullptr) {
+    throw std::logic_error(fmt::format("a {}'s partitions are shapes, not SimGrid parameters", machine.topology->label));
+  }
+  return machine.topology->partition(machine.network_parameters, nodes, machine.name);
 }
 
 double partition_bisection(const Machine& machine, std::uint64_t nodes) {
-  return machine.topology == Topology::fat_tree
-             ? fat_tree_bisection(fat_tree_partition(machine, nodes), machine.link_bandwidth)
-             : dragonfly_bisection(dragonfly_partition(machine, nodes), machine.link_bandwidth);
+  return machine.topology->bisection(simgrid_parameters(machine, nodes), machine.link_bandwidth);
 }
 
 std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape, bool mesh) {
-  switch (machine.topology) {
-    case Topology::fat_tree:
-      return std::make_shared<FatTreeLinks>(fat_tree_partition(machine, shape.nodes()));
-    case Topology::dragonfly:
-      return std::make_shared<DragonflyLinks>(dragonfly_partition(machine, shape.nodes()));
-    case Topology::torus:
-      break;
-  }
+  if (machine.topology->links) return machine.topology->links(simgrid_parameters(machine, shape.nodes()));
   return std::make_shared<TorusLinks>(shape, std::vector<bool>(shape.dimensions(), !mesh));
 }
 

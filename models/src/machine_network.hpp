@@ -20,23 +20,14 @@ class ObjectReader;
 void read_network_section(const nlohmann::json& document, Machine& machine);
 // The network section under its name, for to_json.
 void write_network_section(const Machine& machine, nlohmann::ordered_json& document);
-// The section's name in a machine file: "torus", "fat_tree", "dragonfly".
-const char* network_section_name(Topology topology);
-
-// The fat-tree of the first `nodes` nodes: the lowest levels that hold them,
-// the top one of those with fewer children. Throws std::invalid_argument
-// when they do not fill whole switches of the levels below or exceed the machine.
-FatTreeParameters fat_tree_partition(const Machine& machine, std::uint64_t nodes);
-// The dragonfly of the first `nodes` nodes: whole routers, chassis and
-// groups below the first level not filled. Throws like fat_tree_partition.
-DragonflyParameters dragonfly_partition(const Machine& machine, std::uint64_t nodes);
-
-// SimGrid's topo_parameters of the partition of `nodes` nodes of a fat-tree
-// or dragonfly machine (what its platform, plan and explanation name).
+// SimGrid's topo_parameters of the partition of `nodes` nodes of a machine
+// whose partitions are not shapes (a fat-tree, a dragonfly: what its
+// platform, plan and explanation name). Throws std::invalid_argument when
+// the nodes fill no whole unit or exceed the machine.
 std::string simgrid_parameters(const Machine& machine, std::uint64_t nodes);
 
 // One-way bandwidth across the cut that halves the partition's nodes, for a
-// fat-tree or dragonfly machine.
+// machine whose partitions are not shapes.
 double partition_bisection(const Machine& machine, std::uint64_t nodes);
 
 // The physical links of a run on `shape` (the virtual torus): the torus

@@ -9,13 +9,11 @@ namespace gups::model {
 namespace {
 
 std::string network_of(const Machine& machine, const Prediction& p) {
-  if (machine.topology == Topology::torus) {
+  if (machine.topology->is_virtual_torus) {
     return fmt::format("the physical {} {} itself (the paper's mapping)", p.shape.to_string(), p.mesh ? "mesh" : "torus");
   }
-  const bool tree = machine.topology == Topology::fat_tree;
   return fmt::format("a {} (SimGrid {} {}), the virtual torus laid on its nodes in order, dimension 0 fastest",
-                     tree ? "fat-tree" : "dragonfly", tree ? "FAT_TREE" : "DRAGONFLY",
-                     simgrid_parameters(machine, p.nodes));
+                     machine.topology->label, machine.topology->simgrid_name, simgrid_parameters(machine, p.nodes));
 }
 
 }  // namespace
@@ -44,7 +42,7 @@ std::string explain_prediction(const Machine& machine, const Prediction& p, cons
       "\nNetwork: bisection {:.4g} B/s one way; {:.3f} software hops per update, {:.3f} links per software hop "
       "(on SimGrid's routes); {:.2f} bytes per update on the wire.\n",
       p.bisection_bytes_per_s, p.software_hops, p.physical_hops_per_software_hop, p.bytes_per_update);
-  if (machine.topology == Topology::torus) {
+  if (machine.topology->is_virtual_torus) {
     text += fmt::format("Network bound (the paper's 4B/b): {}", p.network_gups ? fmt::format("{:.4g} GUPS", *p.network_gups) : "-");
     if (p.routes_network_gups) {
       text += fmt::format("; on SimGrid's routes the busiest links ({}) allow {:.4g}", p.network_bottleneck,

@@ -167,7 +167,7 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"cpu_cycles_per_update", p.cpu_cycles_per_update},
                     {"cpu_gups", p.cpu_gups},
                     {"bytes_per_update", p.bytes_per_update},
-                    {"network", p.topology == Topology::torus ? (p.mesh ? "mesh" : "torus") : to_string(p.topology)},
+                    {"network", p.topology->is_virtual_torus ? (p.mesh ? "mesh" : "torus") : p.topology->name},
                     {"bisection_bytes_per_s", p.bisection_bytes_per_s},
                     {"software_hops", p.software_hops},
                     {"physical_hops_per_software_hop", p.physical_hops_per_software_hop},

@@ -113,32 +113,4 @@ NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, 
   return bound;
 }
 
-double fat_tree_bisection(const FatTreeParameters& tree, double link_bandwidth) {
-  if (tree.nodes() < 2) return 0;
-  // Cables between level l and l + 1: elements of level l x their up ports.
-  double narrowest = static_cast<double>(tree.nodes());
-  double elements = static_cast<double>(tree.nodes());
-  for (unsigned l = 0; l < tree.levels(); ++l) {
-    const double cables = elements * tree.up[l] * tree.link_counts[l];
-    narrowest = std::min(narrowest, cables);
-    // Elements of level l + 1: cables up from level l over each switch's down ports.
-    elements = cables / (static_cast<double>(tree.down[l]) * tree.link_counts[l]);
-  }
-  return narrowest / 2 * link_bandwidth;
-}
-
-double dragonfly_bisection(const DragonflyParameters& fly, double link_bandwidth) {
-  auto halves = [](double n) { return std::floor(n / 2) * std::ceil(n / 2); };
-  const double node_links = std::floor(static_cast<double>(fly.nodes()) / 2);
-  double cut = node_links;
-  if (fly.groups > 1) {
-    cut = halves(fly.groups) * fly.group_links;
-  } else if (fly.chassis > 1) {
-    cut = halves(fly.chassis) * fly.routers * fly.chassis_links;
-  } else if (fly.routers > 1) {
-    cut = halves(fly.routers) * fly.router_links;
-  }
-  return std::min(cut, node_links) * link_bandwidth;
-}
-
 }  // namespace gups::model

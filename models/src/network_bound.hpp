@@ -29,10 +29,4 @@ struct NetworkBound {
 NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, bool software_routing,
                            double bytes_per_update, double link_bandwidth);
 
-// One-way bandwidth across the cut that halves a fat-tree's or dragonfly's
-// nodes (the narrowest level's cables for a fat-tree; the groups' global
-// links, else the chassis', else the routers', for a dragonfly).
-double fat_tree_bisection(const FatTreeParameters& tree, double link_bandwidth);
-double dragonfly_bisection(const DragonflyParameters& fly, double link_bandwidth);
-
 }  // namespace gups::model

@@ -15,6 +15,7 @@
 #include "models/src/machine.hpp"
 #include "models/src/machine_network.hpp"
 #include "models/src/network_bound.hpp"
+#include "topologies/network/topology.hpp"
 #include "topologies/network/torus_links.hpp"
 
 namespace gups {
@@ -103,17 +104,17 @@ TEST(DragonflyLinks, RoutesAreMinimalWithOneChassisPerGroup) {
 
 TEST(MachineNetwork, PartitionsKeepTheLowerLevelsWhole) {
   const auto tree = load_machine("fattree", default_machine_directories());
-  EXPECT_EQ(model::fat_tree_partition(tree, 64).to_simgrid(), "2;16,4;1,16;1,1");
-  EXPECT_EQ(model::fat_tree_partition(tree, 4096).to_simgrid(), "3;16,16,16;1,16,16;1,1,1");
-  EXPECT_EQ(model::fat_tree_partition(tree, 8).to_simgrid(), "1;8;1;1");
-  EXPECT_THROW(model::fat_tree_partition(tree, 24), std::invalid_argument);
-  EXPECT_THROW(model::fat_tree_partition(tree, 16384), std::invalid_argument);
+  EXPECT_EQ(model::simgrid_parameters(tree, 64), "2;16,4;1,16;1,1");
+  EXPECT_EQ(model::simgrid_parameters(tree, 4096), "3;16,16,16;1,16,16;1,1,1");
+  EXPECT_EQ(model::simgrid_parameters(tree, 8), "1;8;1;1");
+  EXPECT_THROW(model::simgrid_parameters(tree, 24), std::invalid_argument);
+  EXPECT_THROW(model::simgrid_parameters(tree, 16384), std::invalid_argument);
   const auto fly = load_machine("dragonfly", default_machine_directories());
-  EXPECT_EQ(model::dragonfly_partition(fly, 64).to_simgrid(), "1,4;1,1;16,1;4");
-  EXPECT_EQ(model::dragonfly_partition(fly, 4096).to_simgrid(), "32,4;1,1;32,1;4");
-  EXPECT_THROW(model::dragonfly_partition(fly, 192), std::invalid_argument);
+  EXPECT_EQ(model::simgrid_parameters(fly, 64), "1,4;1,1;16,1;4");
+  EXPECT_EQ(model::simgrid_parameters(fly, 4096), "32,4;1,1;32,1;4");
+  EXPECT_THROW(model::simgrid_parameters(fly, 192), std::invalid_argument);
   try {
-    model::dragonfly_partition(fly, 8192);
+    model::simgrid_parameters(fly, 8192);
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("8192 nodes exceed the 4096 nodes of 'dragonfly'"), std::string::npos)
@@ -121,12 +122,50 @@ TEST(MachineNetwork, PartitionsKeepTheLowerLevelsWhole) {
   }
 }
 
+// Every registered topology is found by its name, and an unknown name is
+// refused naming them; a topology whose partitions are not shapes gives
+// them, its bisection and its links from SimGrid's parameters.
+TEST(Topologies, EachIsRegisteredOnceUnderItsName) {
+  std::set<std::string> names;
+  for (const auto* kind : topologies()) {
+    EXPECT_TRUE(names.insert(kind->name).second) << kind->name;
+    EXPECT_EQ(&topology_named(kind->name), kind);
+    EXPECT_NE(kind->platform_links, nullptr) << kind->name;
+    EXPECT_EQ(kind->partition == nullptr, kind->is_virtual_torus) << kind->name;
+    if (kind->partition) {
+      EXPECT_NE(kind->bisection, nullptr) << kind->name;
+      EXPECT_NE(kind->links, nullptr) << kind->name;
+    }
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"torus", "fat_tree", "dragonfly"}));
+  try {
+    topology_named("hypercube");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown topology 'hypercube' (give torus, fat_tree, dragonfly)");
+  }
+  const auto& tree = topology_named("fat_tree");
+  EXPECT_EQ(tree.partition("3;16,16,16;1,16,16;1,1,1", 64, "t"), "2;16,4;1,16;1,1");
+  EXPECT_EQ(tree.links(tree.partition("3;16,16,16;1,16,16;1,1,1", 64, "t"))->nodes(), 64u);
+  const auto read = [](const char* name) -> std::string {
+    if (std::string(name) == "gups/torus-shape") return "4x2";
+    if (std::string(name) == "gups/torus-wraps") return "1,0";
+    throw std::invalid_argument(name);
+  };
+  const auto torus = topology_named("torus").platform_links(read);
+  EXPECT_EQ(torus->nodes(), 8u);
+  EXPECT_TRUE(torus->classes_are_dimensions());
+  EXPECT_EQ(torus->independent_lines(TorusShape({4, 2})).size(), 2u);
+  EXPECT_TRUE(torus->independent_lines(TorusShape({2, 4})).empty());
+}
+
 // The virtual torus is chosen apart from the physical network: the paper's
 // (the physical torus) on a torus, a balanced grid of the file's virtual
 // dimensions elsewhere, whose node count the network must hold.
 TEST(MachineNetwork, VirtualShapeOnEachTopology) {
   const auto bgq = load_machine("bgq", default_machine_directories());
-  EXPECT_EQ(bgq.topology, model::Topology::torus);
+  EXPECT_EQ(bgq.topology, &topology_named("torus"));
+  EXPECT_TRUE(bgq.topology->is_virtual_torus);
   EXPECT_EQ(bgq.shape_for(1024).to_string(), "4x4x4x4x4");
   const auto tree = load_machine("fattree", default_machine_directories());
   EXPECT_EQ(tree.shape_for(4096).to_string(), "16x16x16");
@@ -175,7 +214,7 @@ TEST(NetworkBound, OnOneSwitchTheNodesCablesBind) {
   const auto direct = model::network_bound(tree, shape, false, 8.0, 1e9);
   EXPECT_NEAR(direct.software_hops, 15.0 / 16.0, 1e-12);
   EXPECT_EQ(direct.busiest_class, "level 0-1 up");
-  EXPECT_NEAR(model::fat_tree_bisection(FatTreeParameters::parse("1;16;1;1"), 1e9), 8e9, 1);
+  EXPECT_NEAR(topology_named("fat_tree").bisection("1;16;1;1", 1e9), 8e9, 1);
 }
 
 // A tapered tree binds at its narrow level; a dragonfly of few global
@@ -186,7 +225,7 @@ TEST(NetworkBound, TheNarrowestLinksBindAndTheirClassIsNamed) {
   const TorusShape grid = TorusShape::balanced(256, 3);
   const auto bound = model::network_bound(tree, grid, false, 8.0, 1e9);
   EXPECT_EQ(bound.busiest_class, "level 1-2 up");
-  EXPECT_NEAR(model::fat_tree_bisection(tapered, 1e9), 32e9, 1);  // 64 top cables / 2
+  EXPECT_NEAR(topology_named("fat_tree").bisection(tapered.to_simgrid(), 1e9), 32e9, 1);  // 64 top cables / 2
   const DragonflyLinks thin(DragonflyParameters::parse("8,1;1,1;8,1;4"));
   const DragonflyLinks thick(DragonflyParameters::parse("8,16;1,1;8,16;4"));
   const auto shape = TorusShape::balanced(256, 3);
@@ -195,7 +234,7 @@ TEST(NetworkBound, TheNarrowestLinksBindAndTheirClassIsNamed) {
   EXPECT_EQ(thin_bound.busiest_class, "blue (groups)");
   EXPECT_EQ(thick_bound.busiest_class, "node-router");
   EXPECT_GT(thick_bound.gups, 4 * thin_bound.gups);
-  EXPECT_NEAR(model::dragonfly_bisection(DragonflyParameters::parse("8,1;1,1;8,1;4"), 1e9), 16e9, 1);
+  EXPECT_NEAR(topology_named("dragonfly").bisection("8,1;1,1;8,1;4", 1e9), 16e9, 1);
 }
 
 // The model names the network and what binds; the torus machines keep the
@@ -205,7 +244,7 @@ TEST(NetworkBound, ThePredictionCarriesTheDerivation) {
   model::ModelOptions options;
   options.algorithm = Algorithm::routed;
   const auto p = model::predict(tree, tree.shape_for(512), options);
-  EXPECT_EQ(p.topology, model::Topology::fat_tree);
+  EXPECT_EQ(p.topology, &topology_named("fat_tree"));
   EXPECT_GT(p.physical_hops_per_software_hop, 2.0);
   ASSERT_TRUE(p.network_gups);
   const auto links = model::physical_links(tree, p.shape, false);

@@ -1,9 +1,14 @@
 #include "topologies/network/dragonfly_links.hpp"
 
+#include "topologies/network/platform_names.hpp"
+#include "topologies/network/topology.hpp"
 #include "topologies/network/topology_parameters.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <memory>
 #include <stdexcept>
 
 namespace gups {
@@ -168,5 +173,43 @@ void DragonflyLinks::route(std::uint64_t from, std::uint64_t to, std::vector<std
   }
   links.push_back(node_down_[target_router * p.nodes_per_router + target.node]);
 }
+
+namespace {
+
+std::string dragonfly_partition(const std::string& whole, std::uint64_t nodes, const std::string& machine) {
+  auto p = DragonflyParameters::parse(whole);
+  const auto kept = partition_counts({p.nodes_per_router, p.routers, p.chassis, p.groups}, nodes,
+                                     "routers, chassis or groups", machine);
+  unsigned* counts[] = {&p.nodes_per_router, &p.routers, &p.chassis, &p.groups};
+  for (std::size_t level = 0; level < 4; ++level) *counts[level] = level < kept.size() ? kept[level] : 1;
+  p.check();
+  return p.to_simgrid();
+}
+
+// The groups' global links, else the chassis', else the routers'.
+double dragonfly_bisection(const std::string& parameters, double link_bandwidth) {
+  const auto fly = DragonflyParameters::parse(parameters);
+  auto halves = [](double n) { return std::floor(n / 2) * std::ceil(n / 2); };
+  const double node_links = std::floor(static_cast<double>(fly.nodes()) / 2);
+  double cut = node_links;
+  if (fly.groups > 1) {
+    cut = halves(fly.groups) * fly.group_links;
+  } else if (fly.chassis > 1) {
+    cut = halves(fly.chassis) * fly.routers * fly.chassis_links;
+  } else if (fly.routers > 1) {
+    cut = halves(fly.routers) * fly.router_links;
+  }
+  return std::min(cut, node_links) * link_bandwidth;
+}
+
+std::shared_ptr<const PhysicalLinks> dragonfly_links(const std::string& parameters) {
+  return std::make_shared<DragonflyLinks>(DragonflyParameters::parse(parameters));
+}
+
+}  // namespace
+
+extern const TopologyKind topology_dragonfly{
+    "dragonfly", "dragonfly", "DRAGONFLY", false, dragonfly_partition, dragonfly_bisection, dragonfly_links,
+    [](const PropertyReader& property) { return dragonfly_links(property(kTopologyParametersProperty)); }};
 
 }  // namespace gups

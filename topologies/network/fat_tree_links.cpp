@@ -1,10 +1,15 @@
 #include "topologies/network/fat_tree_links.hpp"
 
+#include "topologies/network/platform_names.hpp"
+#include "topologies/network/topology.hpp"
 #include "topologies/network/topology_parameters.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cmath>
+#include <memory>
 #include <stdexcept>
 
 namespace gups {
@@ -192,5 +197,42 @@ void FatTreeLinks::route(std::uint64_t from, std::uint64_t to, std::vector<std::
     }
   }
 }
+
+namespace {
+
+std::string fat_tree_partition(const std::string& whole_parameters, std::uint64_t nodes, const std::string& machine) {
+  const auto whole = FatTreeParameters::parse(whole_parameters);
+  FatTreeParameters p;
+  p.down = partition_counts(whole.down, nodes, "leaf switches", machine);
+  p.up.assign(whole.up.begin(), whole.up.begin() + static_cast<std::ptrdiff_t>(p.down.size()));
+  p.link_counts.assign(whole.link_counts.begin(), whole.link_counts.begin() + static_cast<std::ptrdiff_t>(p.down.size()));
+  return p.to_simgrid();
+}
+
+// The narrowest level's cables.
+double fat_tree_bisection(const std::string& parameters, double link_bandwidth) {
+  const auto tree = FatTreeParameters::parse(parameters);
+  if (tree.nodes() < 2) return 0;
+  // Cables between level l and l + 1: elements of level l x their up ports.
+  double narrowest = static_cast<double>(tree.nodes());
+  double elements = static_cast<double>(tree.nodes());
+  for (unsigned l = 0; l < tree.levels(); ++l) {
+    const double cables = elements * tree.up[l] * tree.link_counts[l];
+    narrowest = std::min(narrowest, cables);
+    // Elements of level l + 1: cables up from level l over each switch's down ports.
+    elements = cables / (static_cast<double>(tree.down[l]) * tree.link_counts[l]);
+  }
+  return narrowest / 2 * link_bandwidth;
+}
+
+std::shared_ptr<const PhysicalLinks> fat_tree_links(const std::string& parameters) {
+  return std::make_shared<FatTreeLinks>(FatTreeParameters::parse(parameters));
+}
+
+}  // namespace
+
+extern const TopologyKind topology_fat_tree{
+    "fat_tree", "fat-tree", "FAT_TREE", false, fat_tree_partition, fat_tree_bisection, fat_tree_links,
+    [](const PropertyReader& property) { return fat_tree_links(property(kTopologyParametersProperty)); }};
 
 }  // namespace gups

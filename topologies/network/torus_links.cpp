@@ -1,6 +1,11 @@
 #include "topologies/network/torus_links.hpp"
 
+#include "topologies/network/platform_names.hpp"
+#include "topologies/network/topology.hpp"
+
 #include <algorithm>
+#include <memory>
+#include <sstream>
 #include <stdexcept>
 
 namespace gups {
@@ -57,5 +62,25 @@ void TorusLinks::route(std::uint64_t from, std::uint64_t to, std::vector<std::ui
     }
   }
 }
+
+namespace {
+
+// At the levels that time messages themselves a torus platform gives its
+// shape and, per dimension, whether it wraps around (a mesh where not).
+std::shared_ptr<const PhysicalLinks> torus_platform_links(const PropertyReader& property) {
+  auto shape = TorusShape::parse(property(kTorusShapeProperty));
+  std::vector<bool> wraps;
+  std::istringstream flags(property(kTorusWrapsProperty));
+  for (std::string flag; std::getline(flags, flag, ',');) {
+    if (flag != "0" && flag != "1") throw std::invalid_argument("the platform's torus wraps are 0 or 1: '" + flag + "'");
+    wraps.push_back(flag == "1");
+  }
+  return std::make_shared<TorusLinks>(std::move(shape), std::move(wraps));
+}
+
+}  // namespace
+
+extern const TopologyKind topology_torus{"torus", "torus", "TORUS", true, nullptr, nullptr, nullptr,
+                                         torus_platform_links};
 
 }  // namespace gups

@@ -82,16 +82,20 @@ int main(int argc, char** argv) {
                  "torus.mesh_below_nodes, a torus from there")
       ->check(CLI::IsMember({"torus", "mesh", "machine"}))
       ->capture_default_str();
+  std::string level_help = "network level of the platform:";
+  for (const auto& each : gups::NetworkLevel::all()) level_help += std::string(" ") + each.name() + " (" + each.help() + ");";
   app.add_option("--network", level,
-                 "network level of the platform: flow (SimGrid shares every link), queue (each link serves one "
-                 "message at a time), latency (no contention), auto (flow up to " +
-                     std::to_string(gups::topology::kFlowMaxNodes) + " nodes, queue above)")
+                 level_help + " auto (flow up to " + std::to_string(gups::topology::kFlowMaxNodes) + " nodes, queue above)")
       ->check(CLI::IsMember([] {
         auto names = gups::network_level_names();
         names.push_back("auto");
         return names;
       }()))
       ->capture_default_str();
+  bool list_levels = false;
+  app.add_flag("--network-levels", list_levels,
+               "print the network levels (name, help, whether SimGrid's own links carry them) as one line of JSON, "
+               "and stop");
   app.add_option("--nodes-per-host", nodes_per_host, gups::model::kNodesPerHostHelp)
       ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
       ->capture_default_str();
@@ -116,6 +120,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::cerr << "gups-topology: error: " << e.what() << "\n";
     return 2;
+  }
+  if (list_levels) {
+    std::cout << gups::network_levels_json() << "\n";
+    return 0;
   }
   // The plan as JSON on stdout, and the files asked for.
   auto emit = [&](const auto& plan, const nlohmann::json& charges) {

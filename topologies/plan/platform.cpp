@@ -85,9 +85,8 @@ std::string level_xml(const model::Machine& machine, const TorusShape& shape, co
 // properties, which the simulation's link load and levels read.
 std::string cluster_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
                         double bandwidth, double latency) {
-  const bool tree = machine.topology == model::Topology::fat_tree;
   const auto parameters = model::simgrid_parameters(machine, shape.nodes());
-  const auto topology = model::to_string(machine.topology);
+  const std::string topology = machine.topology->name;
   const bool flow = options.level.simgrid_links();
   std::string properties = fmt::format("    <prop id=\"{}\" value=\"{}\"/>\n    <prop id=\"{}\" value=\"{}\"/>\n",
                                        kTopologyProperty, topology, kTopologyParametersProperty, parameters);
@@ -100,7 +99,7 @@ std::string cluster_xml(const model::Machine& machine, const TorusShape& shape, 
   }
   const auto network = flow ? fmt::format("bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"\n"
                                           "           topology=\"{}\" topo_parameters=\"{}\"",
-                                          bandwidth, latency, tree ? "FAT_TREE" : "DRAGONFLY", parameters)
+                                          bandwidth, latency, machine.topology->simgrid_name, parameters)
                             : fmt::format("bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"",
                                           kPrivateLinkBandwidth, kPrivateLinkLatency);
   return fmt::format(
@@ -131,7 +130,7 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
   if (sides.empty()) sides.push_back(1);
   const double bandwidth = machine.link_bandwidth * options.bandwidth_scale;
   const double latency = options.zero_latency ? 0.0 : machine.link_latency;
-  if (machine.topology != model::Topology::torus) return cluster_xml(machine, shape, options, bandwidth, latency);
+  if (!machine.topology->is_virtual_torus) return cluster_xml(machine, shape, options, bandwidth, latency);
   if (!options.level.simgrid_links()) return level_xml(machine, shape, options, bandwidth, latency);
   if (options.mesh) return mesh_xml(machine, shape, options, bandwidth, latency);
   // Ranks of one node talk through a loopback link far faster than the

@@ -120,9 +120,9 @@ RunPlan plan_run(const PlanRequest& request) {
   plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
-  if (plan.mesh && plan.machine.topology != model::Topology::torus) {
+  if (plan.mesh && !plan.machine.topology->is_virtual_torus) {
     throw std::invalid_argument(fmt::format("--wrap mesh: '{}' is a {}, whose virtual torus always wraps",
-                                            plan.machine.name, model::to_string(plan.machine.topology)));
+                                            plan.machine.name, plan.machine.topology->name));
   }
   plan.network_level = request.network_level.value_or(automatic_network_level(nodes));
   plan.ranks_per_node = ranks_per_node(request, plan.machine);
@@ -168,8 +168,9 @@ nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& 
                                unsigned ranks_per_node, std::uint64_t ranks) {
   nlohmann::json written = nlohmann::json::parse(model::to_json(machine).dump());
   written["path"] = machine.path;
-  const bool on_torus = machine.topology == model::Topology::torus;
-  nlohmann::json physical{{"topology", on_torus ? (mesh ? "mesh" : "torus") : model::to_string(machine.topology)},
+  const bool on_torus = machine.topology->is_virtual_torus;
+  const std::string topology = machine.topology->name;
+  nlohmann::json physical{{"topology", on_torus ? (mesh ? "mesh" : "torus") : topology},
                           {"nodes", shape.nodes()}};
   if (on_torus) {
     physical["shape"] = shape.to_string();
@@ -183,7 +184,7 @@ nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& 
           {"machine", written},
           {"shape", shape.to_string()},
           {"nodes", shape.nodes()},
-          {"network", on_torus ? (mesh ? "mesh" : "torus") : "virtual torus on a " + model::to_string(machine.topology)},
+          {"network", on_torus ? (mesh ? "mesh" : "torus") : "virtual torus on a " + topology},
           {"physical_network", physical},
           {"virtual_torus",
            {{"shape", shape.to_string()},

@@ -1,0 +1,29 @@
+#include "topologies/network/topology.hpp"
+
+#include <stdexcept>
+
+namespace gups {
+
+#define GUPS_TOPOLOGY(name) extern const TopologyKind topology_##name;
+#include "topologies/network/topologies.def"
+#undef GUPS_TOPOLOGY
+
+const std::vector<const TopologyKind*>& topologies() {
+  static const std::vector<const TopologyKind*> registered{
+#define GUPS_TOPOLOGY(name) &topology_##name,
+#include "topologies/network/topologies.def"
+#undef GUPS_TOPOLOGY
+  };
+  return registered;
+}
+
+const TopologyKind& topology_named(const std::string& name) {
+  std::string names;
+  for (const auto* kind : topologies()) {
+    if (name == kind->name) return *kind;
+    names += (names.empty() ? "" : ", ") + std::string(kind->name);
+  }
+  throw std::invalid_argument("unknown topology '" + name + "' (give " + names + ")");
+}
+
+}  // namespace gups
