@@ -34,8 +34,12 @@ def network_levels(build):
 
 
 def check_network_level(build, name):
-    """Raises ValueError naming the levels when `name` is none of them."""
-    names = [level["name"] for level in network_levels(build)]
+    """Raises ValueError naming the levels when `name` is none of them (without a build, the run that needs one
+    says so)."""
+    try:
+        names = [level["name"] for level in network_levels(build)]
+    except MissingBinary:
+        return
     if name not in names:
         raise ValueError(f"--network: unknown network level '{name}' (give {', '.join(names)} or auto)")
 

@@ -22,23 +22,23 @@
 namespace gups {
 namespace {
 
-const simgrid::s4u::NetZone* torus_zone() {
-  const auto* zone = simgrid::s4u::Engine::get_instance()->netzone_by_name_or_null(kTorusClusterId);
-  if (zone == nullptr) throw std::invalid_argument(std::string("the platform has no zone '") + kTorusClusterId + "'");
+const simgrid::s4u::NetZone* network_zone() {
+  const auto* zone = simgrid::s4u::Engine::get_instance()->netzone_by_name_or_null(kNetworkZoneId);
+  if (zone == nullptr) throw std::invalid_argument(std::string("the platform has no zone '") + kNetworkZoneId + "'");
   return zone;
 }
 
 // A flat cluster keeps its properties on its zone; SimGrid's torus, fat-tree
 // and dragonfly clusters put them on each of their hosts instead.
 const char* platform_property(const char* name) {
-  if (const char* value = torus_zone()->get_property(name)) return value;
+  if (const char* value = network_zone()->get_property(name)) return value;
   const auto* first = simgrid::s4u::Host::by_name_or_null(host_name(0));
   return first == nullptr ? nullptr : first->get_property(name);
 }
 
 std::string property(const char* name) {  // a PropertyReader
   const char* value = platform_property(name);
-  if (value == nullptr) throw std::invalid_argument(std::string("the platform's torus zone has no property ") + name);
+  if (value == nullptr) throw std::invalid_argument(std::string("the platform's network zone has no property ") + name);
   return value;
 }
 
@@ -109,7 +109,7 @@ class LevelLatency {
 }  // namespace
 
 NetworkLevel platform_network_level() {
-  const char* value = torus_zone()->get_property(kNetworkLevelProperty);
+  const char* value = network_zone()->get_property(kNetworkLevelProperty);
   return value == nullptr ? NetworkLevel() : network_level_named(value);
 }
 
@@ -138,7 +138,7 @@ void simulation::install_network_level() {
         number_hosts(links->nodes());
         auto latency = std::make_shared<LevelLatency>(level.timing(
             std::move(links), {platform_link_bandwidth(), positive_property(kLinkLatencyProperty, true)}));
-        torus_zone()->get_network_model()->set_lat_factor_cb(
+        network_zone()->get_network_model()->set_lat_factor_cb(
             [latency](double size, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,
                       const std::vector<simgrid::s4u::Link*>& route, const std::unordered_set<simgrid::s4u::NetZone*>&) {
               return (*latency)(size, source, destination, route);

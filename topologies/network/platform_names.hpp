@@ -8,14 +8,17 @@
 
 namespace gups {
 
-inline constexpr const char* kTorusClusterId = "torus";
+// The zone (a SimGrid cluster) that holds every host and link of a
+// platform, whatever its topology; named "torus" since the first platforms
+// were tori, and kept so that every platform written before stays valid.
+inline constexpr const char* kNetworkZoneId = "torus";
 inline constexpr const char* kHostPrefix = "node-";
 
 inline std::string host_name(std::uint64_t node) { return kHostPrefix + std::to_string(node); }
 
-// SimGrid names a torus cluster's link "<cluster>_link_from_A_to_B" (with
+// SimGrid names a torus cluster's link "<zone>_link_from_A_to_B" (with
 // _UP and _DOWN for its two directions).
-inline std::string torus_link_prefix() { return std::string(kTorusClusterId) + "_link_from_"; }
+inline std::string torus_link_prefix() { return std::string(kNetworkZoneId) + "_link_from_"; }
 
 // SimGrid names a fat-tree's or dragonfly's directed link "..._<i>_UP" or
 // "..._<i>_DOWN", i counting the cables in creation order: PhysicalLinks'
@@ -33,7 +36,7 @@ inline bool numbered_link(const std::string& name, std::uint32_t& link) {
   return true;
 }
 
-// Properties of the torus zone at the network levels other than flow
+// Properties of the network zone at the network levels other than flow
 // (simulated_network.hpp): the level and the torus it models.
 inline constexpr const char* kNetworkLevelProperty = "gups/network-level";
 inline constexpr const char* kTorusShapeProperty = "gups/torus-shape";

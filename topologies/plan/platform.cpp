@@ -11,6 +11,17 @@ namespace gups::topology {
 
 namespace {
 
+// Every platform's opening and closing: SimGrid's header, a comment saying
+// whose network it is and what is in it, the body.
+std::string platform_document(const model::Machine& machine, const std::string& what, const std::string& body) {
+  return fmt::format(
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- {} ({}): {}, written by gups-topology -->\n"
+      "<platform version=\"4.1\">\n{}</platform>\n",
+      machine.name, machine.description, what, body);
+}
+
 // Links named as SimGrid names a torus cluster's, so that the link load finds
 // their dimension the same way; one per neighbour pair, a direction each way.
 std::string mesh_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
@@ -34,19 +45,13 @@ std::string mesh_xml(const model::Machine& machine, const TorusShape& shape, con
                             host_name(node), host_name(next), link);
     }
   }
-  return fmt::format(
-      "<?xml version='1.0'?>\n"
-      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<!-- {} ({}): {} mesh, {} cores per node, written by gups-topology -->\n"
-      "<platform version=\"4.1\">\n"
-      "  <config>\n"
-      "    <prop id=\"network/loopback-bw\" value=\"1e15\"/>\n"
-      "    <prop id=\"network/loopback-lat\" value=\"0\"/>\n"
-      "  </config>\n"
-      "  <zone id=\"{}\" routing=\"Floyd\">\n{}{}{}  </zone>\n"
-      "</platform>\n",
-      machine.name, machine.description, shape.to_string(), options.ranks_per_node, kTorusClusterId, hosts, links,
-      routes);
+  return platform_document(machine, fmt::format("{} mesh, {} cores per node", shape.to_string(), options.ranks_per_node),
+                           fmt::format("  <config>\n"
+                                       "    <prop id=\"network/loopback-bw\" value=\"1e15\"/>\n"
+                                       "    <prop id=\"network/loopback-lat\" value=\"0\"/>\n"
+                                       "  </config>\n"
+                                       "  <zone id=\"{}\" routing=\"Floyd\">\n{}{}{}  </zone>\n",
+                                       kNetworkZoneId, hosts, links, routes));
 }
 
 // Each private link: a message spends its size over 1e15 B/s on it, which
@@ -59,25 +64,22 @@ std::string level_xml(const model::Machine& machine, const TorusShape& shape, co
                       double bandwidth, double latency) {
   std::vector<int> wraps;
   for (unsigned d = 0; d < shape.dimensions(); ++d) wraps.push_back(options.mesh ? 0 : 1);
-  return fmt::format(
-      "<?xml version='1.0'?>\n"
-      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<!-- {} ({}): {} {}, {} cores per node, network level {}, written by gups-topology -->\n"
-      "<platform version=\"4.1\">\n"
-      "  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
-      "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\">\n"
-      "    <prop id=\"{}\" value=\"{}\"/>\n"
-      "    <prop id=\"{}\" value=\"{}\"/>\n"
-      "    <prop id=\"{}\" value=\"{}\"/>\n"
-      "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
-      "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
-      "  </cluster>\n"
-      "</platform>\n",
-      machine.name, machine.description, shape.to_string(), options.mesh ? "mesh" : "torus", options.ranks_per_node,
-      to_string(options.level), kTorusClusterId, kHostPrefix, shape.nodes() - 1, machine.clock_hz,
-      options.ranks_per_node, kPrivateLinkBandwidth, kPrivateLinkLatency, kNetworkLevelProperty,
-      to_string(options.level), kTorusShapeProperty, shape.to_string(), kTorusWrapsProperty, fmt::join(wraps, ","),
-      kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty, latency);
+  return platform_document(
+      machine,
+      fmt::format("{} {}, {} cores per node, network level {}", shape.to_string(), options.mesh ? "mesh" : "torus",
+                  options.ranks_per_node, to_string(options.level)),
+      fmt::format("  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
+                  "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\">\n"
+                  "    <prop id=\"{}\" value=\"{}\"/>\n"
+                  "    <prop id=\"{}\" value=\"{}\"/>\n"
+                  "    <prop id=\"{}\" value=\"{}\"/>\n"
+                  "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
+                  "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
+                  "  </cluster>\n",
+                  kNetworkZoneId, kHostPrefix, shape.nodes() - 1, machine.clock_hz, options.ranks_per_node,
+                  kPrivateLinkBandwidth, kPrivateLinkLatency, kNetworkLevelProperty, to_string(options.level),
+                  kTorusShapeProperty, shape.to_string(), kTorusWrapsProperty, fmt::join(wraps, ","),
+                  kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty, latency));
 }
 
 // SimGrid's own FAT_TREE or DRAGONFLY cluster at the flow level; at the
@@ -102,19 +104,16 @@ std::string cluster_xml(const model::Machine& machine, const TorusShape& shape, 
                                           bandwidth, latency, machine.topology->simgrid_name, parameters)
                             : fmt::format("bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"",
                                           kPrivateLinkBandwidth, kPrivateLinkLatency);
-  return fmt::format(
-      "<?xml version='1.0'?>\n"
-      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<!-- {} ({}): {} {} ({}), virtual torus {}, {} cores per node, network level {}, written by gups-topology -->\n"
-      "<platform version=\"4.1\">\n"
-      "  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
-      "           {}>\n"
-      "{}"
-      "  </cluster>\n"
-      "</platform>\n",
-      machine.name, machine.description, shape.nodes(), topology, parameters, shape.to_string(), options.ranks_per_node,
-      to_string(options.level), kTorusClusterId, kHostPrefix, shape.nodes() - 1, machine.clock_hz,
-      options.ranks_per_node, network, properties);
+  return platform_document(
+      machine,
+      fmt::format("{} {} ({}), virtual torus {}, {} cores per node, network level {}", shape.nodes(), topology,
+                  parameters, shape.to_string(), options.ranks_per_node, to_string(options.level)),
+      fmt::format("  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
+                  "           {}>\n"
+                  "{}"
+                  "  </cluster>\n",
+                  kNetworkZoneId, kHostPrefix, shape.nodes() - 1, machine.clock_hz, options.ranks_per_node, network,
+                  properties));
 }
 
 }  // namespace
@@ -135,18 +134,13 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
   if (options.mesh) return mesh_xml(machine, shape, options, bandwidth, latency);
   // Ranks of one node talk through a loopback link far faster than the
   // torus: the cost of a local hand-off is charged to the cores instead.
-  return fmt::format(
-      "<?xml version='1.0'?>\n"
-      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<!-- {} ({}): {} torus, {} cores per node, written by gups-topology -->\n"
-      "<platform version=\"4.1\">\n"
-      "  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
-      "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"\n"
-      "           topology=\"TORUS\" topo_parameters=\"{}\"/>\n"
-      "</platform>\n",
-      machine.name, machine.description, shape.to_string(), options.ranks_per_node, kTorusClusterId, kHostPrefix,
-      shape.nodes() - 1,
-      machine.clock_hz, options.ranks_per_node, bandwidth, latency, fmt::join(sides, ","));
+  return platform_document(
+      machine, fmt::format("{} torus, {} cores per node", shape.to_string(), options.ranks_per_node),
+      fmt::format("  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
+                  "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"\n"
+                  "           topology=\"{}\" topo_parameters=\"{}\"/>\n",
+                  kNetworkZoneId, kHostPrefix, shape.nodes() - 1, machine.clock_hz, options.ranks_per_node, bandwidth,
+                  latency, machine.topology->simgrid_name, fmt::join(sides, ",")));
 }
 
 std::string hostfile(const TorusShape& shape, unsigned ranks_per_node) {
