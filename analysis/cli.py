@@ -3,8 +3,11 @@ import argparse
 import os
 import sys
 
-from . import (apexmap, explain, explain_mechanisms, launcher, main_job, plot, report, results, slurm, study, sweep,
-               table2, whatif)
+from . import apexmap, explain, report, results, whatif
+from .explain import mechanisms as explain_mechanisms
+from .paper import main_job, study, sweep, table2
+from .report import plot
+from .run import launcher, programs, slurm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -150,12 +153,12 @@ def main(argv):
     args = parser().parse_args(argv)
     try:
         if getattr(args, "network", "auto") != "auto":
-            sweep.check_network_level(args.build, args.network)
+            programs.check_network_level(args.build, args.network)
         if args.command == "task":
             return launcher.task_main([args.file, args.index])
         if args.command == "sweep":
             if args.repeat < 1:
-                raise sweep.MissingBinary("--repeat must be at least 1")
+                raise programs.MissingBinary("--repeat must be at least 1")
             return sweep.sweep(args)
         if args.command == "study":
             return whatif.whatif(args) if args.which == "whatif" else study.study(args)
@@ -177,6 +180,6 @@ def main(argv):
             print("\n".join(paths))
             return 0
         return report.report(args)
-    except (sweep.MissingBinary, OSError, ValueError) as error:
+    except (programs.MissingBinary, OSError, ValueError) as error:
         print(f"analysis: error: {error}", file=sys.stderr)
         return 2

@@ -9,7 +9,10 @@ import subprocess
 
 import pytest
 
-from analysis import launcher, plot, report, results, stats, sweep
+from analysis import report, results
+from analysis.paper import sweep
+from analysis.report import plot, stats
+from analysis.run import launcher, programs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(ROOT, "build"))
@@ -104,8 +107,8 @@ def test_report_has_rates_ratios_plots_and_commands(folder, tmp_path):
 
 
 def test_missing_binary_says_which_build_step(tmp_path):
-    with pytest.raises(sweep.MissingBinary, match="cmake --build build"):
-        sweep.binary(str(tmp_path), "models/gups-model")
+    with pytest.raises(programs.MissingBinary, match="cmake --build build"):
+        programs.binary(str(tmp_path), "gups-model")
 
 
 def cxx_plan(*arguments):
@@ -136,7 +139,7 @@ def test_measured_runs_are_what_the_cxx_plan_says(tmp_path, started, algorithm, 
     """The sweep's real runs take their rank count and the kernel's arguments from gups-topology's plan."""
     args = argparse.Namespace(out=str(tmp_path), build=BUILD, machine="bgp", log2_table=20, nodes_per_host="1")
     task = sweep.measurement(args, "GUPS", algorithm, nodes, 1)
-    [(document, _)] = launcher.Local().run([task], sweep.Progress(1, "test"))
+    [(document, _)] = launcher.Local().run([task], launcher.Progress(1, "test"))
     plan = cxx_plan("--machine", "bgp", "--algo", algorithm, "--nodes", str(nodes), "--log2-table", "20",
                     "--updates-per-word", "4")
     path = os.path.join(str(tmp_path), "raw", f"measured-{algorithm}-{nodes}-1.json")
@@ -153,7 +156,7 @@ def test_measured_runs_never_oversubscribe(tmp_path, monkeypatch, capsys):
     """A run that needs more ranks than the host's cores is not started, and the sweep says why."""
     monkeypatch.setattr(sweep, "host_cores", lambda: 2)
     args = argparse.Namespace(out=str(tmp_path), build=BUILD, machine="bgp", log2_table=20, nodes_per_host="1")
-    fits = [sweep.fits_this_host(sweep.measurement(args, "GUPS", algorithm, nodes, 1), sweep.Progress(2, "test"))
+    fits = [sweep.fits_this_host(sweep.measurement(args, "GUPS", algorithm, nodes, 1), launcher.Progress(2, "test"))
             for algorithm, nodes in (("multicore", 1), ("direct", 2))]  # 4 ranks, 2 ranks
     assert fits == [False, True]
     assert "needs 4 ranks and this host gives 2 cores (measured runs never oversubscribe)" in capsys.readouterr().err
@@ -162,17 +165,17 @@ def test_measured_runs_never_oversubscribe(tmp_path, monkeypatch, capsys):
 @needs_build
 def test_machines_are_found_and_shaped_as_the_cxx_does(tmp_path, monkeypatch):
     """Names resolve as gups resolves them ($TORUS_GUPS_MACHINES first) and shapes follow the machine's rule."""
-    bgp = sweep.load_machine("bgp", BUILD)
+    bgp = programs.load_machine("bgp", BUILD)
     assert bgp["name"] == "bgp" and bgp["path"].endswith("bgp.json")
     tiny = {key: value for key, value in bgp.items() if key != "path"}
     tiny.update(name="tiny", torus={**bgp["torus"], "max_side": 4})
     (tmp_path / "tiny.json").write_text(json.dumps(tiny))
     monkeypatch.setenv("TORUS_GUPS_MACHINES", str(tmp_path))
-    assert sweep.load_machine("tiny", BUILD)["path"] == str(tmp_path / "tiny.json")
-    assert sweep.plan(BUILD, "tiny", 64)["shape"] == "4x4x4"
+    assert programs.load_machine("tiny", BUILD)["path"] == str(tmp_path / "tiny.json")
+    assert programs.plan(BUILD, "tiny", 64)["shape"] == "4x4x4"
     with pytest.raises(ValueError, match="longer than its 4"):
-        sweep.plan(BUILD, "tiny", 128)
-    assert [sweep.plan(BUILD, "bgp", n)["shape"] for n in (1, 2, 12, 96)] == \
+        programs.plan(BUILD, "tiny", 128)
+    assert [programs.plan(BUILD, "bgp", n)["shape"] for n in (1, 2, 12, 96)] == \
         [cxx_plan("--nodes", str(n))["shape"] for n in (1, 2, 12, 96)]
 
 

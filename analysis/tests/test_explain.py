@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from analysis import explain_laws, explain_mechanisms, explain_model
-from analysis.explain_input import read_measured
+from analysis.explain import laws as explain_laws, mechanisms as explain_mechanisms, model as explain_model
+from analysis.explain.measured import read_measured
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(ROOT, "build"))
@@ -170,8 +170,8 @@ def test_bad_input_ends_with_one_error_line_and_status_2(tmp_path, csv_text, mec
 @needs_model
 def test_the_model_inverted_gives_the_measured_point_back(tmp_path):
     """Against gups-model itself: top3's needed value, put in the machine, gives the point."""
-    from analysis import sweep
-    machine = sweep.load_machine("bgp", BUILD) if os.path.exists(os.path.join(BUILD, "topologies")) else None
+    from analysis.run import programs
+    machine = programs.load_machine("bgp", BUILD) if os.path.exists(os.path.join(BUILD, "topologies")) else None
     if machine is None:
         pytest.skip("needs gups-topology")
     model = os.path.join(BUILD, "models", "gups-model")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from analysis import launcher, slurm, sweep
+from analysis.run import launcher, programs, slurm
 
 
 def writer(path, gups=1.5, status=0):
@@ -29,7 +29,7 @@ def test_execute_stamps_the_result_with_its_provenance(tmp_path):
 def test_a_failed_run_is_recorded_failed_and_not_kept(tmp_path):
     path = str(tmp_path / "r.json")
     task = launcher.Task("r", "a run", writer(path, status=3), path, "sweep")
-    [(document, _)] = launcher.Local().run([task], sweep.Progress(1, "test"))
+    [(document, _)] = launcher.Local().run([task], launcher.Progress(1, "test"))
     assert document is None
     assert json.loads(open(path, encoding="utf-8").read())["sweep"]["failed"] is True
     assert launcher.kept(task, launcher.mpirun_prefix, quiet=True) is None
@@ -41,11 +41,11 @@ def test_resume_keeps_a_finished_result_and_runs_a_changed_command(tmp_path):
     counting[2] = f"open({str(count)!r}, 'a').write('x'); " + counting[2]
     task = launcher.Task("r", "a run", counting, path, "study")
     local = launcher.Local()
-    local.run([task], sweep.Progress(1, "test"))
-    local.run([task], sweep.Progress(1, "test"), resume=True)
+    local.run([task], launcher.Progress(1, "test"))
+    local.run([task], launcher.Progress(1, "test"), resume=True)
     assert count.read_text() == "x"
     changed = launcher.Task("r", "a run", counting + ["--other"], path, "study")
-    local.run([changed], sweep.Progress(1, "test"), resume=True)
+    local.run([changed], launcher.Progress(1, "test"), resume=True)
     assert count.read_text() == "xx"
 
 
@@ -102,7 +102,7 @@ def test_one_array_asks_for_the_largest_task_then_sizes_each(tmp_path, monkeypat
     runner = slurm_launcher(tmp_path, monkeypatch, fake, partition="batch", account="lab", qos="long",
                             sbatch_arguments="--exclusive --constraint=x")
     tasks = sim_tasks(tmp_path, [(1000, 60), (4000, 3000), (300, 600)])
-    done = runner.run(tasks, sweep.Progress(3, "test", quiet=True))
+    done = runner.run(tasks, launcher.Progress(3, "test", quiet=True))
     assert [d["gups"] for d, _ in done] == [0, 1, 2]
     [sbatch] = [c for c in fake.commands if c[0] == "sbatch"]
     assert "--hold" in sbatch and "--array=0-2" in sbatch and "--mem=4000M" in sbatch
@@ -125,7 +125,7 @@ def test_a_task_larger_than_any_node_is_refused_before_submitting(tmp_path, monk
     fake = FakeSlurm(node_memory_mb=2048)
     runner = slurm_launcher(tmp_path, monkeypatch, fake)
     with pytest.raises(slurm.SlurmError, match="sim 1 needs 3,000 MiB .* offers 2,048 MiB"):
-        runner.run(sim_tasks(tmp_path, [(1000, 60), (3000, 60)]), sweep.Progress(2, "test", quiet=True))
+        runner.run(sim_tasks(tmp_path, [(1000, 60), (3000, 60)]), launcher.Progress(2, "test", quiet=True))
     assert not [c for c in fake.commands if c[0] == "sbatch"]
 
 
@@ -134,7 +134,7 @@ def test_sbatch_refusal_is_one_error_line(tmp_path, monkeypatch):
                                   "sbatch: error: Batch job submission failed: Invalid partition name specified")
     runner = slurm_launcher(tmp_path, monkeypatch, fake)
     with pytest.raises(slurm.SlurmError) as error:
-        runner.run(sim_tasks(tmp_path, [(100, 60)]), sweep.Progress(1, "test", quiet=True))
+        runner.run(sim_tasks(tmp_path, [(100, 60)]), launcher.Progress(1, "test", quiet=True))
     assert str(error.value) == ("sbatch refused the array: invalid partition specified: x; Batch job submission "
                                 "failed: Invalid partition name specified")
 
@@ -144,7 +144,7 @@ def test_a_task_without_a_result_is_named_with_its_state_and_log(tmp_path, monke
     runner = slurm_launcher(tmp_path, monkeypatch, fake)
     tasks = sim_tasks(tmp_path, [(100, 60), (100, 60)])
     os.remove(tasks[1].path)  # as if the task had been killed before it wrote anything
-    done = runner.run(tasks, sweep.Progress(2, "test", quiet=True))
+    done = runner.run(tasks, launcher.Progress(2, "test", quiet=True))
     assert done[0][0]["gups"] == 0 and done[1] == (None, 0.0)
     log = os.path.join(str(tmp_path), "slurm", "logs", "42_1.out")
     assert (f"sim 1 failed: task 42_1 ended TIMEOUT, exit 0:0 without a finished result; its log: {log}; "
@@ -176,7 +176,7 @@ def test_a_silent_controller_is_waited_for_and_a_purged_job_has_ended(tmp_path, 
                              (0, "42_0 RUNNING\n42_1 PENDING\n", ""),
                              (1, "", "slurm_load_jobs error: Invalid job id specified")])
     runner = slurm_launcher(tmp_path, monkeypatch, fake)
-    done = runner.run(sim_tasks(tmp_path, [(100, 60), (100, 60)]), sweep.Progress(2, "test", quiet=True))
+    done = runner.run(sim_tasks(tmp_path, [(100, 60), (100, 60)]), launcher.Progress(2, "test", quiet=True))
     assert [d["gups"] for d, _ in done] == [0, 1]
     assert len([c for c in fake.commands if c[0] == "squeue"]) == 3
 
@@ -186,12 +186,12 @@ def test_a_controller_silent_too_long_ends_the_wait(tmp_path, monkeypatch):
     monkeypatch.setattr(slurm, "UNANSWERED_SECONDS", 0)
     runner = slurm_launcher(tmp_path, monkeypatch, fake)
     with pytest.raises(slurm.SlurmError, match="squeue has not answered"):
-        runner.run(sim_tasks(tmp_path, [(100, 60)]), sweep.Progress(1, "test", quiet=True))
+        runner.run(sim_tasks(tmp_path, [(100, 60)]), launcher.Progress(1, "test", quiet=True))
 
 
 def test_measured_runs_the_partition_cannot_hold_are_not_run(tmp_path, monkeypatch, capsys):
     runner = slurm_launcher(tmp_path, monkeypatch, FakeSlurm(cpus=2))
-    progress = sweep.Progress(3, "test")
+    progress = launcher.Progress(3, "test")
     fits = [runner.fits(launcher.Task(str(r), f"measured {r}", [], "", "sweep", ranks=r, hosts=1), progress)
             for r in (1, 2, 4)]
     assert fits == [True, True, False]

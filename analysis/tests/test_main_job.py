@@ -3,7 +3,8 @@ import argparse
 
 import pytest
 
-from analysis import cli, headline, study
+from analysis import cli
+from analysis.paper import headline, study
 
 
 def table4_row(machine, algorithm, nodes, eq, steady=None, binds="core 3", paper=None, skipped=None):

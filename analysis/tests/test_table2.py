@@ -4,7 +4,8 @@ import os
 
 import pytest
 
-from analysis import cli, table2
+from analysis import cli
+from analysis.paper import table2
 
 BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 BINARY = os.path.join(BUILD, "kernel", "gups-shared-table")

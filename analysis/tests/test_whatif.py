@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from analysis import whatif, whatif_plot
+from analysis import whatif
+from analysis.whatif import plot as whatif_plot
 
 BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

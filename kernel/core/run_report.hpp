@@ -30,9 +30,10 @@ struct CoreSummary {
   double mean_bucket_fill = 0.0;  // updates per message / bucket capacity
 };
 
-// How busy one dimension's torus links were over the update phase
-// (simulated runs with --link-load).
-struct DimensionLoad {
+// How busy one class of links was over the update phase (simulated runs
+// with --link-load): a torus dimension's, a fat-tree level's, a dragonfly
+// colour's.
+struct LinkClassLoad {
   unsigned dimension = 0;  // off the torus: the link class's number
   std::string link_class;  // off the torus: its name (a fat-tree level, a dragonfly colour)
   std::uint64_t links = 0;  // one per direction
@@ -76,7 +77,7 @@ struct RunResult {
   // cores' peaks, which may come at different times (an upper bound).
   bool node_pending_exact = false;
   std::vector<CoreSummary> cores;
-  std::vector<DimensionLoad> link_loads;  // empty: not measured
+  std::vector<LinkClassLoad> link_loads;  // empty: not measured
   BuildInfo build;
 
   double gups() const noexcept { return seconds > 0.0 ? 1e-9 * static_cast<double>(updates) / seconds : 0.0; }

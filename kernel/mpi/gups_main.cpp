@@ -195,7 +195,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   phase_barrier(ranks, config.charges_path.empty());
   const double seconds = MPI_Wtime() - start;
   phases.done("update phase");
-  std::vector<DimensionLoad> link_loads;
+  std::vector<LinkClassLoad> link_loads;
   if (links && rank == 0) link_loads = links->finish(*setup.shape, seconds);
 
   inject_errors(table, config.inject_errors);

@@ -1,11 +1,11 @@
-// How busy the torus links were over the update phase, by dimension: the
-// bytes of every network message added to each link of its route (SimGrid's
-// own route between the two hosts at the flow level; at the other levels,
-// whose platform holds no network links, the same links from PhysicalLinks),
-// by torus dimension, or by link class off the torus (a fat-tree level, a
-// dragonfly colour),
-// over what the link could have carried.
-// Simulated runs only, when asked. (SimGrid 3.32's link_load plugin was
+// How busy the network's links were over the update phase, by link class
+// (a torus dimension, a fat-tree level, a dragonfly colour): the bytes of
+// every network message added to each link of its route (SimGrid's own
+// route between the two hosts at the flow level; at the other levels, whose
+// platform holds no network links, the same links from PhysicalLinks), over
+// what the link could have carried. Simulated runs only, when asked: the
+// SMPI build counts them (sim/smpi/link_load.cpp); the real-MPI build
+// refuses (kernel/mpi/without_simulator.cpp). (SimGrid 3.32's link_load plugin was
 // tried first: it integrates a link's current rate since its last event, so
 // a message's latency is counted as if it were transferring: 1.68 times the
 // bytes on a 4x4x4 torus, 345 times with a network 1000 times faster.)
@@ -33,7 +33,7 @@ class LinkLoad {
   void carry(std::uint64_t from_node, std::uint64_t to_node, double bytes);
   // Rank 0, once every rank is done: the load of each dimension's links over
   // `seconds`.
-  std::vector<DimensionLoad> finish(const TorusShape& shape, double seconds) const;
+  std::vector<LinkClassLoad> finish(const TorusShape& shape, double seconds) const;
 
  private:
   // A core sends to a few line neighbours only: their routes, found once.

@@ -23,6 +23,6 @@ void phase_barrier(int, bool) { MPI_Barrier(MPI_COMM_WORLD); }
 
 LinkLoad::LinkLoad() { throw std::invalid_argument("--link-load needs the simulation (gups-smpi)"); }
 void LinkLoad::carry(std::uint64_t, std::uint64_t, double) {}
-std::vector<DimensionLoad> LinkLoad::finish(const TorusShape&, double) const { return {}; }
+std::vector<LinkClassLoad> LinkLoad::finish(const TorusShape&, double) const { return {}; }
 
 }  // namespace gups

@@ -87,7 +87,7 @@ void LinkLoad::carry(std::uint64_t from_node, std::uint64_t to_node, double byte
 
 namespace {
 
-void add_link(DimensionLoad& load, double bytes, double bandwidth, double seconds) {
+void add_link(LinkClassLoad& load, double bytes, double bandwidth, double seconds) {
   const double utilisation = seconds > 0 ? bytes / (bandwidth * seconds) : 0.0;
   ++load.links;
   load.bytes += bytes;
@@ -97,14 +97,14 @@ void add_link(DimensionLoad& load, double bytes, double bandwidth, double second
 
 }  // namespace
 
-std::vector<DimensionLoad> LinkLoad::finish(const TorusShape& shape, double seconds) const {
-  std::vector<DimensionLoad> loads(shape.dimensions());
+std::vector<LinkClassLoad> LinkLoad::finish(const TorusShape& shape, double seconds) const {
+  std::vector<LinkClassLoad> loads(shape.dimensions());
   for (unsigned d = 0; d < shape.dimensions(); ++d) loads[d].dimension = d;
   const PhysicalLinks* links = level_ ? level_->links.get() : nullptr;
   if (links && !links->classes_are_dimensions()) {  // loads by the network's link classes
     const auto names = links->class_names();
     loads.assign(names.size(), {});
-    for (unsigned c = 0; c < names.size(); ++c) loads[c] = DimensionLoad{.dimension = c, .link_class = names[c]};
+    for (unsigned c = 0; c < names.size(); ++c) loads[c] = LinkClassLoad{.dimension = c, .link_class = names[c]};
   }
   if (level_ && level_->routes_here) {
     for (std::uint32_t link = 0; link < links->count(); ++link) {

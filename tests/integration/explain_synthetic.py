@@ -16,7 +16,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
-from analysis import explain, explain_mechanisms, explain_model, sweep  # noqa: E402
+from analysis import explain  # noqa: E402
+from analysis.explain import mechanisms as explain_mechanisms, model as explain_model  # noqa: E402
+from analysis.run import launcher, programs  # noqa: E402
 
 CASES = {
     # algorithm, candidates, the mechanism made, its value at each size (by position), the law expected
@@ -31,27 +33,27 @@ SLOW_LINKS = 1 / 200
 
 
 def machine_for(case, build, out):
-    machine = sweep.load_machine("bgp", build)
+    machine = programs.load_machine("bgp", build)
     if case != "top3-step":
         machine = explain_mechanisms.MECHANISMS["link_bandwidth"].applied(machine, SLOW_LINKS)
         machine["name"] = "bgp-slow-links"
-    return machine, sweep.write_machine(machine, os.path.join(out, "machine.json"))
+    return machine, programs.write_machine(machine, os.path.join(out, "machine.json"))
 
 
 def measured_column(case, machine, build, out, nodes):
     algorithm, _, name, value_at, _ = CASES[case]
     rows = []
     if name is None:  # the model's GUPS, every other size 30% lower: no one value or simple law gives it
-        model = explain_model.model_rows(sweep.binary(build, "models/gups-model"), machine, algorithm, nodes,
+        model = explain_model.model_rows(programs.binary(build, "gups-model"), machine, algorithm, nodes,
                                          "reference", "division")
         rows = [(n, model[n]["gups"] * (0.7 if i % 2 else 1.0), 0.0) for i, n in enumerate(nodes)]
     else:
         mechanism = explain_mechanisms.MECHANISMS[name]
         for i, n in enumerate(nodes):
             variant = mechanism.applied(machine, value_at(mechanism.nominal(machine), i))
-            path = sweep.write_machine(variant, os.path.join(out, f"made-{n}.json"))
+            path = programs.write_machine(variant, os.path.join(out, f"made-{n}.json"))
             result = os.path.join(out, f"made-{n}-result.json")
-            command = explain.simulation_command(sweep.binary(build, "sim/gups-sim"), path, algorithm, n, "division",
+            command = explain.simulation_command(programs.binary(build, "gups-sim"), path, algorithm, n, "division",
                                                  "auto", machine, result)
             status, gups, err = explain.simulated_gups(command, result)
             if gups is None:

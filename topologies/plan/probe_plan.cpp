@@ -41,7 +41,7 @@ ProbePlan plan_probe_run(const ProbeRequest& request) {
 }
 
 nlohmann::json to_json(const ProbePlan& plan) {
-  auto json = torus_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node, plan.ranks);
+  auto json = network_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node, plan.ranks);
   json.update({{"probe", "apex-map"},
                {"algorithm", plan.algorithm},
                {"routes_over_torus", false},

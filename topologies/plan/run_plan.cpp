@@ -164,7 +164,7 @@ RunPlan plan_run(const PlanRequest& request) {
   return plan;
 }
 
-nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
+nlohmann::json network_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
                                unsigned ranks_per_node, std::uint64_t ranks) {
   nlohmann::json written = nlohmann::json::parse(model::to_json(machine).dump());
   written["path"] = machine.path;
@@ -197,7 +197,7 @@ nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& 
 }
 
 nlohmann::json to_json(const RunPlan& plan) {
-  auto json = torus_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node, plan.ranks);
+  auto json = network_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node, plan.ranks);
   json.update({{"algorithm", to_string(plan.algorithm)},
                {"routes_over_torus", traits(plan.algorithm).routes_over_torus},
                {"specialised_cores", traits(plan.algorithm).specialised_cores},

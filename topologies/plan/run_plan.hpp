@@ -96,9 +96,10 @@ nlohmann::json to_json(const RunPlan& plan);
 // shape rule (exactly one of them); throws std::invalid_argument.
 TorusShape requested_shape(const model::Machine& machine, const std::string& shape, std::uint64_t nodes);
 
-// What every plan says of its machine and torus: the plan's schema, the
-// machine file (with its path), shape, nodes, network, level, ranks and clock.
-nlohmann::json torus_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
+// What every plan says of its machine and networks: the plan's schema, the
+// machine file (with its path), the physical network and the virtual
+// torus, nodes, level, ranks and clock.
+nlohmann::json network_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
                                unsigned ranks_per_node, std::uint64_t ranks);
 
 }  // namespace gups::topology

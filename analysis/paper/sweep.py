@@ -7,84 +7,10 @@ import sys
 import threading
 import time
 
-from . import launcher, results, slurm
-
-MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
-
-
-class MissingBinary(Exception):
-    pass
-
-
-def binary(build, relative, made_by="cmake --build build"):
-    path = os.path.join(build, relative)
-    if not os.path.exists(path):
-        raise MissingBinary(f"{path} is missing: it is made by '{made_by}'")
-    return path
-
-
-def network_levels(build):
-    """The simulator's network levels as the build's gups-topology lists them (one list, in C++:
-    sim/levels/levels.def): [{"name", "help", "simgrid_links"}, ...]."""
-    status, out, err = launcher.run([binary(build, "topologies/gups-topology"), "--network-levels"])
-    if status != 0:
-        raise ValueError(f"gups-topology --network-levels: {err.strip()}")
-    return json.loads(out)
-
-
-def check_network_level(build, name):
-    """Raises ValueError naming the levels when `name` is none of them (without a build, the run that needs one
-    says so)."""
-    try:
-        names = [level["name"] for level in network_levels(build)]
-    except MissingBinary:
-        return
-    if name not in names:
-        raise ValueError(f"--network: unknown network level '{name}' (give {', '.join(names)} or auto)")
-
-
-def plan(build, machine, nodes, algorithm="multicore", options=()):
-    """gups-topology's plan of a run: the machine's shape for the node count, ranks, the kernel's arguments
-    and the machine file as the C++ reads it. Raises ValueError with its error."""
-    command = [binary(build, "topologies/gups-topology"), "--machine", machine, "--algo", algorithm,
-               "--nodes", str(nodes), *options]
-    status, out, err = launcher.run(command)
-    if status != 0:
-        raise ValueError(err.strip().replace("gups-topology: error: ", ""))
-    return json.loads(out)
-
-
-def load_machine(machine, build):
-    """The machine file as gups reads it (a name looked up as gups does, $TORUS_GUPS_MACHINES first); its
-    "path" says which file that was."""
-    return plan(build, machine, 1)["machine"]
-
-
-def write_machine(machine, path):
-    """A machine file (as load_machine read it, perhaps changed) written where gups can read it: without the
-    "path" that load_machine added."""
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump({key: value for key, value in machine.items() if key != "path"}, f, indent=1)
-    return path
-
-
-class Progress:
-    def __init__(self, total, prefix="sweep", quiet=False):
-        self.total, self.done, self.start, self.prefix, self.quiet = total, 0, time.monotonic(), prefix, quiet
-        self.lock = threading.Lock()  # steps may come from simulations run side by side
-
-    def left(self):
-        """Seconds left at the pace so far (0 before the first step)."""
-        return (time.monotonic() - self.start) / self.done * max(0, self.total - self.done) if self.done else 0.0
-
-    def step(self, what):
-        with self.lock:
-            self.done += 1
-            elapsed, left = time.monotonic() - self.start, self.left()
-            if not self.quiet:
-                print(f"{self.prefix}: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
-                      file=sys.stderr, flush=True)
+from .. import results
+from ..run import launcher, programs, slurm
+from ..run.launcher import MPI_ENV, Progress, host_cores
+from ..run.programs import MissingBinary, load_machine, plan
 
 
 def sweep(args):
@@ -95,10 +21,10 @@ def sweep(args):
     if "measured" in sources and machine.get("name") != "host":
         raise MissingBinary("measured runs need a 'host' machine file (gups-calibrate): this machine is "
                             f"'{machine.get('name')}'")
-    model = binary(args.build, "models/gups-model")
-    sim = binary(args.build, "sim/gups-sim", "cmake --build build (needs SimGrid: libsimgrid-dev)") \
+    model = programs.binary(args.build, "gups-model")
+    sim = programs.binary(args.build, "gups-sim") \
         if "sim" in sources else None
-    gups = binary(args.build, "kernel/gups") if "measured" in sources else None
+    gups = programs.binary(args.build, "gups") if "measured" in sources else None
     runs = len(algorithms) * (("model" in sources) + len(nodes) * args.repeat *
                               (("sim" in sources) + ("measured" in sources) * len(args.owners.split(","))))
     progress = Progress(runs)
@@ -136,8 +62,7 @@ def host_placement(args):
 
 def model_series(args, model, algorithm, nodes, progress):
     path = os.path.join(args.out, f"model-{algorithm}.json")
-    command = [model, "--machine", args.machine, "--algorithm", algorithm, "--nodes",
-               ",".join(str(n) for n in nodes), "--json", path]
+    command = programs.model_command(model, args.machine, algorithm, ",".join(str(n) for n in nodes), "--json", path)
     command += host_placement(args)
     quoted = " ".join(shlex.quote(c) for c in command)
     if args.resume and all(results.kept_result(results.raw_path(args.out, f"model-{algorithm}-{n}"), quoted)[0]
@@ -162,19 +87,14 @@ def model_series(args, model, algorithm, nodes, progress):
 def simulation(args, sim, algorithm, nodes, repeat):
     name = f"sim-{algorithm}-{nodes}-{repeat}"
     path = results.raw_path(args.out, name)
-    command = [sim, "--quiet", "--machine", args.machine, "--algo", algorithm, "--nodes", str(nodes),
-               "--updates-per-node", str(args.updates_per_node), "--costs", args.costs,
-               "--json", path] + host_placement(args)
+    command = programs.sim_command(sim, args.machine, algorithm, nodes, "--updates-per-node",
+                                   str(args.updates_per_node), "--costs", args.costs, "--json", path,
+                                   *host_placement(args))
     if args.max_wall:
         command += ["--max-wall", str(args.max_wall)]
     return launcher.Task(name, f"sim {algorithm} {nodes} nodes #{repeat}", command, path, "sweep",
                          {"source": "sim", "machine": args.machine, "algorithm": algorithm, "nodes": nodes,
                           "repeat": repeat})
-
-
-def host_cores():
-    """The cores this process may run on (its CPU affinity), which a measured run must not exceed."""
-    return len(os.sched_getaffinity(0))
 
 
 def fits_this_host(task, progress):

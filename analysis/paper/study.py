@@ -12,7 +12,10 @@ import os
 import sys
 import time
 
-from . import launcher, plot, results, slurm, sweep
+from .. import results
+from ..report import plot
+from ..run import launcher, programs, slurm
+from . import sweep
 
 # Table 4: what the paper ran, and the machine it ran on.
 TABLE4_SERIES = [("bgp", "multicore"), ("bgp", "routed"), ("bgl", "routed")]
@@ -40,10 +43,10 @@ def csv_list(text, kind=int):
 class Study:
     def __init__(self, args, total):
         self.args = args
-        self.model = sweep.binary(args.build, "models/gups-model")
-        self.sim = sweep.binary(args.build, "sim/gups-sim", "cmake --build build (needs SimGrid: libsimgrid-dev)") \
+        self.model = programs.binary(args.build, "gups-model")
+        self.sim = programs.binary(args.build, "gups-sim") \
             if not args.model_only else None
-        self.progress = sweep.Progress(total, "study")
+        self.progress = launcher.Progress(total, "study")
         self.launcher = slurm.from_args(args, args.out, getattr(args, "jobs", 1))
         self.commands = []
         os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
@@ -51,12 +54,12 @@ class Study:
     def model_rows(self, machine, algorithm, nodes, buckets, owner="division"):
         name = f"model-{label(machine)}-{algorithm}-{buckets}-{owner}"
         path = os.path.join(self.args.out, "raw", name + ".json")
-        command = [self.model, "--machine", machine, "--algorithm", algorithm, "--nodes",
-                   ",".join(str(n) for n in nodes), "--buckets", buckets, "--owner", owner, "--json", path]
+        command = programs.model_command(self.model, machine, algorithm, ",".join(str(n) for n in nodes), "--buckets",
+                                         buckets, "--owner", owner, "--json", path)
         self.commands.append(launcher.quoted(command))
         # The model takes milliseconds: always here, whatever launches the simulations.
         task = launcher.Task(name, f"gups-model {machine} {algorithm}", command, path, "study")
-        [(document, _)] = launcher.Local().run([task], sweep.Progress(0, "study", quiet=True), self.args.resume)
+        [(document, _)] = launcher.Local().run([task], launcher.Progress(0, "study", quiet=True), self.args.resume)
         if document is None:
             raise ValueError(f"gups-model could not model {algorithm} on {machine}")
         return {row["nodes"]: row for row in document["results"][0]["rows"]}
@@ -65,9 +68,9 @@ class Study:
         """The Task of one gups-sim run."""
         name = f"sim-{label(machine)}-{algorithm}-{nodes}-{owner}{tag}"
         path = os.path.join(self.args.out, "raw", name + ".json")
-        command = [self.sim, "--quiet", "--machine", machine, "--algo", algorithm, "--nodes", str(nodes),
-                   "--verify", "no", "--owner", owner, "--mechanisms", mechanisms or "none", "--network",
-                   self.args.network, "--json", path]
+        command = programs.sim_command(self.sim, machine, algorithm, nodes, "--verify", "no", "--owner", owner,
+                                       "--mechanisms", mechanisms or "none", "--network", self.args.network, "--json",
+                                       path)
         if self.args.updates_per_node:
             command += ["--updates-per-node", str(self.args.updates_per_node)]
         else:
@@ -134,7 +137,7 @@ def table4(args):
     rows = {}
     machine_files = {}
     for machine, algorithm in series:
-        machine_files[machine] = machine_file = sweep.load_machine(machine, args.build)
+        machine_files[machine] = machine_file = programs.load_machine(machine, args.build)
         nodes = nodes_of[(machine, algorithm)]
         if not nodes:
             continue
@@ -246,7 +249,7 @@ class WallBudget:
 
 
 def table3(args):
-    machine_file = sweep.load_machine(args.machine, args.build)
+    machine_file = programs.load_machine(args.machine, args.build)
     divide_costs = args.divide_cycles or [machine_file["costs_cycles"]["owner_division"]]
     odd = [n for n in args.nodes if n & (n - 1)]
     neighbours = [n for n in TABLE3_NEIGHBOURS if any(n < m < 2 * n or m < n < 2 * m for m in odd)] \
@@ -293,7 +296,7 @@ def machine_variant(args, machine_file, cycles):
     variant["sources"] = dict(variant.get("sources", {}))
     variant["sources"]["costs_cycles.owner_division"] = f"study variant: {cycles:g} cycles (python3 -m analysis study)"
     path = os.path.join(args.out, f"machine-{machine_file['name']}-divide-{cycles:g}.json")
-    return os.path.abspath(sweep.write_machine(variant, path))
+    return os.path.abspath(programs.write_machine(variant, path))
 
 
 def fmt(value, spec=".3g"):

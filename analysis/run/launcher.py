@@ -13,10 +13,40 @@ import subprocess
 import sys
 import time
 
-from . import results
+import threading
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sim"))
+from .. import results
+
+# sim/ beside analysis/ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "sim"))
 from process_tree import stop_with_parent  # noqa: E402 (sim/: gups-sim's children stop the same way)
+
+
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
+
+
+def host_cores():
+    """The cores this process may run on (its CPU affinity), which a measured run must not exceed."""
+    return len(os.sched_getaffinity(0))
+
+
+class Progress:
+    def __init__(self, total, prefix="sweep", quiet=False):
+        self.total, self.done, self.start, self.prefix, self.quiet = total, 0, time.monotonic(), prefix, quiet
+        self.lock = threading.Lock()  # steps may come from simulations run side by side
+
+    def left(self):
+        """Seconds left at the pace so far (0 before the first step)."""
+        return (time.monotonic() - self.start) / self.done * max(0, self.total - self.done) if self.done else 0.0
+
+    def step(self, what):
+        with self.lock:
+            self.done += 1
+            elapsed, left = time.monotonic() - self.start, self.left()
+            if not self.quiet:
+                print(f"{self.prefix}: [{self.done}/{self.total}] {what} ({elapsed:.0f} s, about {left:.0f} s left)",
+                      file=sys.stderr, flush=True)
 
 
 @dataclasses.dataclass

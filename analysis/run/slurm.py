@@ -19,7 +19,7 @@ import time
 
 from . import launcher
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the checkout
 MIB = 2**20
 # A simulation's memory estimate leaves out the Python driver and SimGrid's own start-up.
 MEMORY_MARGIN, MEMORY_FLOOR_MIB = 1.25, 256

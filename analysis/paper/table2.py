@@ -15,7 +15,8 @@ import statistics
 import subprocess
 import sys
 
-from . import plot, results
+from .. import results
+from ..report import plot
 
 # The paper's Table 2 (Blue Gene/P, 4 cores, 16M-word table): (a) updates -> (mean error rate 1e-6, std 1e-6,
 # std/mean), (b) relative GUPS. Published figures, shown beside this host's.
@@ -137,7 +138,7 @@ def table2(args):
     binary = os.path.join(args.build, "kernel", "gups-shared-table")
     if not os.path.exists(binary):
         raise ValueError(f"{binary} is not built (cmake --build {args.build})")
-    from .sweep import host_cores  # the cores this process may use
+    from ..run.launcher import host_cores  # the cores this process may use
     threads = args.threads or host_cores()
     words = 1 << args.log2_table
     errors = []

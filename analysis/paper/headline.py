@@ -5,7 +5,9 @@ import json
 import os
 import platform
 
-from . import plot, report, results, study
+from .. import report, results
+from ..report import plot
+from . import study
 
 TITLES = {("bgp", "multicore"): "Blue Gene/P, multi-core algorithm (4 specialised cores per node)",
           ("bgp", "routed"): "Blue Gene/P, single-core algorithm",

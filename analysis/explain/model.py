@@ -6,7 +6,7 @@ import math
 import os
 import tempfile
 
-from . import launcher, sweep
+from ..run import launcher, programs
 
 
 class ModelError(ValueError):
@@ -16,11 +16,11 @@ class ModelError(ValueError):
 def model_rows(binary, machine, algorithm, nodes, buckets, owner):
     """gups-model's rows for a machine file (a dict), by node count."""
     with tempfile.TemporaryDirectory(prefix="gups-explain-") as folder:
-        machine_path = sweep.write_machine(machine, os.path.join(folder, "machine.json"))
+        machine_path = programs.write_machine(machine, os.path.join(folder, "machine.json"))
         out = os.path.join(folder, "model.json")
-        status, _, err = launcher.run([binary, "--machine", machine_path, "--algorithm", algorithm, "--nodes",
-                                    ",".join(str(n) for n in nodes), "--buckets", buckets, "--owner", owner,
-                                    "--json", out])
+        status, _, err = launcher.run(programs.model_command(binary, machine_path, algorithm,
+                                                             ",".join(str(n) for n in nodes), "--buckets", buckets,
+                                                             "--owner", owner, "--json", out))
         if status != 0:
             raise ModelError(err.strip().splitlines()[-1] if err.strip() else f"gups-model failed ({status})")
         with open(out, encoding="utf-8") as f:

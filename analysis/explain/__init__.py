@@ -14,8 +14,11 @@ import shlex
 import sys
 import time
 
-from . import explain_laws, explain_mechanisms, explain_model, launcher, results, study, sweep
-from .explain_input import read_measured
+from .. import results
+from ..paper import study
+from ..run import launcher, programs
+from . import laws as explain_laws, mechanisms as explain_mechanisms, model as explain_model
+from .measured import read_measured
 
 
 class BadInput(ValueError):
@@ -29,9 +32,9 @@ def explain(args):
     if args.sim_steps < 1 or args.wall_budget < 0:
         raise BadInput("--sim-steps must be at least 1 and --wall-budget zero or more")
     measured = read_measured(args.measured)
-    machine = sweep.load_machine(args.machine, args.build)
+    machine = programs.load_machine(args.machine, args.build)
     mechanisms = explain_mechanisms.chosen(args.mechanisms, args.algorithm, machine)
-    model = sweep.binary(args.build, "models/gups-model")
+    model = programs.binary(args.build, "gups-model")
     buckets = "reference" if args.algorithm == "multicore" else "sizing"
     nodes = list(measured)
     try:
@@ -86,7 +89,7 @@ class Simulations:
     def __init__(self, args, machine, measured, started):
         self.args, self.machine, self.measured, self.started = args, machine, measured, started
         self.sim = None if args.no_simulation else \
-            sweep.binary(args.build, "sim/gups-sim", "cmake --build build (needs SimGrid: libsimgrid-dev)")
+            programs.binary(args.build, "gups-sim")
         self.runs, self.nominal, self.stopped_at, self.commands = 0, {}, None, []
         self.wall_by_nodes = {}
 
@@ -121,7 +124,7 @@ class Simulations:
         name = f"{n}-nominal" if mechanism is None else f"{n}-{mechanism.name}-{value:.6g}"
         folder = os.path.join(self.args.out, "raw")
         os.makedirs(folder, exist_ok=True)
-        machine_path = sweep.write_machine(machine, os.path.join(folder, f"machine-{name}.json"))
+        machine_path = programs.write_machine(machine, os.path.join(folder, f"machine-{name}.json"))
         path = os.path.join(folder, f"sim-{name}.json")
         command = simulation_command(self.sim, machine_path, self.args.algorithm, n, self.args.owner,
                                      self.args.network, self.machine, path)
@@ -173,9 +176,9 @@ class Simulations:
 
 def simulation_command(sim, machine_path, algorithm, nodes, owner, network, machine, json_path):
     """gups-sim as the study runs it: every mechanism of the machine, converged run lengths."""
-    return [sim, "--quiet", "--machine", machine_path, "--algo", algorithm, "--nodes", str(nodes), "--verify", "no",
-            "--owner", owner, "--mechanisms", study.mechanisms_for(algorithm, nodes, machine) or "none", "--network",
-            network, "--min-updates-per-node", str(study.MIN_UPDATES_PER_NODE), "--json", json_path]
+    return programs.sim_command(sim, machine_path, algorithm, nodes, "--verify", "no", "--owner", owner, "--mechanisms",
+                                study.mechanisms_for(algorithm, nodes, machine) or "none", "--network", network,
+                                "--min-updates-per-node", str(study.MIN_UPDATES_PER_NODE), "--json", json_path)
 
 
 def simulated_gups(command, json_path):
@@ -464,5 +467,5 @@ def write_outputs(args, document):
                 writer.writerow({"mechanism": m["mechanism"], "rank": m["rank"], "law_value":
                                  law["values"].get(str(p["nodes"])), "law_error": law["errors"].get(str(p["nodes"])),
                                  **{k: p[k] for k in fields if k in p}})
-    from . import explain_plot  # matplotlib only when writing
+    from . import plot as explain_plot  # matplotlib only when writing
     explain_plot.needed_values_plot(document, os.path.join(args.out, "explain.png"))

@@ -9,7 +9,9 @@ import os
 import sys
 import time
 
-from . import launcher, slurm, study, sweep, whatif_plot
+from ..paper import study
+from ..run import launcher, programs, slurm
+from . import plot as whatif_plot
 
 MACHINE_FIELD = "machine"
 
@@ -96,7 +98,7 @@ def machine_documents(args, build):
         if not names:
             raise ValueError("--values names no machine")
         return [((name,), name) for name in names]
-    base = sweep.plan(build, args.machine, min(args.nodes))["machine"]
+    base = programs.plan(build, args.machine, min(args.nodes))["machine"]
     fields = [args.field] + ([args.field2] if args.field2 else [])
     for field in fields:
         with_field(base, field, None)  # a field the file lacks is named before its values are read
@@ -114,14 +116,14 @@ def machine_documents(args, build):
             document = with_field(document, field, value)
         name = "-".join([base["name"]] + [f"{f.split('.')[-1]}-{whatif_plot.label_of(v)}" for f, v in zip(fields, values)])
         name = name.replace(" ", "_").replace("[", "").replace("]", "")
-        path = os.path.abspath(sweep.write_machine(document, os.path.join(args.out, "machines", name + ".json")))
+        path = os.path.abspath(programs.write_machine(document, os.path.join(args.out, "machines", name + ".json")))
         points.append((values, path))
     return points
 
 
 def model_row(args, model, machine, nodes, tag):
     path = os.path.join(args.out, "raw", f"model-{tag}.json")
-    command = [model, "--machine", machine, "--algorithm", args.algorithm, "--nodes", str(nodes), "--json", path]
+    command = programs.model_command(model, machine, args.algorithm, nodes, "--json", path)
     status, _, err = launcher.run(command)
     if status != 0:
         raise ValueError(f"gups-model refused {machine} at {nodes} nodes: {err.strip().splitlines()[-1]}")
@@ -131,8 +133,8 @@ def model_row(args, model, machine, nodes, tag):
 
 def sim_task(args, sim, machine, nodes, tag):
     path = os.path.join(args.out, "raw", f"sim-{tag}.json")
-    command = [sim, "--quiet", "--machine", machine, "--algo", args.algorithm, "--nodes", str(nodes),
-               "--verify", "checksum", "--network", args.network, "--mechanisms", args.mechanisms, "--json", path]
+    command = programs.sim_command(sim, machine, args.algorithm, nodes, "--verify", "checksum", "--network",
+                                   args.network, "--mechanisms", args.mechanisms, "--json", path)
     if args.algorithm != "direct":  # which links bind, beside which core (routed and multicore measure it)
         command += ["--link-load"]
     if args.updates_per_node:
@@ -154,9 +156,9 @@ def whatif(args):
     start = time.monotonic()
     os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
     points = machine_documents(args, args.build)
-    model = sweep.binary(args.build, "models/gups-model")
+    model = programs.binary(args.build, "gups-model")
     sim = None if args.model_only else \
-        sweep.binary(args.build, "sim/gups-sim", "cmake --build build (needs SimGrid: libsimgrid-dev)")
+        programs.binary(args.build, "gups-sim")
     rows, tasks, commands = [], [], []
     for values, machine in points:
         for nodes in args.nodes:
@@ -177,7 +179,7 @@ def whatif(args):
     if sim:
         commands += [launcher.quoted(task.command) for task in tasks]
         runner = slurm.from_args(args, args.out, args.jobs)
-        done = study.run_tasks(runner, tasks, sweep.Progress(len(tasks), "whatif"), args.resume)
+        done = study.run_tasks(runner, tasks, launcher.Progress(len(tasks), "whatif"), args.resume)
         for row, (document, wall) in zip(rows, done):
             row.update(study.sim_fields(document, wall))
             row["sim_over_model"] = study.ratio(row["sim_steady_gups"], row["model_gups"])

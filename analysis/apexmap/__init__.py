@@ -11,7 +11,8 @@ import subprocess
 import sys
 import time
 
-from . import launcher, results, sweep
+from .. import results
+from ..run import launcher, programs
 
 ALPHAS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0]
 BLOCKS = [1, 4, 16, 64, 256, 1024, 4096, 16384]
@@ -56,9 +57,9 @@ def sim_indices(block_words, args):
 def sim_task(args, sim, algorithm, alpha, block_words):
     name = f"sim-{algorithm}-a{alpha:g}-L{block_words}"
     path = results.raw_path(args.out, name)
-    command = [sim, "--quiet", "--machine", args.machine, "--algo", algorithm, "--nodes", str(args.nodes),
-               "--network", args.network, "--alpha", f"{alpha:g}", "--block-words", str(block_words),
-               "--indices", str(sim_indices(block_words, args)), "--json", path]
+    command = programs.sim_command(sim, args.machine, algorithm, args.nodes, "--network", args.network, "--alpha",
+                                   f"{alpha:g}", "--block-words", str(block_words), "--indices",
+                                   str(sim_indices(block_words, args)), "--json", path)
     return launcher.Task(name, f"sim {algorithm} alpha {alpha:g} L {block_words}", command, path, "apexmap",
                          {"source": "sim", "algorithm": algorithm, "alpha": alpha, "block_words": block_words})
 
@@ -69,7 +70,7 @@ def model_rows(args, algorithm):
     rows = []
     for block in args.blocks:
         path = os.path.join(args.out, "raw", f"model-{algorithm}-L{block}.json")
-        command = [sweep.binary(args.build, "models/apex-map-model"), "--machine", args.machine, "--algo", algorithm,
+        command = [programs.binary(args.build, "apex-map-model"), "--machine", args.machine, "--algo", algorithm,
                    "--nodes", str(args.nodes), "--alphas", ",".join(f"{a:g}" for a in args.alphas),
                    "--blocks", str(block), "--json", path,
                    "--indices", str(sim_indices(block, args))]
@@ -98,7 +99,7 @@ def point_task(args, gups, algorithm, alpha, block_words):
         command += ["--memory-words", str(args.memory_words)]
     return launcher.Task(name, f"{algorithm} alpha {alpha:g} L {block_words}", command, path, "apexmap",
                          {"source": "measured", "algorithm": algorithm, "alpha": alpha, "block_words": block_words},
-                         ranks=args.ranks, env=sweep.MPI_ENV)
+                         ranks=args.ranks, env=launcher.MPI_ENV)
 
 
 def corner_task(args, gups):
@@ -108,7 +109,7 @@ def corner_task(args, gups):
     log2_table = max(1, words.bit_length() - 1)
     command = [gups, "--algo", "direct", "--log2-table", str(log2_table), "--json", path]
     return launcher.Task("randomaccess-direct", "RandomAccess direct", command, path, "apexmap",
-                         {"source": "measured", "algorithm": "direct"}, ranks=args.ranks, env=sweep.MPI_ENV)
+                         {"source": "measured", "algorithm": "direct"}, ranks=args.ranks, env=launcher.MPI_ENV)
 
 
 def row_of(task, document):
@@ -261,7 +262,7 @@ def markdown(rows, comparison, errors, args, wall, against=None):
     lines = [f"# Apex-Map surfaces: {', '.join(SOURCE_TITLES[s] for s in args.sources)}", "", results.provenance(),
              "", f"MB/s per process; {wall:.0f} s for this run, the points' own wall times sum to "
              f"{sum(r.get('wall_seconds') or 0 for r in rows):.0f} s (measured: one after another; simulated: "
-             f"{sweep.host_cores()} side by side).", ""]
+             f"{launcher.host_cores()} side by side).", ""]
     for source in args.sources:
         where = (f"{args.ranks} ranks of this host; I = {WORDS_PER_REPETITION:,} / L words within {INDEX_RANGE}, "
                  f"{args.repeats} repetitions a point" if source == "measured" else
@@ -334,9 +335,9 @@ def apexmap(args):
     if args.nodes < 1:
         raise ValueError("--nodes must be at least 1")
     other, other_what = against_rows(args)
-    args.ranks = args.ranks or sweep.host_cores()
-    if args.ranks > sweep.host_cores():
-        raise ValueError(f"--ranks {args.ranks}: this host gives {sweep.host_cores()} cores (measured runs never "
+    args.ranks = args.ranks or launcher.host_cores()
+    if args.ranks > launcher.host_cores():
+        raise ValueError(f"--ranks {args.ranks}: this host gives {launcher.host_cores()} cores (measured runs never "
                          "oversubscribe)")
     os.makedirs(results.raw_folder(args.out), exist_ok=True)
     start = time.monotonic()
@@ -345,18 +346,18 @@ def apexmap(args):
         rows += model_rows(args, algorithm)
     plane = [(a, alpha, block) for a in args.algorithms for alpha in args.alphas for block in args.blocks]
     if "measured" in args.sources:
-        gups = sweep.binary(args.build, "kernel/gups")
+        gups = programs.binary(args.build, "gups")
         tasks = [point_task(args, gups, *point) for point in plane]
         corner = corner_task(args, gups) if 1.0 in args.alphas and 1 in args.blocks else None
-        progress = sweep.Progress(len(tasks) + (corner is not None), "apexmap")
+        progress = launcher.Progress(len(tasks) + (corner is not None), "apexmap")
         done = launcher.Local().run(tasks + ([corner] if corner else []), progress, args.resume)
         rows += [row_of(task, document) for task, (document, _) in zip(tasks, done)]
         comparison = corner_comparison(rows, done[-1][0] if corner else None, args.ranks)
     if "sim" in args.sources:
-        sim = sweep.binary(args.build, "sim/gups-sim", "cmake --build build (with SimGrid)")
+        sim = programs.binary(args.build, "gups-sim")
         tasks = [sim_task(args, sim, *point) for point in plane]
-        progress = sweep.Progress(len(tasks), "apexmap sim")
-        done = launcher.Local(sweep.host_cores()).run(tasks, progress, args.resume)
+        progress = launcher.Progress(len(tasks), "apexmap sim")
+        done = launcher.Local(launcher.host_cores()).run(tasks, progress, args.resume)
         rows += [row_of(task, document) for task, (document, _) in zip(tasks, done)]
     wall = time.monotonic() - start
     against = (against_ratios(rows, other, args.algorithms), other_what) if args.against else None
@@ -383,7 +384,7 @@ def write(args, rows, comparison, errors, wall, against=None):
     text = markdown(rows, comparison, errors, args, wall, against)
     with open(os.path.join(args.out, "apexmap.md"), "w", encoding="utf-8") as f:
         f.write(text)
-    from . import apexmap_plot  # matplotlib only when writing
+    from . import plot as apexmap_plot  # matplotlib only when writing
     paths = apexmap_plot.all_surfaces(rows, args)
     if against:
         paths += apexmap_plot.against_surfaces(against[0], args, against[1])

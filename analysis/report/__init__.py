@@ -5,7 +5,8 @@ import html
 import json
 import os
 
-from . import plot, results, stats
+from .. import results
+from . import plot, stats
 
 
 def raw_documents(out):
@@ -121,7 +122,7 @@ def report(args):
         print(f"report: no results in {args.out}/raw", flush=True)
         return 2
     results.write_csv(all_records, os.path.join(args.out, "results.csv"))
-    from .sweep import load_machine
+    from ..run.programs import load_machine
     machine = load_machine(args.machine, args.build)
     title = f"{machine.get('name')}: GUPS against nodes"
     plots = plot.gups_plot(records, args.out, title) + plot.shares_plot(records, raw_documents(args.out), args.out) + \

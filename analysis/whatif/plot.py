@@ -1,7 +1,7 @@
 """The what-if study's plot: GUPS against the varied field (one line per size; the model, its two bounds and the
 simulation, each point marked by what binds there), bars per machine when whole machines are compared, and a
 heat map when two fields are varied."""
-from . import plot  # chooses matplotlib's file backend before pyplot is imported
+from ..report import plot  # chooses matplotlib's file backend before pyplot is imported
 
 import matplotlib.pyplot as plt  # noqa: E402
 

@@ -10,7 +10,8 @@ import shlex
 import sys
 import time
 
-from . import headline, launcher, sweep
+from ..run import launcher, programs
+from . import headline, sweep
 
 HOST_NODES = "1,2"
 HOST_ALGORITHMS = "direct,routed,multicore"
@@ -47,9 +48,9 @@ class Step:
 
     def program(self, command):
         self.commands.append(" ".join(shlex.quote(c) for c in command))
-        status, _, err = launcher.run(command, sweep.MPI_ENV)
+        status, _, err = launcher.run(command, launcher.MPI_ENV)
         if status != 0:
-            raise sweep.MissingBinary(f"{command[0]} failed (status {status}): {err.strip()[-400:]}")
+            raise programs.MissingBinary(f"{command[0]} failed (status {status}): {err.strip()[-400:]}")
 
 
 def main_job(args, run_analysis):
@@ -60,16 +61,16 @@ def main_job(args, run_analysis):
         raise ValueError("--host-repeats and --host-updates-per-node need 1 or more")
     # The plan owns the table's limits: asked before anything runs.
     try:
-        sweep.plan(args.build, "bgp", 1, "direct", ["--log2-table", str(args.host_log2_table)])
+        programs.plan(args.build, "bgp", 1, "direct", ["--log2-table", str(args.host_log2_table)])
     except ValueError as error:
         raise ValueError(str(error).replace("--log2-table", "--host-log2-table")) from error
     step = Step(args.out, args.budget, run_analysis)
     folders = {name: os.path.join(args.out, name) for name in ("host", "table3", "table4")}
     for folder in folders.values():
         os.makedirs(folder, exist_ok=True)
-    cores = sweep.host_cores()
-    calibrate = sweep.binary(args.build, "models/gups-calibrate")
-    sweep.binary(args.build, "sim/gups-sim", "cmake --build build (needs SimGrid: libsimgrid-dev)")
+    cores = launcher.host_cores()
+    calibrate = programs.binary(args.build, "gups-calibrate")
+    programs.binary(args.build, "gups-sim")
     host_file = os.path.join(folders["host"], "host.json")
     build = ["--build", args.build]
 

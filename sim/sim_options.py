@@ -1,0 +1,205 @@
+"""gups-sim's command line: its options, the mechanisms and the probe's options it passes on, and the checks that
+refuse a bad one (BadInput: one error line, exit 2)."""
+import argparse
+import os
+
+class BadInput(Exception):
+    pass
+
+
+# Each can be switched on alone, so that what it changes can be seen (docs/simulator.md).
+MECHANISMS = {
+    "wire": "torus messages carry whole packets, headers and acks",
+    "receive-batches": "a receive call takes the packets waiting, up to a batch, at a cost per call and per packet",
+    "paper-buckets": "the bucket sizes of the paper's Table 4 instead of the sizing rule",
+    "dma": "a send is injected at once and travels without waiting for a posted receive (BG/P's DMA)",
+    "mesh": "partitions below the machine's torus.mesh_below_nodes have no wrap-around links",
+}
+
+
+AUTO_LEVEL_HELP = "flow up to a size, queue above (gups-topology's rule: gups-topology --help)"
+
+
+# The probe's own options, passed to it as given (it checks them).
+PROBE_OPTIONS = {
+    "--memory-words": "M, the global array in words (default: 65536 per process in a simulation)",
+    "--alpha": "temporal locality, above 0 and at most 1 (default 1)",
+    "--block-words": "L, words per access (default 1)",
+    "--indices": "I, accesses per process and repetition (default 1024)",
+    "--repeats": "N, repetitions (default 1)",
+    "--receive-buffers": "B (apex-map-mpi): outstanding requests (default 32)",
+    "--send-handles": "SMSG (apex-map-mpi): outstanding sends (default 64)",
+    "--serve-per-turn": "NSER (apex-map-mpi): requests served per turn (default 16)",
+    "--seed": "the indices' random streams (default 1)",
+}
+
+
+PROBE_ALGORITHMS = ("apex-map-mpi", "apex-map-rma")
+
+
+def given(args, option):
+    """The value of an option such as --block-words in the parsed arguments."""
+    return getattr(args, option[2:].replace("-", "_"))
+
+
+DEFAULT_STREAM_OFFSET = 123456789012345  # a generic point: the stream's start is sparse
+
+
+class OneLineArgumentParser(argparse.ArgumentParser):
+    """An error in the command line is one line, as in the project's other programs (argparse prints the usage
+    first)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def parse_arguments(argv, levels):
+    """`levels`: the network levels gups-topology lists (name -> {"help", ...})."""
+    p = OneLineArgumentParser(prog="gups-sim", description=__doc__,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--machine", "-m", default="bgp", help="machine name or path (default bgp)")
+    p.add_argument("--algo", default="multicore", help="direct, routed or multicore (default multicore)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--shape", help="torus of nodes, such as 4x4x4")
+    size.add_argument("--nodes", type=int, help="node count, mapped by the machine's shape rule")
+    p.add_argument("--cores-per-node", type=int,
+                   help="multicore: ranks per node (default: the machine's); direct: processes per node (default 1)")
+    updates = p.add_mutually_exclusive_group()
+    updates.add_argument("--updates-per-node", type=int,
+                         help="updates each node generates (default: 2^20 / nodes as a power of two, from 2048 to "
+                              "16384: 64 nodes 16384, 256 nodes 4096, 512 and more 2048)")
+    updates.add_argument("--updates-per-word", type=int, help="updates per table word instead (HPCC: 4)")
+    p.add_argument("--min-updates-per-node", type=int, default=0,
+                   help="with the default run length: at least this many updates per node (runs with the dma "
+                        "mechanism fill their pipeline for longer)")
+    p.add_argument("--words-per-node", type=int, default=1024,
+                   help="table words per node, at least (default 1024: the table need not be Blue Gene size)")
+    p.add_argument("--log2-table", type=int, help="table size 2^N (overrides --words-per-node)")
+    p.add_argument("--lookahead", type=int, default=1024)
+    p.add_argument("--nodes-per-host", default="1",
+                   help="torus nodes on one of the machine's nodes, sharing its cores (tu follows how many of them "
+                        "update at once); 'fill': as many as its cores hold, as mpirun places ranks (default 1)")
+    p.add_argument("--owner", default="division", choices=["division", "predict"])
+    p.add_argument("--costs", default="machine", choices=["machine", "zero", "measured"],
+                   help="machine: charge the machine file's cycles; zero: no CPU cost at all (network only); "
+                        "measured: SMPI times the real code on this host")
+    p.add_argument("--network-scale", type=float, default=1.0,
+                   help="multiply link bandwidth (a very fast network: 1000)")
+    p.add_argument("--zero-latency", action="store_true", help="links without latency")
+    levels = {name: level["help"] for name, level in levels.items()}
+    levels["auto"] = AUTO_LEVEL_HELP
+    p.add_argument("--network", default="flow", choices=list(levels),
+                   help="network level: " + "; ".join(f"{name}: {what}" for name, what in levels.items()) +
+                        " (default flow)")
+    p.add_argument("--stream-offset", type=int, default=DEFAULT_STREAM_OFFSET,
+                   help=f"stream steps skipped first (default {DEFAULT_STREAM_OFFSET}; 0 = HPCC, checksums as gups)")
+    p.add_argument("--verify", default="auto", choices=["auto", "full", "checksum", "no"],
+                   help="full: every word, by the simulated ranks (their all-to-all costs O(ranks^2) to simulate); "
+                        "checksum: the final table's checksums against a serial pass over the same stream; "
+                        "auto (default): full up to 1,024 ranks, checksum above")
+    p.add_argument("--max-wall", type=float, default=0, help="stop after this many wall seconds (0: no limit)")
+    p.add_argument("--json", help="write the result as JSON here")
+    p.add_argument("--workdir", help="where platform, hostfile and raw result go (default: a temporary folder)")
+    p.add_argument("--message-layer", default="s4u", choices=["s4u", "mpi"],
+                   help="what carries routed and multicore messages: s4u (SimGrid mailboxes, default) or mpi "
+                        "(SMPI calls: the same messages with SMPI's per-call overhead)")
+    p.add_argument("--mechanisms", default="none",
+                   help="mechanisms of the machine modelled beyond Eq. 7 (routed, multicore): none (default), "
+                        "all, or a comma list of " + ", ".join(f"{name} ({what})" for name, what in MECHANISMS.items()))
+    p.add_argument("--reception-fifo", type=int, default=0,
+                   help="with the dma mechanism: messages a receiving core's channel holds that no receive has "
+                        "taken yet, before sends to it wait (default 0: unbounded)")
+    p.add_argument("--link-load", action="store_true",
+                   help="routed, multicore: measure how busy each dimension's torus links were (each message's bytes on "
+                        "the links of its route), and name the resource that binds")
+    p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
+    p.add_argument("--converge", action="store_true",
+                   help="run again with twice the updates per node until the steady state's two quarters agree "
+                        "within --converge-tolerance and so does the run before (exit status 5 if "
+                        "--converge-max-updates is reached first)")
+    p.add_argument("--converge-tolerance", type=float, default=0.01, help="default 0.01 (1%%)")
+    p.add_argument("--converge-max-updates", type=int, default=65536,
+                   help="most updates per node --converge tries (default 65536)")
+    probe = p.add_argument_group("the Apex-Map probe (--algo apex-map-mpi or apex-map-rma; docs/apexmap.md)")
+    for option, what in PROBE_OPTIONS.items():
+        probe.add_argument(option, help=what)
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--explain", action="store_true",
+                   help="first print how gups-model predicts this run (gups-model --explain): the role plan (the "
+                        "planner's general one where the paper's does not fit), the virtual torus on its network, "
+                        "each core's load, the network bound's derivation")
+    p.add_argument("--plan-only", action="store_true",
+                   help="print gups-topology's plan of this run as JSON (ranks, memory estimate, network level) and "
+                        "stop: what a launcher needs to ask a scheduler for")
+    return p.parse_args(argv)
+
+
+def chosen_mechanisms(args):
+    """The mechanisms asked for, in a fixed order; raises BadInput."""
+    asked = [m.strip() for m in args.mechanisms.split(",") if m.strip()]
+    if asked == ["all"]:
+        return list(MECHANISMS)
+    if asked == ["none"]:
+        return []
+    unknown = [m for m in asked if m not in MECHANISMS]
+    if unknown or not asked:
+        raise BadInput(f"--mechanisms: unknown {', '.join(unknown) or 'empty list'}; "
+                       f"give none, all, or a comma list of {', '.join(MECHANISMS)}")
+    for name in ("wire", "dma"):
+        if name in asked and args.message_layer != "s4u":
+            raise BadInput(f"--mechanisms {name} needs --message-layer s4u (SMPI's calls send payloads only, "
+                           "rendezvous)")
+    return [m for m in MECHANISMS if m in asked]
+
+
+def mechanism_options(args):
+    """gups-smpi's options for the chosen mechanisms (the paper's buckets come with the plan); raises BadInput."""
+    if args.reception_fifo < 0:
+        raise BadInput("--reception-fifo must be 0 (unbounded) or more")
+    options = []
+    if "wire" in args.chosen_mechanisms:
+        options.append("--wire-packets")
+    if "receive-batches" in args.chosen_mechanisms:
+        options.append("--receive-batches")
+    if "dma" in args.chosen_mechanisms:
+        options.append("--dma-injection")
+        if args.reception_fifo:
+            options += ["--reception-fifo", str(args.reception_fifo)]
+    elif args.reception_fifo:
+        raise BadInput("--reception-fifo bounds what DMA injection sends: it needs --mechanisms dma (or all)")
+    if (options or "paper-buckets" in args.chosen_mechanisms) and args.costs != "machine":
+        raise BadInput("--mechanisms models the machine file's costs: it needs --costs machine")
+    return options
+
+
+def check_writable(path, option):
+    """Checked before the run, so that a long run does not end unable to write its result."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise BadInput(f"{option} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise BadInput(f"{option} {path}: cannot write in {folder}")
+
+
+def check_applies(args, plan):
+    """What only routing algorithms have (the plan says whether this one routes), and what only the probe has;
+    raises BadInput."""
+    probe_options = [o for o in PROBE_OPTIONS if given(args, o) is not None]
+    if "probe" in plan:
+        update_options = [o for o, default in (("--link-load", False), ("--converge", False),
+                                               ("--stream-offset", DEFAULT_STREAM_OFFSET), ("--updates-per-node", None),
+                                               ("--updates-per-word", None), ("--log2-table", None))
+                          if given(args, o) != default]
+        if args.chosen_mechanisms:
+            update_options.insert(0, "--mechanisms")
+        if update_options:
+            raise BadInput(f"{update_options[0]} applies to the update algorithms, not to the Apex-Map probe")
+        return
+    if probe_options:
+        raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe (--algo {' or '.join(PROBE_ALGORITHMS)})")
+    if plan["routes_over_torus"]:
+        return
+    if args.chosen_mechanisms:
+        raise BadInput("--mechanisms applies to routed and multicore")
+    if args.link_load:
+        raise BadInput("--link-load applies to routed and multicore")

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Named checks of simulated results for the transcripts (tests/transcripts/sim-*.tesh): each reads the JSON results
+a transcript's runs wrote in its work folder and prints what it found, one verdict a line, so that a transcript holds
+only commands and their output.
+
+Usage: sim_checks.py CHECK WORKDIR [ARGS...]; sim_checks.py --list names the checks.
+"""
+import json
+import os
+import subprocess
+import sys
+
+CHECKS = {}
+
+
+def check(function):
+    """Registers a check under its name, dashes for underscores."""
+    CHECKS[function.__name__.replace("_", "-")] = function
+    return function
+
+
+def result(workdir, name):
+    with open(os.path.join(workdir, name + ".json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def verified(r):
+    return "verified" if r["passed"] and r["errors"] == 0 else "failed"
+
+
+def same_checksums(r, reference):
+    return "same checksums" if r["checksums"] == reference["checksums"] else "other checksums"
+
+
+def of_flow(value, flow, within, label):
+    return label if abs(value / flow - 1) < within else "%.4f of flow" % (value / flow)
+
+
+def bytes_carried(r):
+    """The bytes every link carried over the bytes the nodes sent: the mean links a message crosses."""
+    return sum(d["bytes"] for d in r["link_load"]) / r["counters"]["network_bytes_sent"]
+
+
+def messages_of(core):
+    return core["messages_received"] + core["local_messages_received"]
+
+
+@check
+def levels_agree(workdir, prefix="level"):
+    """Each level verified, with flow's checksums."""
+    flow = result(workdir, f"{prefix}-flow")
+    for level in ("flow", "queue", "latency"):
+        r = result(workdir, f"{prefix}-{level}")
+        print(level, r["simulation"]["network_level"], verified(r), same_checksums(r, flow))
+
+
+@check
+def levels_near_flow(workdir, prefix="level"):
+    """The cheaper levels' steady state against flow's, where the cores bind."""
+    flow = result(workdir, f"{prefix}-flow")["steady_gups"]
+    for level in ("queue", "latency"):
+        print(level, of_flow(result(workdir, f"{prefix}-{level}")["steady_gups"], flow, 0.02, "within 2% of flow"))
+
+
+@check
+def slow_links(workdir, prefix="slow"):
+    """With slow links: latency ignores contention, queue holds it as flow does."""
+    s = {level: result(workdir, f"{prefix}-{level}")["steady_gups"] for level in ("flow", "queue", "latency")}
+    print("latency: faster than flow" if s["latency"] > 1.2 * s["flow"] else "latency: %.3f of flow" % (
+        s["latency"] / s["flow"]))
+    print("queue: within 10% of flow" if abs(s["queue"] / s["flow"] - 1) < 0.1 else "queue: %.3f of flow" % (
+        s["queue"] / s["flow"]))
+
+
+@check
+def link_loads_as_flow(workdir, prefix="links"):
+    loads = {level: [(x["links"], x["bytes"]) for x in result(workdir, f"{prefix}-{level}")["link_load"]]
+             for level in ("flow", "queue")}
+    print("mesh links and bytes as flow" if loads["queue"] == loads["flow"] else (loads["queue"], loads["flow"]))
+
+
+@check
+def direct_as_flow(workdir, prefix="direct"):
+    queue, flow = result(workdir, f"{prefix}-queue"), result(workdir, f"{prefix}-flow")
+    print("direct:", verified(queue), same_checksums(queue, flow))
+
+
+@check
+def automatic_levels(workdir, topology):
+    """gups-topology's level for a run's size when asked for auto."""
+    def level(nodes):
+        done = subprocess.run([topology, "--nodes", str(nodes), "--network", "auto"], capture_output=True, text=True,
+                              check=True)
+        return json.loads(done.stdout)["network_level"]
+    print([(n, level(n)) for n in (64, 1024, 2048, 32768)])
+
+
+@check
+def wire_bytes(workdir):
+    """Whole packets on the wire carry the model's bytes per update; payloads alone fewer."""
+    b = result(workdir, "mech-model")["results"][0]["rows"][0]["bytes_per_update"]
+    sent = {n: result(workdir, f"mech-{n}")["network_bytes_per_update"] for n in ("wire", "none")}
+    print("wire: b as the model" if abs(sent["wire"] / b - 1) < 0.01 else "wire: %.3f bytes per update, model %.3f" % (
+        sent["wire"], b))
+    print("payload only: lighter" if sent["none"] < 0.9 * b else "payload only: %.3f" % sent["none"])
+
+
+@check
+def receive_batches(workdir):
+    """An idle core makes a call per message; a busy one takes several in one call."""
+    cores = {n: result(workdir, f"mech-{n}")["cores"][1:] for n in ("batches-slow", "batches")}
+    per_message = {n: [c["receive_calls"] / messages_of(c) for c in cores[n]] for n in cores}
+    print("idle: a call per message" if min(per_message["batches-slow"]) > 0.98 else "idle: %s" % per_message[
+        "batches-slow"])
+    print("busy: messages share calls" if max(per_message["batches"]) < 0.9 and all(
+        c["packets_received"] <= 4 * c["receive_calls"] for c in cores["batches"]) else "busy: %s" % per_message[
+        "batches"])
+    print("off: calls", [c["receive_calls"] for c in result(workdir, "mech-none")["cores"]])
+
+
+@check
+def paper_buckets(workdir):
+    r = result(workdir, "mech-buckets")
+    c = r["cores"][1]
+    print("bucket", r["bucket_capacity"], "packets per message", c["packets_received"] / messages_of(c), "mechanisms",
+          r["simulation"]["mechanisms"])
+
+
+@check
+def dma_injection(workdir):
+    """Rendezvous sends stall the generator; DMA injection keeps it busy."""
+    c = {n: result(workdir, f"mech-{n}")["cores"][0] for n in ("routed", "routed-dma")}
+    print("rendezvous: stalled" if c["routed"]["stalled_share"] > 0.1 else "rendezvous: %s" % c["routed"])
+    print("dma: busy, not stalled" if c["routed-dma"]["busy_share"] > 0.9 and c["routed-dma"]["stalled_share"] < 0.05
+          else "dma: %s" % c["routed-dma"])
+
+
+@check
+def reception_fifo(workdir):
+    """Unbounded reception FIFOs let the generators run ahead; bounded ones hold them back."""
+    def ahead(n):
+        r = result(workdir, f"fifo-{n}")
+        return r["window_gups"] / r["steady_gups"]
+    print("unbounded: generators far ahead" if ahead("unbounded") > 1.4 else ahead("unbounded"))
+    print("bounded: generators held back" if ahead("4") < 1.2 else ahead("4"))
+
+
+@check
+def torus_link_load(workdir):
+    r = result(workdir, "bind-machine")
+    ratio = bytes_carried(r)
+    print("links carry 4/3 of the bytes sent" if 1.32 <= ratio <= 1.35 else "links carry %.3f of the bytes sent" % ratio)
+    print("dimensions", [d["links"] for d in r["link_load"]], "binds", r["binds"]["resource"].split()[0])
+
+
+@check
+def mesh_link_load(workdir):
+    r = result(workdir, "mesh")
+    ratio = bytes_carried(r)
+    print(r["simulation"]["network"], "links carry 5/3 of the bytes sent" if 1.65 <= ratio <= 1.68
+          else "links carry %.3f" % ratio, [d["links"] for d in r["link_load"]])
+
+
+@check
+def network_of(workdir, name, note=""):
+    """The network a run simulated (torus or mesh), and a note."""
+    print(*[w for w in (result(workdir, name)["simulation"]["network"], note) if w])
+
+
+def main(argv):
+    if argv[:1] == ["--list"]:
+        print("\n".join(sorted(CHECKS)))
+        return 0
+    if len(argv) < 2 or argv[0] not in CHECKS:
+        sys.exit(f"usage: sim_checks.py CHECK WORKDIR [ARGS...]; checks: {', '.join(sorted(CHECKS))}")
+    CHECKS[argv[0]](*argv[1:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
