@@ -13,8 +13,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "topologies/network/platform_names.hpp"
 #include "sim/smpi/simulated_network.hpp"
+#include "topologies/network/platform_names.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

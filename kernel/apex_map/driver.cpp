@@ -7,8 +7,8 @@
 
 #include "kernel/apex_map/probe.hpp"
 #include "kernel/apex_map/run.hpp"
-#include "kernel/mpi/host_memory_check.hpp"
 #include "kernel/core/result_output.hpp"
+#include "kernel/mpi/host_memory_check.hpp"
 
 namespace gups::apex_map {
 namespace {

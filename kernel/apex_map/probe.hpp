@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "kernel/apex_map/access_costs.hpp"
 #include "kernel/apex_map/access.hpp"
+#include "kernel/apex_map/access_costs.hpp"
 
 namespace gups::apex_map {
 

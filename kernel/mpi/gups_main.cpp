@@ -12,14 +12,14 @@
 
 #include "kernel/apex_map/probe.hpp"
 #include "kernel/apex_map/run.hpp"
+#include "kernel/core/result_output.hpp"
+#include "kernel/core/run_report.hpp"
 #include "kernel/mpi/distributed_verification.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
 #include "kernel/mpi/link_load.hpp"
+#include "kernel/mpi/phase_barrier.hpp"
 #include "kernel/mpi/progress_report.hpp"
-#include "kernel/core/result_output.hpp"
-#include "kernel/core/run_report.hpp"
 #include "kernel/mpi/run_statistics.hpp"
-#include "kernel/mpi/simulated_calls.hpp"
 #include "kernel/mpi/simulation.hpp"
 #include "kernel/mpi/update_algorithm.hpp"
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "kernel/core/handoff_slot.hpp"
-#include "kernel/mpi/node_group.hpp"
 #include "kernel/core/role_plan.hpp"
+#include "kernel/mpi/node_group.hpp"
 
 namespace gups {
 

@@ -15,8 +15,8 @@
 #include <optional>
 #include <vector>
 
-#include "kernel/mpi/core_debt.hpp"
 #include "kernel/core/operation_charges.hpp"
+#include "kernel/mpi/core_debt.hpp"
 
 #ifdef GUPS_SIMULATED
 #include <simgrid/s4u/Engine.hpp>

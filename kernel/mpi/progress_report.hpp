@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kernel/mpi/operation_costs.hpp"
+#include "kernel/mpi/simulation.hpp"
 
 namespace gups {
 
@@ -62,20 +63,16 @@ class ProgressReport {
     const auto now = Clock::now();
     if (std::chrono::duration<double>(now - last_).count() < seconds_) return;
     last_ = now;
-#ifdef GUPS_SIMULATED
-    constexpr const char* kClock = "simulated";
-#else
-    constexpr const char* kClock = "MPI time";
-#endif
+    const char* clock_name = simulation::active() ? "simulated" : "MPI time";
     const double clock = run_clock();
     const double percent =
         total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0;
     const double wall = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "gups: progress: %s %.6f s, rank 0 generated %.1f%%, wall %.0f s\n", kClock, clock,
+    std::fprintf(stderr, "gups: progress: %s %.6f s, rank 0 generated %.1f%%, wall %.0f s\n", clock_name, clock,
                  percent, wall);
     append_json_line(json_path_, fmt::format(R"({{"clock": "{}", "seconds": {}, "rank0_generated_percent": {}, )"
                                              R"("wall_seconds": {}}})",
-                                             kClock, clock, percent, wall));
+                                             clock_name, clock, percent, wall));
   }
 
  private:

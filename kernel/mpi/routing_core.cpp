@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "kernel/core/hpcc_stream.hpp"
+#include "kernel/core/route_step.hpp"
 #include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/progress_report.hpp"
-#include "kernel/core/route_step.hpp"
 #include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups {

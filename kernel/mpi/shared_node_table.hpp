@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "kernel/core/local_table.hpp"
-#include "kernel/mpi/node_group.hpp"
 #include "kernel/core/shared_table.hpp"
 #include "kernel/core/table_distribution.hpp"
+#include "kernel/mpi/node_group.hpp"
 
 namespace gups {
 

@@ -9,16 +9,16 @@
 
 #include "kernel/core/algorithm.hpp"
 #include "kernel/core/algorithm_setup.hpp"
-#include "kernel/mpi/link_load.hpp"
 #include "kernel/core/local_table.hpp"
-#include "kernel/mpi/node_handoffs.hpp"
-#include "kernel/mpi/node_pending.hpp"
-#include "kernel/mpi/shared_node_table.hpp"
-#include "kernel/mpi/operation_costs.hpp"
 #include "kernel/core/run_config.hpp"
 #include "kernel/core/table_distribution.hpp"
 #include "kernel/core/table_layout.hpp"
 #include "kernel/core/update_stats.hpp"
+#include "kernel/mpi/link_load.hpp"
+#include "kernel/mpi/node_handoffs.hpp"
+#include "kernel/mpi/node_pending.hpp"
+#include "kernel/mpi/operation_costs.hpp"
+#include "kernel/mpi/shared_node_table.hpp"
 
 namespace gups {
 

@@ -2,10 +2,12 @@
 // calls a simulation answers (sim/smpi/ in the SMPI build): nothing is
 // simulated, the barrier is MPI's, and asking for what only a simulation
 // has is refused.
+#include <mpi.h>
+
 #include <stdexcept>
 
 #include "kernel/mpi/link_load.hpp"
-#include "kernel/mpi/simulated_calls.hpp"
+#include "kernel/mpi/phase_barrier.hpp"
 #include "kernel/mpi/simulation.hpp"
 
 namespace gups {

@@ -13,15 +13,15 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "models/calibrate/compute_costs.hpp"
 #include "kernel/core/destination_buckets.hpp"
-#include "models/calibrate/handoff_costs.hpp"
 #include "kernel/core/host_memory.hpp"
-#include "models/src/machine.hpp"
-#include "models/calibrate/message_costs.hpp"
 #include "kernel/core/role_plan.hpp"
 #include "kernel/core/route_step.hpp"
+#include "models/calibrate/compute_costs.hpp"
+#include "models/calibrate/handoff_costs.hpp"
+#include "models/calibrate/message_costs.hpp"
 #include "models/calibrate/routing_loop.hpp"
+#include "models/src/machine.hpp"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernel/core/role_plan.hpp"
 #include "kernel/mpi/node_group.hpp"
 #include "kernel/mpi/node_handoffs.hpp"
-#include "kernel/core/role_plan.hpp"
 
 namespace gups::calibrate {
 namespace {

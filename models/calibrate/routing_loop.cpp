@@ -4,10 +4,10 @@
 
 #include "kernel/core/algorithm_setup.hpp"
 #include "kernel/core/local_table.hpp"
-#include "kernel/mpi/operation_costs.hpp"
 #include "kernel/core/run_config.hpp"
 #include "kernel/core/table_distribution.hpp"
 #include "kernel/core/table_layout.hpp"
+#include "kernel/mpi/operation_costs.hpp"
 #include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups::calibrate {

@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "kernel/apex_map/charges.hpp"
-#include "models/src/machine.hpp"
 #include "kernel/core/torus_shape.hpp"
+#include "models/src/machine.hpp"
 
 namespace gups::model {
 

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <iostream>
 
-#include "models/src/apex_map_bound.hpp"
 #include "kernel/apex_map/run.hpp"
 #include "kernel/core/cli_checks.hpp"
+#include "models/src/apex_map_bound.hpp"
 #include "models/src/simulation_charges.hpp"
 
 int main(int argc, char** argv) {

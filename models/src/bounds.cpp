@@ -7,11 +7,11 @@
 #include <stdexcept>
 
 #include "kernel/core/destination_buckets.hpp"
-#include "models/src/host_placement.hpp"
 #include "kernel/core/hpcc_stream.hpp"
+#include "kernel/core/role_plan.hpp"
+#include "models/src/host_placement.hpp"
 #include "models/src/machine_network.hpp"
 #include "models/src/network_bound.hpp"
-#include "kernel/core/role_plan.hpp"
 
 namespace gups::model {
 namespace {

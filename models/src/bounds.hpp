@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "kernel/core/algorithm.hpp"
-#include "models/src/machine.hpp"
 #include "kernel/core/torus_shape.hpp"
+#include "models/src/machine.hpp"
 
 namespace gups::model {
 

@@ -5,13 +5,13 @@
 #include <fstream>
 #include <iostream>
 
-#include "models/src/bounds.hpp"
 #include "kernel/core/cli_checks.hpp"
+#include "kernel/core/run_config.hpp"
+#include "models/src/bounds.hpp"
 #include "models/src/host_placement.hpp"
 #include "models/src/machine.hpp"
 #include "models/src/model_explain.hpp"
 #include "models/src/model_report.hpp"
-#include "kernel/core/run_config.hpp"
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "topologies/network/topology.hpp"
 #include "kernel/core/packet_format.hpp"
 #include "kernel/core/table_layout.hpp"
 #include "kernel/core/torus_shape.hpp"
+#include "topologies/network/topology.hpp"
 
 namespace gups::model {
 

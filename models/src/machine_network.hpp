@@ -7,9 +7,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
 #include "topologies/network/physical_links.hpp"
-#include "kernel/core/torus_shape.hpp"
 
 namespace gups::model {
 

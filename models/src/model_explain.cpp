@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "models/src/machine_network.hpp"
 #include "kernel/core/role_plan.hpp"
+#include "models/src/machine_network.hpp"
 
 namespace gups::model {
 namespace {

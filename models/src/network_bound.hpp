@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <string>
 
+#include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
 #include "topologies/network/physical_links.hpp"
-#include "kernel/core/torus_shape.hpp"
 
 namespace gups::model {
 

@@ -9,10 +9,10 @@
 #include "kernel/apex_map/charges.hpp"
 #include "kernel/core/algorithm.hpp"
 #include "kernel/core/algorithm_setup.hpp"
-#include "models/src/host_placement.hpp"
-#include "models/src/machine.hpp"
 #include "kernel/core/operation_charges.hpp"
 #include "kernel/core/table_layout.hpp"
+#include "models/src/host_placement.hpp"
+#include "models/src/machine.hpp"
 
 namespace gups::model {
 

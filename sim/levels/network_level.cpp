@@ -71,7 +71,7 @@ std::vector<std::string> network_level_names() {
 }
 
 std::string network_levels_json() {
-  auto list = nlohmann::json::array();
+  auto list = nlohmann::ordered_json::array();
   for (const auto* kind : kinds()) {
     list.push_back({{"name", kind->name}, {"help", kind->help}, {"simgrid_links", kind->make_timing == nullptr}});
   }

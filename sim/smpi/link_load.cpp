@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "topologies/network/platform_names.hpp"
 #include "sim/smpi/simulated_network.hpp"
+#include "topologies/network/platform_names.hpp"
 
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>

@@ -1,9 +1,10 @@
-// The simulated phase barrier (kernel/mpi/simulated_calls.hpp): one SimGrid
+// The simulated phase barrier (kernel/mpi/phase_barrier.hpp): one SimGrid
 // barrier for the whole simulated machine, made by the first rank to arrive
 // (SMPI runs the ranks one at a time in one process).
 #include <simgrid/s4u/Barrier.hpp>
 
-#include "kernel/mpi/simulated_calls.hpp"
+#include "kernel/mpi/phase_barrier.hpp"
+#include "sim/smpi/timed_code.hpp"
 
 namespace gups {
 

@@ -26,8 +26,8 @@
 #include <unordered_map>
 
 #include "kernel/mpi/message_slots.hpp"
-#include "kernel/mpi/simulated_calls.hpp"
 #include "kernel/mpi/simulation.hpp"
+#include "sim/smpi/timed_code.hpp"
 
 namespace gups {
 namespace {

@@ -10,11 +10,11 @@
 #include <set>
 
 #include "models/src/bounds.hpp"
-#include "topologies/network/dragonfly_links.hpp"
-#include "topologies/network/fat_tree_links.hpp"
 #include "models/src/machine.hpp"
 #include "models/src/machine_network.hpp"
 #include "models/src/network_bound.hpp"
+#include "topologies/network/dragonfly_links.hpp"
+#include "topologies/network/fat_tree_links.hpp"
 #include "topologies/network/topology.hpp"
 #include "topologies/network/torus_links.hpp"
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "topologies/network/physical_links.hpp"
 #include "kernel/core/torus_shape.hpp"
+#include "topologies/network/physical_links.hpp"
 
 namespace gups {
 

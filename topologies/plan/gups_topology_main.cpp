@@ -10,9 +10,9 @@
 
 #include "kernel/apex_map/run.hpp"
 #include "kernel/core/cli_checks.hpp"
+#include "topologies/plan/platform.hpp"
 #include "topologies/plan/probe_plan.hpp"
 #include "topologies/plan/run_plan.hpp"
-#include "topologies/plan/platform.hpp"
 
 namespace {
 

@@ -15,10 +15,10 @@
 
 #include <string>
 
-#include "models/src/machine.hpp"
-#include "topologies/network/platform_names.hpp"
-#include "sim/levels/network_level.hpp"
 #include "kernel/core/torus_shape.hpp"
+#include "models/src/machine.hpp"
+#include "sim/levels/network_level.hpp"
+#include "topologies/network/platform_names.hpp"
 
 namespace gups::topology {
 

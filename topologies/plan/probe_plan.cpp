@@ -6,8 +6,8 @@
 
 #include "kernel/apex_map/access.hpp"
 #include "kernel/apex_map/run.hpp"
-#include "topologies/plan/run_plan.hpp"
 #include "models/src/simulation_charges.hpp"
+#include "topologies/plan/run_plan.hpp"
 
 namespace gups::topology {
 

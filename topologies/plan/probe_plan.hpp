@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "kernel/apex_map/charges.hpp"
+#include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
 #include "sim/levels/network_level.hpp"
-#include "kernel/core/torus_shape.hpp"
 
 namespace gups::topology {
 

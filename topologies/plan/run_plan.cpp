@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "kernel/core/algorithm_setup.hpp"
+#include "kernel/core/table_layout.hpp"
 #include "models/src/machine_network.hpp"
 #include "models/src/simulation_charges.hpp"
-#include "kernel/core/table_layout.hpp"
 
 namespace gups::topology {
 namespace {

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "kernel/core/algorithm.hpp"
-#include "models/src/host_placement.hpp"
-#include "models/src/machine.hpp"
 #include "kernel/core/operation_charges.hpp"
 #include "kernel/core/run_config.hpp"
-#include "sim/levels/network_level.hpp"
 #include "kernel/core/torus_shape.hpp"
+#include "models/src/host_placement.hpp"
+#include "models/src/machine.hpp"
+#include "sim/levels/network_level.hpp"
 
 namespace gups::topology {
 
