@@ -21,7 +21,7 @@ using nlohmann::json;
 inline constexpr const char* kMachineSchema = "torus-gups/machine/1";
 
 void read_network(ObjectReader& top, const json& document, Machine& machine) {
-  for (const auto* section : {"torus", "fat_tree", "dragonfly"}) top.skip(section);
+  for (const auto* topology : topologies()) top.skip(topology->name);  // read_network_section reads them
   read_network_section(document, machine);
   ObjectReader packet(top.child("packet"), "packet");
   for (const auto& field : kPacketFields) {

@@ -17,6 +17,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -225,8 +226,9 @@ def machine_cases(model, topology, sim, source, out):
 
 def run_case(case, environment, out):
     # Open MPI singletons started at once race to create the same session folder under one tmpdir ("mkdir ...
-    # File exists", seen once in 565 x 4 here): each case gets a tmpdir of its own.
-    session = tempfile.mkdtemp(prefix="ompi-", dir=out)
+    # File exists", seen once in 565 x 4 here): each case gets a tmpdir of its own, with a short path whatever the
+    # checkout's (Open MPI's socket paths under it must fit in 108 characters; see tests/integration/CMakeLists.txt).
+    session = tempfile.mkdtemp(prefix="tg-ompi-")
     environment = {**environment, "OMPI_MCA_orte_tmpdir_base": session}
     start = time.monotonic()
     try:
@@ -236,6 +238,8 @@ def run_case(case, environment, out):
     except subprocess.TimeoutExpired as expired:
         status, stderr = "timeout", (expired.stderr or b"").decode(errors="replace") \
             if isinstance(expired.stderr, bytes) else (expired.stderr or "")
+    finally:
+        shutil.rmtree(session, ignore_errors=True)
     seconds = time.monotonic() - start
     lines = [line for line in stderr.splitlines() if line.strip()]
     error_line = re.compile(rf"^{re.escape(case.program)}: error: \S")
