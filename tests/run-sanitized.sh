@@ -15,4 +15,4 @@ cd build-sanitize
 # command lines are the fuzz test's (mpi.bad_input's 3-rank runs took 98 s).
 ctest --output-on-failure -j "$(nproc)" -L unit
 ctest --output-on-failure -j "$(nproc)" \
-  -R '^(fuzz\.inputs|shared_table|mpi\.(verification_verdict|direct\.json|direct\.checksums\.np2\.(division|predict)|(routed|multicore)\.(1x1x1|2x1x1)|routed\.(2x2x2|3x2x2)|multicore\.plans|handoffs\.1x1x1x2|mapping_modes|apex_map))$'
+  -R '^(fuzz\.inputs|shared_table|mpi\.(verification_verdict|direct\.json|direct\.checksums\.np2\.(division|predict)|(routed|multicore)\.(1x1x1|2x1x1)|routed\.(2x2x2|3x2x2)|multicore\.plans|session_paths|handoffs\.1x1x1x2|mapping_modes|apex_map))$'

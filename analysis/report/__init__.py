@@ -1,7 +1,6 @@
 """The validation report: system table, per-size rates (benchmarked, projected by
 model and simulation, ratios, run-to-run variation), plots, and the commands."""
 import datetime
-import html
 import json
 import os
 
@@ -87,32 +86,17 @@ def markdown(machine, rows, plots, commands, out):
 
 
 def to_html(text):
-    """A small Markdown subset (headings, tables, images, code lines, paragraphs) as HTML."""
-    body, table = [], []
-    def flush_table():
-        if table:
-            head, *rest = [[html.escape(c.strip()) for c in row.strip("|").split("|")] for row in table if not set(row) <= set("|-: ")]
-            body.append("<table><tr>" + "".join(f"<th>{c}</th>" for c in head) + "</tr>" +
-                        "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rest) + "</table>")
-            table.clear()
-    for line in text.splitlines():
-        if line.startswith("|"):
-            table.append(line)
-            continue
-        flush_table()
-        if line.startswith("#"):
-            level = len(line) - len(line.lstrip("#"))
-            body.append(f"<h{level}>{html.escape(line.lstrip('# '))}</h{level}>")
-        elif line.startswith("!["):
-            src = line[line.index("(") + 1:-1]
-            body.append(f'<p><img src="{html.escape(src)}" alt="{html.escape(src)}"></p>')
-        elif line.startswith("    "):
-            body.append(f"<pre>{html.escape(line[4:])}</pre>")
-        elif line.strip():
-            body.append(f"<p>{html.escape(line)}</p>")
-    flush_table()
-    style = "body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;text-align:right}"
-    return f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>torus-gups report</title><style>{style}</style></head><body>{''.join(body)}</body></html>\n"
+    """The report's Markdown as a page (Python-Markdown, Debian's python3-markdown: tables, emphasis, images,
+    code blocks)."""
+    try:
+        import markdown
+    except ModuleNotFoundError as error:
+        raise ValueError("the HTML report needs Python-Markdown (Debian: apt install python3-markdown)") from error
+    body = markdown.markdown(text, extensions=["tables", "fenced_code"], output_format="html")
+    style = ("body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}"
+             "td,th{border:1px solid #999;padding:2px 6px;text-align:right}")
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>torus-gups report</title><style>{style}</style>"
+            f"</head><body>{body}</body></html>\n")
 
 
 def report(args):

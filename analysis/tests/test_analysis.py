@@ -103,7 +103,15 @@ def test_report_has_rates_ratios_plots_and_commands(folder, tmp_path):
     assert png_size(folder / "core-shares.png") == (770, 495)
     assert (folder / "gups.svg").stat().st_size > 1000
     html = (folder / "report.html").read_text()
-    assert "<table>" in html and '<img src="gups.png"' in html
+    assert "<table>" in html and 'src="gups.png"' in html and "**" not in html
+
+
+def test_html_report_renders_markdown_as_a_person_reads_it():
+    page = report.to_html("# Title\n\n1. **Blue Gene/P**, `gups`\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n"
+                          "![gups](gups.png)\n\n    gups-sim --nodes 8\n")
+    assert "<strong>Blue Gene/P</strong>" in page and "**" not in page
+    assert "<table>" in page and "<td>1</td>" in page and '<img alt="gups" src="gups.png"' in page
+    assert "<code>gups-sim --nodes 8" in page and "<h1>Title</h1>" in page
 
 
 def test_missing_binary_says_which_build_step(tmp_path):
