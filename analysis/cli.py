@@ -183,3 +183,8 @@ def main(argv):
     except (programs.MissingBinary, OSError, ValueError) as error:
         print(f"analysis: error: {error}", file=sys.stderr)
         return 2
+
+
+def entry():
+    """The installed torus-gups-analysis command."""
+    sys.exit(main(sys.argv[1:]))

@@ -26,10 +26,12 @@ from sim_options import (PROBE_ALGORITHMS, PROBE_OPTIONS, BadInput, check_applie
                          given, mechanism_options, parse_arguments)
 from sim_supervision import check_memory, last_progress, phase_walls, progress_notes, run_simulation
 
-# Filled in by CMake when the build configures this file.
-GUPS_SMPI = "@GUPS_SMPI@"
-GUPS_TOPOLOGY = "@GUPS_TOPOLOGY@"
-GUPS_MODEL = "@GUPS_MODEL@"
+# Filled in by CMake when the build configures this file: absolute paths in the build, paths relative to this
+# file's folder when installed (so that an installed prefix can be moved).
+HERE = os.path.dirname(os.path.realpath(__file__))
+GUPS_SMPI = os.path.join(HERE, "@GUPS_SMPI@")
+GUPS_TOPOLOGY = os.path.join(HERE, "@GUPS_TOPOLOGY@")
+GUPS_MODEL = os.path.join(HERE, "@GUPS_MODEL@")
 SMPIRUN = "@SMPIRUN@"
 SIMGRID_VERSION = "@SIMGRID_VERSION@"
 

@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 
-from process_tree import stop_with_parent  # beside this file, in the source and in the build
+from process_tree import stop_with_parent  # the analysis's (analysis/run/), copied beside this file by the build
 from sim_options import BadInput
 
 def available_memory_bytes():

@@ -17,9 +17,7 @@ import threading
 
 from .. import results
 
-# sim/ beside analysis/ in the source tree
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "sim"))
-from process_tree import stop_with_parent  # noqa: E402 (sim/: gups-sim's children stop the same way)
+from .process_tree import stop_with_parent  # gups-sim's children stop the same way (the build copies it beside)
 
 
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",

@@ -2,6 +2,7 @@
 program's command line, and what gups-topology says of machines, plans and network levels."""
 import json
 import os
+import shutil
 
 from . import launcher
 
@@ -23,11 +24,14 @@ class MissingBinary(Exception):
 
 
 def binary(build, program):
-    """The path of a built program; MissingBinary says how to make it."""
+    """The path of a program in the build, else installed on PATH (cmake --install); MissingBinary says how to
+    make it."""
     path = os.path.join(build, PATHS[program])
-    if not os.path.exists(path):
-        raise MissingBinary(f"{path} is missing: it is made by '{MADE_BY.get(program, 'cmake --build build')}'")
-    return path
+    if os.path.exists(path):
+        return path
+    if not os.path.isdir(build) and (installed := shutil.which(program)):
+        return installed
+    raise MissingBinary(f"{path} is missing: it is made by '{MADE_BY.get(program, 'cmake --build build')}'")
 
 
 def sim_command(sim, machine, algorithm, nodes, *options):

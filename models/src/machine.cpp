@@ -300,6 +300,12 @@ Machine load_machine(const std::string& name_or_path, const std::vector<std::str
 std::vector<std::string> default_machine_directories() {
   std::vector<std::string> directories;
   if (const char* env = std::getenv("TORUS_GUPS_MACHINES"); env && *env) directories.emplace_back(env);
+  // An installed program's: PREFIX/share/torus-gups/machines beside PREFIX/bin, found from its own path so
+  // that a prefix can be moved.
+  std::error_code error;
+  const auto program = std::filesystem::read_symlink("/proc/self/exe", error);
+  const auto installed = program.parent_path().parent_path() / "share" / "torus-gups" / "machines";
+  if (!error && std::filesystem::is_directory(installed, error)) directories.push_back(installed.string());
   directories.emplace_back(TORUS_GUPS_MACHINE_DIR);
   return directories;
 }

@@ -122,8 +122,9 @@ Machine load_machine(const std::string& name_or_path, const std::vector<std::str
 // machine (fields in the file's order). The one writer of machine files.
 nlohmann::ordered_json to_json(const Machine& machine);
 
-// The directories searched for machine names: $TORUS_GUPS_MACHINES, then the
-// source tree's models/machines.
+// The directories searched for machine names: $TORUS_GUPS_MACHINES, then an
+// installed program's PREFIX/share/torus-gups/machines, then the source
+// tree's models/machines.
 std::vector<std::string> default_machine_directories();
 
 }  // namespace gups::model
