@@ -21,6 +21,7 @@ SOURCES = {
     "sim-scale": ("results/bench-sim-scale/sim-scale.md", "whole"),
     "sim-mechanisms": ("results/bench-sim-mechanisms/sim-mechanisms.md", "whole"),
     "host-model": ("results/bench-host-model/host-model.md", "whole"),
+    "hpcc-peer": ("results/bench-hpcc-peer/hpcc-peer.md", "whole"),
     "table4": ("analysis/studies/table4.md", "before-commands"),
     "table3": ("analysis/studies/table3.md", "before-commands"),
     "table2": ("analysis/studies/table2.md", "before-commands"),
