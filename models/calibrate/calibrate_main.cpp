@@ -11,7 +11,11 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "kernel/core/destination_buckets.hpp"
 #include "kernel/core/host_memory.hpp"
@@ -129,6 +133,44 @@ double core_overhead_ns(const gups::CoreRole& role, const Measured& m, double ho
   if (!m.handoff) return role.routes() ? hop : m.receive_fit.slope;
   return (role.routes() ? m.route.min_ns + m.handoff->publish.min_ns : 0) +
          (role.generates ? 0 : m.handoff->take.min_ns);
+}
+
+// A timing whose median of the repeats lies this far above their least was
+// disturbed (the least is what a cost takes): the user hears of it.
+constexpr double kUnstableSpread = 0.10;
+
+// What the user should know about a calibration: costs timed on a busy host,
+// and costs that came out below 0 (a loop timed faster than the part of it
+// subtracted) and were clamped to 0. One line each, on stderr and in the file.
+std::vector<std::string> calibration_warnings(const Measured& m, unsigned repeats) {
+  std::vector<std::string> warnings;
+  const std::pair<const char*, const Timing*> timed[] = {
+      {"generate", &m.generate},           {"generate_and_update", &m.generate_update},
+      {"routed_update", &m.routed_update}, {"route", &m.route},
+      {"direct_bucketing", &m.direct_bucketing}, {"poll", &m.poll},
+      {"generate_and_update_all_ranks", &m.generate_update_all_ranks},
+      {"routed_update_all_ranks", &m.routed_update_all_ranks}};
+  for (const auto& [name, timing] : timed) {
+    if (timing->min_ns > 0 && timing->median_ns > (1 + kUnstableSpread) * timing->min_ns) {
+      warnings.push_back(fmt::format("{} unstable: the median of {} repeats is {:.0f}% above their least (a busy "
+                                     "host? the least is kept)",
+                                     name, repeats, 100 * (timing->median_ns / timing->min_ns - 1)));
+    }
+  }
+  const std::tuple<const char*, double, double> differences[] = {
+      {"update", m.routed_update.min_ns, m.generate.min_ns},
+      {"update_streamed", m.generate_update.min_ns, m.generate.min_ns},
+      {"update_all_cores", m.routed_update_all_ranks.min_ns, m.generate.min_ns},
+      {"update_streamed_all_cores", m.generate_update_all_ranks.min_ns, m.generate.min_ns},
+      {"owner_division", m.owner_division.min_ns, m.owner_shift.min_ns},
+      {"owner_prediction", m.owner_prediction.min_ns, m.owner_shift.min_ns}};
+  for (const auto& [name, whole, part] : differences) {
+    if (whole < part) {
+      warnings.push_back(fmt::format("costs_cycles.{} clamped to 0: its loop took {:.2f} ns, less than the {:.2f} ns "
+                                     "of what it contains", name, whole, part));
+    }
+  }
+  return warnings;
 }
 
 // The timed figures as a machine, written by the machine file's one writer.
@@ -256,7 +298,8 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
                    {"poll", timing_json(m.poll)},
                    {"calls", calls},
                    {"send_fit_ns", {{"intercept", m.send_fit.intercept}, {"per_update", m.send_fit.slope}}},
-                   {"receive_fit_ns", {{"intercept", m.receive_fit.intercept}, {"per_update", m.receive_fit.slope}}}};
+                   {"receive_fit_ns", {{"intercept", m.receive_fit.intercept}, {"per_update", m.receive_fit.slope}}},
+                   {"warnings", calibration_warnings(m, options.repeats)}};
   if (m.handoff) {
     machine.notes["handoff"] = {{"updates", m.handoff_bucket},
                                 {"publish_ns_per_update", timing_json(m.handoff->publish)},
@@ -336,6 +379,9 @@ int main(int argc, char** argv) {
       status = 2;
     } else {
       print_summary(machine);
+      for (const auto& warning : machine.notes.at("warnings")) {
+        fmt::print(stderr, "gups-calibrate: warning: {}\n", warning.get<std::string>());
+      }
       fmt::print("wrote {} in {:.1f} s\n", options.output,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     }
