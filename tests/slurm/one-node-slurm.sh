@@ -20,6 +20,9 @@ usage() { echo "usage: $0 start|stop DIR [MB]" >&2; exit 2; }
 action=$1
 dir=$(mkdir -p "$2" && cd "$2" && pwd)
 node_memory_mb=${3:-}
+# Unix sockets (munge's, slurmd's for its job steps) have 108 bytes for their
+# path: they live in a short folder named after DIR, whatever DIR's depth.
+sockets=/tmp/tg-slurm-$(printf '%s' "$dir" | md5sum | cut -c1-12)
 
 fail() { echo "one-node-slurm: $*" >&2; exit 1; }
 
@@ -39,6 +42,7 @@ stop() {
   done
   kill -9 "${pids[@]}" 2>/dev/null || true
   rm -f "$dir"/{slurmd,slurmctld,munged}.pid
+  rm -rf "$sockets"
 }
 
 free_port() {
@@ -57,12 +61,13 @@ start() {
   cpus=$(nproc)
   # What Slurm may give jobs: the host's memory less 1 GiB for everything else.
   memory_mb=${node_memory_mb:-$(($(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) - 1024))}
-  mkdir -p "$dir/state" "$dir/spool" "$dir/munge" "$dir/logs"
+  mkdir -p "$dir/state" "$dir/munge" "$dir/logs" "$sockets/spool"
   chmod 700 "$dir/munge"
+  chmod 755 "$sockets"
   [ -f "$dir/munge/munge.key" ] || mungekey --create --keyfile="$dir/munge/munge.key" 2>/dev/null ||
     dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
   chmod 600 "$dir/munge/munge.key"
-  munged --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
+  munged --socket="$sockets/munge.socket" --key-file="$dir/munge/munge.key" \
     --pid-file="$dir/munged.pid" --log-file="$dir/logs/munged.log" --seed-file="$dir/munge/munge.seed" \
     --force >/dev/null 2>&1 || fail "munged did not start: $(tail -3 "$dir/logs/munged.log" 2>/dev/null)"
   cat >"$dir/slurm.conf" <<EOF
@@ -75,9 +80,9 @@ SlurmctldPort=$(free_port)
 SlurmdPort=$(free_port)
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$dir/munge/munge.socket
+AuthInfo=socket=$sockets/munge.socket
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$sockets/spool
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/logs/slurmctld.log
