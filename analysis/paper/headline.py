@@ -4,9 +4,11 @@ import datetime
 import json
 import os
 import platform
+import statistics
 
 from .. import report, results
 from ..report import plot
+from ..run import hpcc
 from . import study
 
 TITLES = {("bgp", "multicore"): "Blue Gene/P, multi-core algorithm (4 specialised cores per node)",
@@ -99,7 +101,23 @@ def table3_finding(rows):
     return found
 
 
-def host_findings(rows, measured_records, cores, machine):
+def hpcc_finding(folder, rows):
+    """HPCC's MPIRandomAccess beside gups direct on the same ranks, or how to get it."""
+    try:
+        with open(os.path.join(folder, "hpcc.json"), encoding="utf-8") as f:
+            done = json.load(f)
+    except (OSError, ValueError):
+        return f"HPCC's MPIRandomAccess not run ({hpcc.INSTALL_HINT} adds it here)"
+    rate = statistics.median(r["GUPs"] for r in done["runs"])
+    text = (f"HPCC's MPIRandomAccess on {done['ranks']} ranks: measured {g(rate)} GUPS "
+            f"({'verified' if done['verified'] else 'its verification FAILED'})")
+    direct = [r for r in rows if r["algorithm"] == "direct" and r["ranks"] == done["ranks"] and r["measured"]]
+    if direct and rate > 0:
+        text += f", direct {direct[0]['measured'] / rate:.2f}x it"
+    return text
+
+
+def host_findings(rows, measured_records, cores, machine, folder=None):
     measured = [r for r in rows if r["measured"] is not None]
     lines = []
     for algorithm in sorted({r["algorithm"] for r in measured}):
@@ -112,6 +130,8 @@ def host_findings(rows, measured_records, cores, machine):
         if r["measured_over_sim"]:
             text += f", {r['measured_over_sim']:.2f}x the simulation"
         lines.append(text)
+    if folder is not None:
+        lines.append(hpcc_finding(folder, rows))
     unmeasured = [f"{r['algorithm']} on {r['nodes']} nodes ({r['ranks']} ranks)" for r in rows
                   if r["measured"] is None and (r["ranks"] or 0) > cores]
     text = (f"**This host** ({cores} cores, {machine.get('clock_hz', 0) / 1e9:.2f} GHz, costs calibrated by "
@@ -154,7 +174,7 @@ def write(out, folders, host_file, cores, step):
     if records:
         plots += plot.gups_plot(records, folders["host"], "this host: GUPS by cores in use", by_ranks=True, cores=cores)
         plots += plot.shares_plot(records, report.raw_documents(folders["host"]), folders["host"])
-    found = table4_findings(table4) + table3_finding(table3) + host_findings(host_rows, [r for r in records if r["source"] == "measured"], cores, host)
+    found = table4_findings(table4) + table3_finding(table3) + host_findings(host_rows, [r for r in records if r["source"] == "measured"], cores, host, folders["host"])
     wall = step.elapsed()
     lines = [
         "# torus-gups: what the main job found", "",

@@ -10,7 +10,7 @@ import shlex
 import sys
 import time
 
-from ..run import launcher, programs
+from ..run import hpcc, launcher, programs
 from . import headline, sweep
 
 HOST_NODES = "1,2"
@@ -53,6 +53,29 @@ class Step:
             raise programs.MissingBinary(f"{command[0]} failed (status {status}): {err.strip()[-400:]}")
 
 
+def host_hpcc(args, folder, ranks, step):
+    """HPCC's MPIRandomAccess on the measured runs' ranks and table, --host-repeats times: host/hpcc.json (the
+    report's HPCC figure). Without Debian's hpcc, the report says how to get it."""
+    if not hpcc.installed():
+        step.say(f"this host: HPCC not run ({hpcc.INSTALL_HINT} adds it)")
+        return
+    step.say(f"this host: HPCC's MPIRandomAccess on {ranks} ranks, 2^{args.host_log2_table} words")
+    where = os.path.join(folder, "hpcc")
+    hpcc.write_input(where, args.host_log2_table, ranks)
+    step.commands.append(f"cd {shlex.quote(where)} && " + " ".join(hpcc.command(ranks)) +
+                         f"  # hpccinf.txt: HPL N {hpcc.hpl_n(args.host_log2_table)}, a table of "
+                         f"2^{args.host_log2_table} words")
+    try:
+        runs = [hpcc.run(where, ranks, launcher.MPI_ENV) for _ in range(args.host_repeats)]
+    except (RuntimeError, OSError) as error:
+        step.failed.append(step.commands[-1])
+        step.say(f"HPCC failed: {error}")
+        return
+    with open(os.path.join(folder, "hpcc.json"), "w", encoding="utf-8") as f:
+        json.dump({"ranks": ranks, "log2_table": args.host_log2_table, "runs": runs,
+                   "verified": all(hpcc.verified(r) for r in runs)}, f, indent=1)
+
+
 def main_job(args, run_analysis):
     """run_analysis(argv): the command line's entry point (given by it, so that this module needs none of it)."""
     if not 0 < args.budget < float("inf"):
@@ -83,6 +106,8 @@ def main_job(args, run_analysis):
                               "--sources", "model,sim,measured", "--repeat", str(args.host_repeats), "--updates-per-node",
                               str(args.host_updates_per_node), "--log2-table", str(args.host_log2_table),
                               "--out", folders["host"], *build])
+
+    host_hpcc(args, folders["host"], min(2, cores), step)
 
     step.say(f"Table 3 at {OWNER_NODES} nodes: owners by division and by prediction, simulated")
     step.analysis(["study", "table3", "--nodes", str(OWNER_NODES), "--no-neighbours",

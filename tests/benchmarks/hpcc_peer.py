@@ -3,13 +3,11 @@
 same table: interleaved repeats of HPCC and of gups --algo direct, routed and multicore, medians, each one's ratio
 to HPCC's, and HPCC's own verification checked. Prints a Markdown table (tests/benchmarks/hpcc-peer.sh records it).
 
-HPCC sizes its table from HPL's matrix: the largest power of two <= N^2 words, so N = 2^ceil(k/2) gives 2^k words;
-every other HPCC test runs too, at that small N, and is ignored here. Updates: 4 per word in both.
+HPCC is run as analysis/run/hpcc.py runs it (the main job's too).
 
 Usage: hpcc_peer.py --build BUILD [--ranks 2] [--log2-table 22] [--repeats 3] [--out DIR]
 """
 import argparse
-import math
 import os
 import re
 import shutil
@@ -18,31 +16,9 @@ import subprocess
 import sys
 import tempfile
 
-MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
-EXAMPLE_INPUT = "/usr/share/doc/hpcc/examples/_hpccinf.txt"
-
-
-def hpcc_input(n, ranks):
-    """Debian's example input with HPL's N and a 1 x ranks grid."""
-    lines = open(EXAMPLE_INPUT, encoding="utf-8").read().splitlines()
-    values = {5: str(n), 10: "1", 11: str(ranks)}  # line numbers (0-based) of Ns, Ps, Qs
-    for index, value in values.items():
-        lines[index] = f"{value:<13}{lines[index][13:]}"
-    return "\n".join(lines) + "\n"
-
-
-def run_hpcc(folder, ranks):
-    output = os.path.join(folder, "hpccoutf.txt")
-    if os.path.exists(output):
-        os.remove(output)
-    done = subprocess.run(["mpirun", "--oversubscribe", "-np", str(ranks), "hpcc"], cwd=folder, capture_output=True,
-                          text=True, env={**os.environ, **MPI_ENV}, timeout=600)
-    if done.returncode != 0 or not os.path.exists(output):
-        raise RuntimeError(f"hpcc failed ({done.returncode}): {done.stderr.strip()[-400:]}")
-    text = open(output, encoding="utf-8").read()
-    summary = dict(re.findall(r"^(\w+)=(\S+)$", text.split("Begin of Summary section.", 1)[-1], re.M))
-    return {key: float(summary[f"MPIRandomAccess_{key}"]) for key in ("N", "GUPs", "ErrorsFraction", "ExeUpdates")}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from analysis.run import hpcc  # noqa: E402
+from analysis.run.launcher import MPI_ENV  # noqa: E402
 
 
 def run_gups(build, ranks, log2_table, algorithm):
@@ -58,19 +34,18 @@ def run_gups(build, ranks, log2_table, algorithm):
 
 
 def main(args):
-    if shutil.which("hpcc") is None:
-        sys.exit("hpcc_peer: hpcc is not installed (Debian: apt install hpcc; tests/benchmarks/hpcc-peer.sh does)")
-    n = 2 ** math.ceil(args.log2_table / 2)
+    if not hpcc.installed():
+        sys.exit(f"hpcc_peer: hpcc is not installed ({hpcc.INSTALL_HINT}; tests/benchmarks/hpcc-peer.sh does)")
+    n = hpcc.hpl_n(args.log2_table)
     folder = tempfile.mkdtemp(prefix="tg-hpcc-")
-    with open(os.path.join(folder, "hpccinf.txt"), "w", encoding="utf-8") as f:
-        f.write(hpcc_input(n, args.ranks))
+    hpcc.write_input(folder, args.log2_table, args.ranks)
     algorithms = ["direct", "routed", "multicore"] if args.ranks > 1 else ["direct", "routed"]
     rates = {name: [] for name in ["hpcc"] + algorithms}
     hpcc_runs = []
     try:
         for repeat in range(1, args.repeats + 1):
             print(f"hpcc_peer: repeat {repeat} of {args.repeats}", file=sys.stderr, flush=True)
-            hpcc_runs.append(run_hpcc(folder, args.ranks))
+            hpcc_runs.append(hpcc.run(folder, args.ranks, MPI_ENV))
             rates["hpcc"].append(hpcc_runs[-1]["GUPs"])
             for algorithm in algorithms:
                 rates[algorithm].append(run_gups(args.build, args.ranks, args.log2_table, algorithm))
@@ -79,7 +54,7 @@ def main(args):
     words = {int(r["N"]) for r in hpcc_runs}
     if words != {2 ** args.log2_table}:
         sys.exit(f"hpcc_peer: HPCC's table was {sorted(words)} words, not 2^{args.log2_table}")
-    verified = all(r["ErrorsFraction"] <= 0.01 for r in hpcc_runs)  # HPCC's own pass mark: at most 1% errors
+    verified = all(hpcc.verified(r) for r in hpcc_runs)
     base = statistics.median(rates["hpcc"])
     print(f"{args.ranks} ranks on this host, a table of 2^{args.log2_table} words, 4 updates per word, "
           f"{args.repeats} interleaved repeats; HPCC 1.5.0 (Debian), HPL N {n}; HPCC's verification: "
