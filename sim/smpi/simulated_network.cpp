@@ -119,7 +119,7 @@ std::shared_ptr<const PhysicalLinks> platform_physical_links() {
   // A platform without it is a torus's; at flow SimGrid's TORUS cluster
   // names its links by their ends (link_load.cpp reads them so).
   if (topology == nullptr && platform_network_level().simgrid_links()) return nullptr;
-  return topology_named(topology == nullptr ? "torus" : topology).platform_links(property);
+  return platform_links(topology_named(topology == nullptr ? "torus" : topology), property);
 }
 
 bool simulation::active() noexcept { return true; }

@@ -8,8 +8,8 @@ HPCC is run as analysis/run/hpcc.py runs it (the main job's too).
 Usage: hpcc_peer.py --build BUILD [--ranks 2] [--log2-table 22] [--repeats 3] [--out DIR]
 """
 import argparse
+import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -21,16 +21,18 @@ from analysis.run import hpcc  # noqa: E402
 from analysis.run.launcher import MPI_ENV  # noqa: E402
 
 
-def run_gups(build, ranks, log2_table, algorithm):
+def run_gups(build, ranks, log2_table, algorithm, folder):
+    """gups's GUP/s from its JSON result (verified runs only)."""
+    path = os.path.join(folder, f"gups-{algorithm}.json")
     command = ["mpirun", "--oversubscribe", "-np", str(ranks), os.path.join(build, "kernel", "gups"), "--algo", algorithm,
-               "--log2-table", str(log2_table)]
+               "--log2-table", str(log2_table), "--json", path]
     if algorithm == "multicore":
         command += ["--cores-per-node", str(ranks)]
     done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **MPI_ENV}, timeout=600)
-    rate = re.search(r"^([\d.]+) Billion\(10\^9\) Updates +per second", done.stdout, re.M)
-    if done.returncode != 0 or not rate or "(passed)" not in done.stdout:
+    result = json.load(open(path, encoding="utf-8")) if done.returncode == 0 and os.path.exists(path) else {}
+    if not result.get("passed"):
         raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
-    return float(rate.group(1))
+    return result["gups"]
 
 
 def main(args):
@@ -48,7 +50,7 @@ def main(args):
             hpcc_runs.append(hpcc.run(folder, args.ranks, MPI_ENV))
             rates["hpcc"].append(hpcc_runs[-1]["GUPs"])
             for algorithm in algorithms:
-                rates[algorithm].append(run_gups(args.build, args.ranks, args.log2_table, algorithm))
+                rates[algorithm].append(run_gups(args.build, args.ranks, args.log2_table, algorithm, folder))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     words = {int(r["N"]) for r in hpcc_runs}

@@ -130,7 +130,7 @@ TEST(Topologies, EachIsRegisteredOnceUnderItsName) {
   for (const auto* kind : topologies()) {
     EXPECT_TRUE(names.insert(kind->name).second) << kind->name;
     EXPECT_EQ(&topology_named(kind->name), kind);
-    EXPECT_NE(kind->platform_links, nullptr) << kind->name;
+    EXPECT_TRUE(kind->platform_links != nullptr || kind->links != nullptr) << kind->name;
     EXPECT_EQ(kind->partition == nullptr, kind->is_virtual_torus) << kind->name;
     if (kind->partition) {
       EXPECT_NE(kind->bisection, nullptr) << kind->name;
@@ -152,11 +152,17 @@ TEST(Topologies, EachIsRegisteredOnceUnderItsName) {
     if (std::string(name) == "gups/torus-wraps") return "1,0";
     throw std::invalid_argument(name);
   };
-  const auto torus = topology_named("torus").platform_links(read);
+  const auto torus = platform_links(topology_named("torus"), read);
   EXPECT_EQ(torus->nodes(), 8u);
   EXPECT_TRUE(torus->classes_are_dimensions());
   EXPECT_EQ(torus->independent_lines(TorusShape({4, 2})).size(), 2u);
   EXPECT_TRUE(torus->independent_lines(TorusShape({2, 4})).empty());
+  const auto read_tree = [](const char* name) -> std::string {
+    if (std::string(name) == "gups/topology-parameters") return "1;16;1;1";
+    throw std::invalid_argument(name);
+  };
+  EXPECT_EQ(platform_links(tree, read_tree)->nodes(), 16u);
+  EXPECT_THROW(platform_links(tree, read), std::invalid_argument);
 }
 
 // The virtual torus is chosen apart from the physical network: the paper's

@@ -1,6 +1,5 @@
 #include "topologies/network/dragonfly_links.hpp"
 
-#include "topologies/network/platform_names.hpp"
 #include "topologies/network/topology.hpp"
 #include "topologies/network/topology_parameters.hpp"
 
@@ -210,6 +209,6 @@ std::shared_ptr<const PhysicalLinks> dragonfly_links(const std::string& paramete
 
 extern const TopologyKind topology_dragonfly{
     "dragonfly", "dragonfly", "DRAGONFLY", false, dragonfly_partition, dragonfly_bisection, dragonfly_links,
-    [](const PropertyReader& property) { return dragonfly_links(property(kTopologyParametersProperty)); }};
+    nullptr};
 
 }  // namespace gups

@@ -1,6 +1,5 @@
 #include "topologies/network/fat_tree_links.hpp"
 
-#include "topologies/network/platform_names.hpp"
 #include "topologies/network/topology.hpp"
 #include "topologies/network/topology_parameters.hpp"
 
@@ -232,7 +231,6 @@ std::shared_ptr<const PhysicalLinks> fat_tree_links(const std::string& parameter
 }  // namespace
 
 extern const TopologyKind topology_fat_tree{
-    "fat_tree", "fat-tree", "FAT_TREE", false, fat_tree_partition, fat_tree_bisection, fat_tree_links,
-    [](const PropertyReader& property) { return fat_tree_links(property(kTopologyParametersProperty)); }};
+    "fat_tree", "fat-tree", "FAT_TREE", false, fat_tree_partition, fat_tree_bisection, fat_tree_links, nullptr};
 
 }  // namespace gups

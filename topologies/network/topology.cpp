@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "topologies/network/platform_names.hpp"
+
 namespace gups {
 
 #define GUPS_TOPOLOGY(name) extern const TopologyKind topology_##name;
@@ -24,6 +26,10 @@ const TopologyKind& topology_named(const std::string& name) {
     names += (names.empty() ? "" : ", ") + std::string(kind->name);
   }
   throw std::invalid_argument("unknown topology '" + name + "' (give " + names + ")");
+}
+
+std::shared_ptr<const PhysicalLinks> platform_links(const TopologyKind& kind, const PropertyReader& property) {
+  return kind.platform_links ? kind.platform_links(property) : kind.links(property(kTopologyParametersProperty));
 }
 
 }  // namespace gups

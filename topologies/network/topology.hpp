@@ -40,10 +40,15 @@ struct TopologyKind {
   // The links of the network of SimGrid parameters `parameters`; null where
   // the partitions are shapes (TorusLinks from the shape instead).
   std::shared_ptr<const PhysicalLinks> (*links)(const std::string& parameters);
-  // The links a simulated platform describes in its properties (gups/...,
-  // platform_names.hpp) at the levels that time messages themselves.
+  // The links a simulated platform describes in its own properties
+  // (gups/..., platform_names.hpp); null where the platform gives SimGrid's
+  // parameters (gups/topology-parameters), read by `links`.
   std::shared_ptr<const PhysicalLinks> (*platform_links)(const PropertyReader& property);
 };
+
+// The links a simulated platform of `kind` describes in its properties, at
+// the levels that time messages themselves. Throws std::invalid_argument.
+std::shared_ptr<const PhysicalLinks> platform_links(const TopologyKind& kind, const PropertyReader& property);
 
 // Throws std::invalid_argument naming every topology.
 const TopologyKind& topology_named(const std::string& name);
