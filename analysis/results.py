@@ -67,6 +67,9 @@ def record_of(document, path):
         row = document["row"]
         base.update(shape=row["shape"], ranks=row["processes"], gups=row["gups"], cpu_gups=row["cpu_gups"],
                     network_gups=row["network_gups"], binds=row["binds"])
+        typical = row.get("cpu_gups_at_median_costs")
+        if typical is not None:  # a calibrated host: the bound with each cost at its repeats' median
+            base["gups_at_median_costs"] = min(typical, row["network_gups"] or typical)
     else:
         base.update(shape=document.get("shape") or "", ranks=document.get("ranks"), gups=document.get("gups"),
                     window_gups=document.get("window_gups"), steady_gups=document.get("steady_gups"),

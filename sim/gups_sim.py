@@ -15,6 +15,7 @@ import math
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -288,6 +289,7 @@ def main(argv):
     start = time.monotonic()
     attempts = []
     done = False
+    workdir = None
     try:
         workdir = prepare(args)
         if args.plan_only:
@@ -318,6 +320,8 @@ def main(argv):
             args.updates_per_node = 2 * ran
     except BadInput as error:
         print(f"gups-sim: error: {error}", file=sys.stderr)
+        if workdir and not args.workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
         return 2
     if args.converge and attempts:
         result["convergence"] = {"tolerance": args.converge_tolerance, "attempts": attempts,
@@ -335,6 +339,12 @@ def main(argv):
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=2)
             f.write("\n")
+    if not args.workdir:
+        # A temporary folder is kept only when it can tell why a run failed.
+        if status == 0:
+            shutil.rmtree(workdir, ignore_errors=True)
+        else:
+            print(f"gups-sim: its files are kept in {workdir}", file=sys.stderr)
     if args.converge and status == 0 and not result["convergence"]["converged"]:
         print(f"gups-sim: the steady state did not converge within {args.converge_tolerance:.0%} "
               f"(--converge-max-updates {args.converge_max_updates})", file=sys.stderr)

@@ -127,6 +127,8 @@ def host_findings(rows, measured_records, cores, machine, folder=None):
         text = f"{algorithm} on {r['ranks']} ranks: measured {g(r['measured'])} GUPS ({spread})"
         if r["measured_over_model"]:
             text += f", {r['measured_over_model']:.2f}x the model"
+            if r.get("measured_over_model_at_median_costs"):
+                text += f" ({r['measured_over_model_at_median_costs']:.2f}x at its costs' medians)"
         if r["measured_over_sim"]:
             text += f", {r['measured_over_sim']:.2f}x the simulation"
         lines.append(text)

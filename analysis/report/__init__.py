@@ -37,14 +37,16 @@ def build_tables(records):
         shape = next((r["shape"] for r in records if (r["algorithm"], r["nodes"]) == (algorithm, nodes) and r.get("shape")), "")
         ranks = next((r["ranks"] for r in records if (r["algorithm"], r["nodes"]) == (algorithm, nodes) and r.get("ranks")), None)
         bound = model["gups"] if model else None
+        typical = model.get("gups_at_median_costs") if model else None
         rows.append({
             "algorithm": algorithm, "nodes": nodes, "ranks": ranks, "shape": shape,
             "measured": measured["mean"] if measured else None,
             "measured_cv": measured["cv"] if measured else None,
-            "model": bound, "binds": model["binds"] if model else None,
+            "model": bound, "binds": model["binds"] if model else None, "model_at_median_costs": typical,
             "sim": sim["mean"] if sim else None, "sim_cv": sim["cv"] if sim else None,
             "sim_over_model": sim["mean"] / bound if sim and bound else None,
             "measured_over_model": measured["mean"] / bound if measured and bound else None,
+            "measured_over_model_at_median_costs": measured["mean"] / typical if measured and typical else None,
             "measured_over_sim": measured["mean"] / sim["mean"] if measured and sim else None,
         })
     return rows
@@ -59,17 +61,23 @@ def system_table(machine):
             f"{torus.get('link_bandwidth_bytes_per_s', 0) / 1e6:.0f} MB/s per link each way |"]
 
 
+def model_cell(row):
+    typical = row.get("model_at_median_costs")
+    return fmt(row["model"]) + (f" ({fmt(typical)})" if typical is not None else "")
+
+
 def rates_table(rows):
     """The measured, modelled and simulated rates of each point, with their ratios."""
     cv = lambda v: "-" if v is None else f"{100 * v:.1f}%"
     lines = ["Benchmarked: `gups` on this machine (mean of the repeats); projected: `gups-model` (the bound that "
-             "binds) and `gups-sim` (mean); CV: run-to-run coefficient of variation.", "",
+             "binds; in brackets, with each calibrated cost at the median of its repeats rather than their least) "
+             "and `gups-sim` (mean); CV: run-to-run coefficient of variation.", "",
              "| algorithm | nodes | ranks | shape | benchmarked | CV | model | binds | simulated | CV | sim/model | "
              "bench/model | bench/sim |",
              "| --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         lines.append(f"| {r['algorithm']} | {r['nodes']} | {r['ranks'] or '-'} | {r['shape']} | {fmt(r['measured'])} | "
-                     f"{cv(r['measured_cv'])} | {fmt(r['model'])} | {r['binds'] or '-'} | {fmt(r['sim'])} | "
+                     f"{cv(r['measured_cv'])} | {model_cell(r)} | {r['binds'] or '-'} | {fmt(r['sim'])} | "
                      f"{cv(r['sim_cv'])} | {fmt(r['sim_over_model'], 3)} | {fmt(r['measured_over_model'], 3)} | "
                      f"{fmt(r['measured_over_sim'], 3)} |")
     return lines

@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <bit>
 #include <chrono>
+#include <cmath>
+#include <map>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -54,6 +56,9 @@ struct Measured {
   Timing generate, generate_update, generate_dependent_update, routed_update, route, direct_bucketing, poll;
   // The two table loops timed on every rank at once, each its own table.
   Timing generate_update_all_ranks, routed_update_all_ranks;
+  // A routed run over the two ranks, one torus node each, as `gups --algo
+  // routed` on them: its time beyond routed_update_all_ranks is its hops'.
+  Timing routed_pair;
   int ranks = 1;
   unsigned log2_share = 0;  // each rank's share of the table when all update at once
   Timing owner_shift, owner_division, owner_prediction;
@@ -73,6 +78,8 @@ Timing mean_over_ranks(MPI_Comm comm, Timing t) {
   return {values[0] / ranks, values[1] / ranks, values[2] / ranks};
 }
 
+void fit_calls(Measured& m);
+
 Measured measure(const Options& options, MPI_Comm comm, int rank) {
   Measured m;
   const auto shape = gups::TorusShape::parse(options.shape);
@@ -85,7 +92,7 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
     m.generate_update = time_generate_and_update(options.log2_table, 50'000'000, options.repeats);
     m.generate_dependent_update =
         time_generate_and_dependent_update(options.log2_table, 5'000'000, options.repeats);
-    m.routed_update = time_routing_loop(options.log2_table, options.repeats);
+    m.routed_update = time_routing_loop(MPI_COMM_SELF, options.log2_table, options.repeats);
     m.route = time_route(gups::TorusShape::parse("4x4x4"), routed.capacity, 20'000'000, options.repeats);
     m.direct_bucketing = time_direct_bucketing(64, 1024, 20'000'000, options.repeats);
     // Owners among 64 (a shift) and 96 (the paper's smallest Table 3 size).
@@ -105,7 +112,10 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   m.log2_share = options.log2_table + 1 - static_cast<unsigned>(std::bit_width(static_cast<unsigned>(m.ranks)));
   m.generate_update_all_ranks =
       mean_over_ranks(comm, time_generate_and_update(m.log2_share, 50'000'000, options.repeats, together));
-  m.routed_update_all_ranks = mean_over_ranks(comm, time_routing_loop(m.log2_share, options.repeats, together));
+  m.routed_update_all_ranks =
+      mean_over_ranks(comm, time_routing_loop(MPI_COMM_SELF, m.log2_share, options.repeats, together));
+  if (rank == 0) std::cerr << "gups-calibrate: a routed run over the ranks ...\n";
+  m.routed_pair = mean_over_ranks(comm, time_routing_loop(comm, options.log2_table, options.repeats));
   if (rank == 0) std::cerr << "gups-calibrate: MPI send and receive calls, link ...\n";
   m.calls = time_calls(comm, options.message_sizes, 64, 3 * options.repeats);
   m.link = time_link(comm, options.repeats);
@@ -114,6 +124,13 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   const auto one_node = gups::TorusShape::parse("1x1x1");
   m.handoff_bucket = gups::size_buckets(gups::RolePlan(options.cores, 3), one_node, 1024).capacity;
   m.handoff = time_handoffs(rank, m.handoff_bucket, 2000, options.repeats);
+  fit_calls(m);
+  return m;
+}
+
+// The per-call and per-update costs of MPI's sends and receives, fitted to
+// the calls' least times.
+void fit_calls(Measured& m) {
   std::vector<double> sizes, sends, receives;
   for (const auto& c : m.calls) {
     sizes.push_back(c.updates);
@@ -122,7 +139,39 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   }
   m.send_fit = fit_line(sizes, sends);
   m.receive_fit = fit_line(sizes, receives);
+}
+
+// The figures as their typical repeat gives them: each timing's median in
+// place of its least.
+Measured at_medians(Measured m) {
+  const auto typical = [](Timing& t) { t.min_ns = t.median_ns; };
+  for (Timing* t : {&m.generate, &m.generate_update, &m.generate_dependent_update, &m.routed_update, &m.route,
+                    &m.direct_bucketing, &m.poll, &m.generate_update_all_ranks, &m.routed_update_all_ranks,
+                    &m.routed_pair, &m.owner_shift, &m.owner_division, &m.owner_prediction}) {
+    typical(*t);
+  }
+  for (auto& call : m.calls) {
+    typical(call.send);
+    typical(call.receive);
+  }
+  if (m.handoff) {
+    typical(m.handoff->publish);
+    typical(m.handoff->take);
+  }
+  fit_calls(m);
   return m;
+}
+
+// Each cost's spread: how far the machine at the medians lies above the one
+// at the least times (costs the medians leave lower, or at 0, have none).
+std::map<std::string, double> cost_spread(const gups::model::CycleCosts& least,
+                                          const gups::model::CycleCosts& typical) {
+  std::map<std::string, double> spread;
+  for (const auto& name : gups::model::cost_names()) {
+    const double low = gups::model::cost_named(least, name), high = gups::model::cost_named(typical, name);
+    if (low > 0 && high > low * 1.001) spread[name] = std::round(1e4 * (high / low - 1)) / 1e4;
+  }
+  return spread;
 }
 
 // Per update, besides the calls: a routing core's routing step and the copy
@@ -149,7 +198,7 @@ std::vector<std::string> calibration_warnings(const Measured& m, unsigned repeat
       {"routed_update", &m.routed_update}, {"route", &m.route},
       {"direct_bucketing", &m.direct_bucketing}, {"poll", &m.poll},
       {"generate_and_update_all_ranks", &m.generate_update_all_ranks},
-      {"routed_update_all_ranks", &m.routed_update_all_ranks}};
+      {"routed_update_all_ranks", &m.routed_update_all_ranks}, {"routed_pair", &m.routed_pair}};
   for (const auto& [name, timing] : timed) {
     if (timing->min_ns > 0 && timing->median_ns > (1 + kUnstableSpread) * timing->min_ns) {
       warnings.push_back(fmt::format("{} unstable: the median of {} repeats is {:.0f}% above their least (a busy "
@@ -211,9 +260,14 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
   c.receive_call = cycles(m.receive_fit.intercept);
   c.receive_call_batched = c.receive_call;
   c.receive_batch_packets = 1;
-  c.routing_hop = (c.send_call + c.receive_call) / routed.capacity + cycles(hop);
+  // The paper's method: the per-hop cost from the smallest routed run, here
+  // the two ranks' (their shape's expected hops per update).
+  const double calls_per_update = (c.send_call + c.receive_call) / routed.capacity;
+  const double pair_hops = gups::TorusShape::balanced(2, shape.dimensions()).expected_hops();
+  c.routing_hop = cycles(std::max(0.0, m.routed_pair.min_ns - m.routed_update_all_ranks.min_ns)) / pair_hops;
   c.message_overhead = cycles(m.direct_bucketing.min_ns + per_update_copy + m.poll.min_ns / gups::kDirectUpdatesPerPoll);
-  c.routing_hop_without_calls = cycles(hop);
+  c.routing_hop_without_calls = std::max(0.0, c.routing_hop - calls_per_update);
+  const double composed_hop = calls_per_update + cycles(hop);
   const gups::RolePlan plan(options.cores, 3);
   for (unsigned core = 0; core < plan.cores(); ++core) {
     c.core_overhead.push_back(cycles(core_overhead_ns(plan.role(core), m, hop)));
@@ -249,13 +303,17 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
       {"costs_cycles.receive_call", "timed: MPI_Recv of messages that have all arrived; intercept of the fit"},
       {"costs_cycles.receive_call_batched", "the kernel receives one message per call: same as receive_call"},
       {"costs_cycles.routing_hop",
-       fmt::format("the call costs over the routed bucket of a {} torus ({} updates), plus the timed routing "
-                   "step of the kernel (owner, next bucket, append: RouteStep on node 0 of a 4x4x4 torus) and "
-                   "the per-update copy slopes",
-                   options.shape, routed.capacity)},
+       fmt::format("derived from the smallest routed run, as the paper derived its per-hop cost: the kernel's "
+                   "routed run over the 2 ranks (routed_pair: torus {}, {} hops per update) less "
+                   "routed_update_all_ranks, per hop. It holds what a hop costs in a run, beyond its parts timed "
+                   "alone (routing_hop_composed in notes: the call costs over the {}-update bucket, RouteStep on "
+                   "node 0 of a 4x4x4 torus and the per-update copy slopes): the sender waits for its bucket until "
+                   "the receiver's next MPI call, and the ranks alternate between routing and waiting",
+                   gups::TorusShape::balanced(2, shape.dimensions()).to_string(),
+                   gups::TorusShape::balanced(2, shape.dimensions()).expected_hops(), routed.capacity)},
       {"costs_cycles.routing_hop_without_calls",
-       "routing_hop without its call costs: the timed routing step and the per-update copy slopes (a simulated "
-       "routed core pays its send and receive calls per message besides)"},
+       "routing_hop less its call costs over the bucket (a simulated routed core pays its send and receive calls "
+       "per message besides)"},
       {"costs_cycles.message_overhead",
        fmt::format("timed: the HPCC bucket policy (insert, send the fullest) for 64 destinations, the per-update "
                    "copy slopes, and an MPI_Test of a pending receive every {} updates (how often direct polls)",
@@ -293,6 +351,8 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
                    {"routed_update", timing_json(m.routed_update)},
                    {"generate_and_update_all_ranks", timing_json(m.generate_update_all_ranks)},
                    {"routed_update_all_ranks", timing_json(m.routed_update_all_ranks)},
+                   {"routed_pair", timing_json(m.routed_pair)},
+                   {"routing_hop_composed", composed_hop},
                    {"route", timing_json(m.route)},
                    {"direct_bucketing", timing_json(m.direct_bucketing)},
                    {"poll", timing_json(m.poll)},
@@ -312,7 +372,11 @@ void print_summary(const gups::model::Machine& machine) {
   const auto& c = machine.costs;
   fmt::print("machine '{}' at {:.0f} MHz ({})\n", machine.name, machine.clock_hz * 1e-6,
              machine.sources.at("clock_hz"));
-  fmt::print("  {:<26} {:>9}\n", "cost", "cycles");
+  fmt::print("  {:<26} {:>9} {:>8}\n", "cost", "cycles", "spread");
+  const auto spread = [&machine](const std::string& name) {
+    const auto found = machine.cost_spread.find(name);
+    return found == machine.cost_spread.end() ? std::string("-") : fmt::format("{:.1f}%", 100 * found->second);
+  };
   const std::pair<const char*, double> costs[] = {
       {"generate", c.generate},         {"update", c.update},
       {"update_streamed", c.update_streamed}, {"update_all_cores", c.update_all_cores},
@@ -320,9 +384,10 @@ void print_summary(const gups::model::Machine& machine) {
       {"receive_call", c.receive_call}, {"routing_hop", c.routing_hop},
       {"message_overhead", c.message_overhead}, {"owner_division", c.owner_division},
       {"owner_prediction", c.owner_prediction}};
-  for (const auto& [key, cycles] : costs) fmt::print("  {:<26} {:>9.1f}\n", key, cycles);
+  for (const auto& [key, cycles] : costs) fmt::print("  {:<26} {:>9.1f} {:>8}\n", key, cycles, spread(key));
   for (std::size_t i = 0; i < c.core_overhead.size(); ++i) {
-    fmt::print("  {:<26} {:>9.1f}\n", fmt::format("core_overhead[{}]", i), c.core_overhead[i]);
+    fmt::print("  {:<26} {:>9.1f} {:>8}\n", fmt::format("core_overhead[{}]", i), c.core_overhead[i],
+               spread("core_overhead"));
   }
   fmt::print("  link: {:.2f} GB/s each way, {:.2f} us latency\n", machine.link_bandwidth * 1e-9,
              machine.link_latency * 1e6);
@@ -371,7 +436,8 @@ int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   const auto measured = measure(options, MPI_COMM_WORLD, rank);
   if (rank == 0) {
-    const auto machine = host_machine(options, measured, command);
+    auto machine = host_machine(options, measured, command);
+    machine.cost_spread = cost_spread(machine.costs, host_machine(options, at_medians(measured), command).costs);
     std::ofstream out(options.output);
     out << gups::model::to_json(machine).dump(2) << "\n";
     if (!out) {

@@ -257,6 +257,12 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
   network_bound_of(machine, options, p);
   p.network_binds = p.network_gups && *p.network_gups < p.cpu_gups;
   p.gups = p.network_binds ? *p.network_gups : p.cpu_gups;
+  if (!machine.cost_spread.empty()) {
+    Machine typical = machine;
+    typical.costs = with_spread(machine.costs, machine.cost_spread);
+    typical.cost_spread.clear();
+    p.cpu_gups_at_median_costs = predict(typical, shape, options).cpu_gups;
+  }
   return p;
 }
 

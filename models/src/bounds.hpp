@@ -58,6 +58,9 @@ struct Prediction {
   std::vector<CoreLoad> cores;          // one entry for direct and routed
   double cpu_cycles_per_update = 0;     // of the slowest core
   double cpu_gups = 0;
+  // The CPU bound with every timed cost at the median of its calibration's
+  // repeats (Machine::cost_spread); none when the machine's costs carry no spread.
+  std::optional<double> cpu_gups_at_median_costs;
   double bytes_per_update = 0;          // b: on the wire, with headers, acks, partial packets
   bool mesh = false;                    // the machine's partition of this size has no wrap-around links
   const TopologyKind* topology = nullptr;  // of the physical network

@@ -74,6 +74,43 @@ void read_costs(ObjectReader& top, Machine& machine) {
   costs.reject_unknown();
 }
 
+// CycleCosts' single numbers by their names in the file.
+struct CostField {
+  const char* name;
+  double CycleCosts::*member;
+};
+constexpr CostField kCostFields[] = {
+    {"generate", &CycleCosts::generate},
+    {"update", &CycleCosts::update},
+    {"update_streamed", &CycleCosts::update_streamed},
+    {"update_all_cores", &CycleCosts::update_all_cores},
+    {"update_streamed_all_cores", &CycleCosts::update_streamed_all_cores},
+    {"loop_overhead", &CycleCosts::loop_overhead},
+    {"send_call", &CycleCosts::send_call},
+    {"receive_call", &CycleCosts::receive_call},
+    {"receive_call_batched", &CycleCosts::receive_call_batched},
+    {"routing_hop", &CycleCosts::routing_hop},
+    {"message_overhead", &CycleCosts::message_overhead},
+    {"routing_hop_without_calls", &CycleCosts::routing_hop_without_calls},
+    {"owner_division", &CycleCosts::owner_division},
+    {"owner_prediction", &CycleCosts::owner_prediction}};
+constexpr const char* kCoreOverhead = "core_overhead";
+
+void read_cost_spread(ObjectReader& top, Machine& machine) {
+  if (!top.has("costs_cycles_spread")) return;
+  const auto& spread = top.child("costs_cycles_spread");
+  if (!spread.is_object()) ObjectReader::fail("costs_cycles_spread", "must be an object");
+  const auto names = cost_names();
+  for (const auto& [key, value] : spread.items()) {
+    const auto field = "costs_cycles_spread." + key;
+    if (std::find(names.begin(), names.end(), key) == names.end()) {
+      ObjectReader::fail(field, fmt::format("is not a cost (costs: {})", fmt::join(names, ", ")));
+    }
+    if (!value.is_number() || value.get<double>() < 0) ObjectReader::fail(field, "must be a number, not negative");
+    machine.cost_spread[key] = value.get<double>();
+  }
+}
+
 void read_data_access(ObjectReader& top, Machine& machine) {
   if (!top.has("data_access_cycles")) return;
   ObjectReader cycles(top.child("data_access_cycles"), "data_access_cycles");
@@ -148,6 +185,7 @@ Machine parse_machine(const json& document) {
   machine.memory_per_node_bytes = top.number("memory_per_node_bytes", true);
   read_network(top, document, machine);
   read_costs(top, machine);
+  read_cost_spread(top, machine);
   read_data_access(top, machine);
   read_references(top, machine);
   if (top.has("notes")) machine.notes = top.child("notes");
@@ -219,6 +257,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
         {"core_overhead", c.core_overhead_uniform ? ordered(c.core_overhead.front()) : ordered(c.core_overhead)},
         {"owner_division", c.owner_division},
         {"owner_prediction", c.owner_prediction}});
+  if (!machine.cost_spread.empty()) document["costs_cycles_spread"] = machine.cost_spread;
   for (const auto& field : kPacketFields) document["packet"][field.name] = p.*field.member;
   if (const auto& d = machine.data_access) {
     document["data_access_cycles"] = ordered{{"block_start", d->block_start}, {"word", d->word}, {"poll", d->poll}};
@@ -234,6 +273,37 @@ nlohmann::ordered_json to_json(const Machine& machine) {
   if (!machine.sources.empty()) document["sources"] = machine.sources;
   if (!machine.notes.is_null()) document["notes"] = ordered::parse(machine.notes.dump());
   return document;
+}
+
+std::vector<std::string> cost_names() {
+  std::vector<std::string> names;
+  for (const auto& field : kCostFields) names.emplace_back(field.name);
+  names.emplace_back(kCoreOverhead);
+  return names;
+}
+
+double cost_named(const CycleCosts& costs, const std::string& name) {
+  if (name == kCoreOverhead) {
+    return costs.core_overhead.empty() ? 0 : *std::max_element(costs.core_overhead.begin(), costs.core_overhead.end());
+  }
+  for (const auto& field : kCostFields) {
+    if (name == field.name) return costs.*field.member;
+  }
+  throw std::invalid_argument(fmt::format("no cost named '{}'", name));
+}
+
+CycleCosts with_spread(CycleCosts costs, const std::map<std::string, double>& spread) {
+  for (const auto& [name, fraction] : spread) {
+    if (name == kCoreOverhead) {
+      for (auto& overhead : costs.core_overhead) overhead *= 1 + fraction;
+      continue;
+    }
+    const auto field = std::find_if(std::begin(kCostFields), std::end(kCostFields),
+                                    [&name](const CostField& f) { return name == f.name; });
+    if (field == std::end(kCostFields)) throw std::invalid_argument(fmt::format("no cost named '{}'", name));
+    costs.*field->member *= 1 + fraction;
+  }
+  return costs;
 }
 
 double Machine::update_cycles(bool streamed, unsigned updating_cores) const noexcept {

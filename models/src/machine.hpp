@@ -80,6 +80,10 @@ struct Machine {
   std::string network_parameters;
   PacketFormat packet;
   CycleCosts costs;
+  // How far each timed cost's typical value lies above the one in `costs`:
+  // cost name -> (median of its timings' repeats / their least) - 1, written
+  // by gups-calibrate. Empty: the costs are not timed (the paper's machines).
+  std::map<std::string, double> cost_spread;
   std::optional<DataAccessCycles> data_access;  // absent: the machine cannot run the probe simulated
   std::map<std::uint64_t, unsigned> reference_bucket_sizes;  // node count -> size used by the paper
   // Published figures to print beside the model: series name (such as
@@ -112,6 +116,16 @@ struct Machine {
   // power of two takes: 0 for a power of two.
   double owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const noexcept;
 };
+
+// The names of CycleCosts' numbers, as the machine file spells them
+// (core_overhead: every core's).
+std::vector<std::string> cost_names();
+// A cost by its name (core_overhead: the slowest core's), for comparing two
+// calibrations; throws std::invalid_argument for an unknown name.
+double cost_named(const CycleCosts& costs, const std::string& name);
+// The costs with each named one raised by its spread: what the host costs
+// at the median of its calibration's repeats rather than their least.
+CycleCosts with_spread(CycleCosts costs, const std::map<std::string, double>& spread);
 
 // Reads and checks a machine file. `name_or_path` is a path, or a name looked
 // up as <directory>/<name>.json in each of `directories`. Throws

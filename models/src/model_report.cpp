@@ -116,6 +116,14 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
                        "(the one-core figure for one, its *_all_cores form for every core)\n",
                        placement);
   }
+  if (series.rows.front().cpu_gups_at_median_costs) {
+    std::vector<std::string> typical;
+    for (const auto& p : series.rows) {
+      typical.push_back(fmt::format("{} at {}", gups_text(*p.cpu_gups_at_median_costs), p.nodes));
+    }
+    out += fmt::format("CPU with each timed cost at the median of its calibration's repeats (costs_cycles_spread): "
+                       "{} nodes\n", fmt::join(typical, ", "));
+  }
   if (series.crossover) {
     out += fmt::format("network bound below the CPU bound from {} nodes ({}; doubling from {})\n",
                        *series.crossover, machine.shape_for(*series.crossover).to_string(),
@@ -166,6 +174,8 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"cores", cores},
                     {"cpu_cycles_per_update", p.cpu_cycles_per_update},
                     {"cpu_gups", p.cpu_gups},
+                    {"cpu_gups_at_median_costs",
+                     p.cpu_gups_at_median_costs ? nlohmann::json(*p.cpu_gups_at_median_costs) : nlohmann::json()},
                     {"bytes_per_update", p.bytes_per_update},
                     {"network", p.topology->is_virtual_torus ? (p.mesh ? "mesh" : "torus") : p.topology->name},
                     {"bisection_bytes_per_s", p.bisection_bytes_per_s},

@@ -1,6 +1,7 @@
 // Machine files are checked on load: every error names the file's field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -104,6 +105,29 @@ TEST(MachineFile, RoutingHopWithoutCallsDefaultsToMessageOverhead) {
   EXPECT_EQ(to_json(machine)["costs_cycles"]["routing_hop_without_calls"], 30.5);
   document["costs_cycles"]["routing_hop_without_calls"] = -1;
   EXPECT_NE(load_error(document).find("costs_cycles.routing_hop_without_calls"), std::string::npos);
+}
+
+TEST(MachineFile, CostSpreadIsOptionalNamedAndReadBack) {
+  const auto bgp = load_machine("bgp", default_machine_directories());
+  EXPECT_TRUE(bgp.cost_spread.empty());
+  EXPECT_FALSE(to_json(bgp).contains("costs_cycles_spread"));
+  auto document = bgp_document();
+  document["costs_cycles_spread"] = {{"update", 0.25}, {"core_overhead", 0.5}};
+  const auto machine = load_document(document);
+  EXPECT_EQ(machine.cost_spread.at("update"), 0.25);
+  EXPECT_EQ(to_json(machine)["costs_cycles_spread"]["core_overhead"], 0.5);
+  // Each named cost raised by its spread, every core's overhead alike, the others kept.
+  const auto typical = with_spread(machine.costs, machine.cost_spread);
+  EXPECT_DOUBLE_EQ(typical.update, 1.25 * machine.costs.update);
+  EXPECT_DOUBLE_EQ(typical.core_overhead.back(), 1.5 * machine.costs.core_overhead.back());
+  EXPECT_DOUBLE_EQ(typical.generate, machine.costs.generate);
+  EXPECT_DOUBLE_EQ(cost_named(typical, "core_overhead"),
+                   1.5 * *std::max_element(machine.costs.core_overhead.begin(), machine.costs.core_overhead.end()));
+  document["costs_cycles_spread"] = {{"updates", 0.1}};
+  EXPECT_NE(load_error(document).find("'costs_cycles_spread.updates' is not a cost"), std::string::npos)
+      << load_error(document);
+  document["costs_cycles_spread"] = {{"update", -0.1}};
+  EXPECT_NE(load_error(document).find("costs_cycles_spread.update"), std::string::npos);
 }
 
 TEST(MachineFile, MissingFieldIsNamed) {

@@ -26,6 +26,21 @@ ModelOptions with_paper_buckets(Algorithm algorithm) {
   return options;
 }
 
+TEST(ModelBounds, CostSpreadGivesTheBoundAtTheMedianCosts) {
+  auto machine = bgp();
+  ModelOptions options;
+  options.algorithm = Algorithm::routed;
+  EXPECT_FALSE(predict_at(machine, 512, options).cpu_gups_at_median_costs);
+  machine.cost_spread = {{"routing_hop", 0.5}};
+  const auto spread = predict_at(machine, 512, options);
+  auto slower = machine;
+  slower.cost_spread.clear();
+  slower.costs.routing_hop *= 1.5;
+  ASSERT_TRUE(spread.cpu_gups_at_median_costs);
+  EXPECT_DOUBLE_EQ(*spread.cpu_gups_at_median_costs, predict_at(slower, 512, options).cpu_gups);
+  EXPECT_LT(*spread.cpu_gups_at_median_costs, spread.cpu_gups);
+}
+
 TEST(ModelBounds, MulticoreReproducesTable4WhereItFollowsFromTheInputs) {
   const auto machine = bgp();
   const std::map<std::uint64_t, double> printed{{64, 0.38},    {128, 0.75},    {256, 1.49},  {512, 2.94},
