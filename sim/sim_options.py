@@ -100,9 +100,11 @@ def parse_arguments(argv, levels):
     p.add_argument("--max-wall", type=float, default=0, help="stop after this many wall seconds (0: no limit)")
     p.add_argument("--json", help="write the result as JSON here")
     p.add_argument("--workdir", help="where platform, hostfile and raw result go (default: a temporary folder)")
-    p.add_argument("--message-layer", default="s4u", choices=["s4u", "mpi"],
-                   help="what carries routed and multicore messages: s4u (SimGrid mailboxes, default) or mpi "
-                        "(SMPI calls: the same messages with SMPI's per-call overhead)")
+    p.add_argument("--message-layer", default="s4u", choices=["s4u", "s4u-comms", "mpi"],
+                   help="what carries routed and multicore messages: s4u (default: SimGrid communications through "
+                        "mailboxes at flow, none at the levels that time messages themselves), s4u-comms (SimGrid "
+                        "communications at every level, for comparison) or mpi (SMPI calls: the same messages with "
+                        "SMPI's per-call overhead)")
     p.add_argument("--mechanisms", default="none",
                    help="mechanisms of the machine modelled beyond Eq. 7 (routed, multicore): none (default), "
                         "all, or a comma list of " + ", ".join(f"{name} ({what})" for name, what in MECHANISMS.items()))
@@ -146,7 +148,7 @@ def chosen_mechanisms(args):
         raise BadInput(f"--mechanisms: unknown {', '.join(unknown) or 'empty list'}; "
                        f"give none, all, or a comma list of {', '.join(MECHANISMS)}")
     for name in ("wire", "dma"):
-        if name in asked and args.message_layer != "s4u":
+        if name in asked and args.message_layer == "mpi":
             raise BadInput(f"--mechanisms {name} needs --message-layer s4u (SMPI's calls send payloads only, "
                            "rendezvous)")
     return [m for m in MECHANISMS if m in asked]

@@ -213,9 +213,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
         ->option_text("{full|checksum|none} [full]");
     config.message_layer = "s4u";
     app.add_option("--message-layer", config.message_layer,
-                   "what carries routed and multicore messages: s4u (SimGrid mailboxes) or mpi "
-                   "(SMPI calls); same sizes and semantics")
-        ->check(CLI::IsMember({"s4u", "mpi"}))
+                   "what carries routed and multicore messages: s4u (at flow SimGrid communications through "
+                   "mailboxes; at the levels that time messages themselves, no SimGrid communication), s4u-comms "
+                   "(SimGrid communications at every level, for comparison) or mpi (SMPI calls); same sizes and "
+                   "semantics")
+        ->check(CLI::IsMember({"s4u", "s4u-comms", "mpi"}))
         ->capture_default_str();
     app.add_flag("--wire-packets", config.mechanisms.wire_packets,
                  "with --charges: torus messages carry whole packets, headers and acks (not just payload)");
@@ -255,7 +257,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.charges_path.empty()) {
       throw CLI::ValidationError("--wire-packets and --receive-batches model a machine: they need --charges");
     }
-    if (config.mechanisms.wire_packets && config.message_layer != "s4u") {
+    if (config.mechanisms.wire_packets && config.message_layer == "mpi") {
       throw CLI::ValidationError("--wire-packets needs --message-layer s4u (MPI sends payloads only)");
     }
     if (config.mechanisms.dma_injection && !traits(config.algorithm).routes_over_torus) {
@@ -264,7 +266,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     if (config.mechanisms.reception_fifo_messages > 0 && !config.mechanisms.dma_injection) {
       throw CLI::ValidationError("--reception-fifo bounds what DMA injection sends: it needs --dma-injection");
     }
-    if (config.mechanisms.dma_injection && config.message_layer != "s4u") {
+    if (config.mechanisms.dma_injection && config.message_layer == "mpi") {
       throw CLI::ValidationError("--dma-injection needs --message-layer s4u (SMPI's sends are rendezvous here)");
     }
     config.owner = owner_name == to_string(OwnerMode::predict) ? OwnerMode::predict

@@ -72,8 +72,9 @@ struct RunConfig {
   std::string charges_path;
   Verification verify = Verification::full;
   // What carries the routing engine's messages: "mpi", or under SimGrid
-  // "s4u" (the same messages through SimGrid's mailboxes, without SMPI's
-  // per-call overhead).
+  // "s4u" (the same messages without SMPI's per-call overhead: through
+  // SimGrid's mailboxes at flow, timed by the level at the others) or
+  // "s4u-comms" (through SimGrid's mailboxes at every level).
   std::string message_layer = "mpi";
   ModelledMechanisms mechanisms;  // simulation only, with a machine file
   bool link_load = false;         // simulation only: how busy the torus links were

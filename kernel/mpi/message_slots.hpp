@@ -84,8 +84,8 @@ std::unique_ptr<MessageSlots> make_shared_handoff_slots(std::unique_ptr<MessageS
                                                         const NodeHandoffs& handoffs, int local_channel,
                                                         unsigned cores_per_node);
 
-// `layer`: "mpi", or in the SimGrid build "s4u" (std::invalid_argument
-// otherwise).
+// `layer`: "mpi", or in the SimGrid build "s4u" or "s4u-comms"
+// (std::invalid_argument otherwise).
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
                                                  std::size_t slots, SimulatedMessages simulated);
 

@@ -103,8 +103,8 @@ class MpiMessageSlots final : public MessageSlots {
 
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
                                                  std::size_t slots, SimulatedMessages simulated) {
-  if (layer == "s4u") {
-    if (auto s4u = simulation::s4u_message_slots(rank, slots, std::move(simulated))) return s4u;
+  if (layer == "s4u" || layer == "s4u-comms") {
+    if (auto s4u = simulation::s4u_message_slots(rank, slots, std::move(simulated), layer == "s4u")) return s4u;
   }
   if (layer == "mpi") return std::make_unique<MpiMessageSlots>(comm, rank, slots);
   throw std::invalid_argument("no message layer '" + layer + "' in this build");

@@ -28,7 +28,9 @@ void install_network_level();
 // simulation given one, nothing otherwise. Throws std::invalid_argument.
 OperationCosts operation_costs(const RunConfig& config, const AlgorithmSetup& setup, int rank);
 
-// Message slots over SimGrid's s4u mailboxes; null outside SimGrid.
-std::unique_ptr<MessageSlots> s4u_message_slots(int rank, std::size_t slots, SimulatedMessages simulated);
+// Message slots over SimGrid's s4u mailboxes; at a level that times messages
+// itself, and `timed` allowed, messages that are no SimGrid communication.
+// Null outside SimGrid.
+std::unique_ptr<MessageSlots> s4u_message_slots(int rank, std::size_t slots, SimulatedMessages simulated, bool timed);
 
 }  // namespace gups::simulation

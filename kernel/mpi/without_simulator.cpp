@@ -17,7 +17,7 @@ namespace simulation {
 bool active() noexcept { return false; }
 void install_network_level() {}
 OperationCosts operation_costs(const RunConfig&, const AlgorithmSetup&, int) { return OperationCosts{}; }
-std::unique_ptr<MessageSlots> s4u_message_slots(int, std::size_t, SimulatedMessages) { return nullptr; }
+std::unique_ptr<MessageSlots> s4u_message_slots(int, std::size_t, SimulatedMessages, bool) { return nullptr; }
 
 }  // namespace simulation
 

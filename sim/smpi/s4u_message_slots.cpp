@@ -28,6 +28,7 @@
 #include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/simulation.hpp"
 #include "sim/smpi/timed_code.hpp"
+#include "sim/smpi/timed_message_slots.hpp"
 
 namespace gups {
 namespace {
@@ -256,7 +257,12 @@ class S4uMessageSlots final : public MessageSlots {
 
 }  // namespace
 
-std::unique_ptr<MessageSlots> simulation::s4u_message_slots(int rank, std::size_t slots, SimulatedMessages simulated) {
+std::unique_ptr<MessageSlots> simulation::s4u_message_slots(int rank, std::size_t slots, SimulatedMessages simulated,
+                                                          bool timed) {
+  // At the levels that time messages themselves, no message is a SimGrid communication.
+  if (timed) {
+    if (auto slots_timed = timed_message_slots(rank, slots, simulated)) return slots_timed;
+  }
   return std::make_unique<S4uMessageSlots>(rank, slots, std::move(simulated));
 }
 

@@ -79,7 +79,7 @@ void number_hosts(std::uint64_t nodes) {
 // SimGrid puts on a flow of that latency, whichever is lower).
 class LevelLatency {
  public:
-  explicit LevelLatency(std::unique_ptr<MessageTiming> timing)
+  explicit LevelLatency(std::shared_ptr<MessageTiming> timing)
       : timing_(std::move(timing)), tcp_gamma_(simgrid::config::get_value<double>("network/TCP-gamma")) {}
 
   double operator()(double size, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,
@@ -101,11 +101,18 @@ class LevelLatency {
   }
 
  private:
-  std::unique_ptr<MessageTiming> timing_;
+  std::shared_ptr<MessageTiming> timing_;
   double tcp_gamma_;
 };
 
+std::shared_ptr<MessageTiming>& installed_timing() {
+  static std::shared_ptr<MessageTiming> timing;
+  return timing;
+}
+
 }  // namespace
+
+std::shared_ptr<MessageTiming> installed_message_timing() { return installed_timing(); }
 
 NetworkLevel platform_network_level() {
   const char* value = network_zone()->get_property(kNetworkLevelProperty);
@@ -135,8 +142,9 @@ void simulation::install_network_level() {
       const auto level = platform_network_level();
       if (links && !level.simgrid_links()) {
         number_hosts(links->nodes());
-        auto latency = std::make_shared<LevelLatency>(level.timing(
-            std::move(links), {platform_link_bandwidth(), positive_property(kLinkLatencyProperty, true)}));
+        installed_timing() =
+            level.timing(std::move(links), {platform_link_bandwidth(), positive_property(kLinkLatencyProperty, true)});
+        auto latency = std::make_shared<LevelLatency>(installed_timing());
         network_zone()->get_network_model()->set_lat_factor_cb(
             [latency](double size, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,
                       const std::vector<simgrid::s4u::Link*>& route, const std::unordered_set<simgrid::s4u::NetZone*>&) {

@@ -30,4 +30,10 @@ NetworkLevel platform_network_level();
 // Each torus link's bandwidth, each way, at those levels (bytes per second).
 double platform_link_bandwidth();
 
+// The installed level's timing of messages between nodes, shared by
+// SimGrid's latency factor (SMPI's own messages) and the timed message slots;
+// null at flow, where SimGrid's links carry every message, and before
+// install_network_level().
+std::shared_ptr<MessageTiming> installed_message_timing();
+
 }  // namespace gups

@@ -1,0 +1,390 @@
+// Message slots at the levels that time messages themselves (every level
+// but flow): a message is not a SimGrid communication. The level says when a
+// message that starts now is in (MessageTiming::arrival); the message is
+// matched with its receive here, its payload copied into the receive's buffer
+// at once (the buffer is the receiver's only when the receive completes, and
+// a rendezvous sender keeps its bucket untouched until then), and each side
+// learns the time its slot completes. SimGrid stays the engine: its actors
+// are the cores, its clock the time, its hosts charge the CPU costs; a core
+// that has nothing to do until a completion waits on its own semaphore, with
+// a timeout at the first completion it knows of, and another core that gives
+// it an earlier one wakes it. One wait per idle spell, whatever the number of
+// busy slots, and none per message.
+//
+// The semantics are the s4u slots' (s4u_message_slots.cpp): without DMA a
+// transfer starts when a send meets a receive, and both complete when it ends;
+// with DMA it starts when sent, the send completes when it ends, and a
+// receive posted later takes the message where it arrived. A bounded reception
+// FIFO holds at most so many messages of a (rank, channel) that no receive has
+// taken yet; a send to a full one waits at the sender, which looks again
+// whenever it would wait and every 100 ns while it waits.
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "kernel/mpi/message_slots.hpp"
+#include "sim/smpi/simulated_network.hpp"
+#include "sim/smpi/timed_code.hpp"
+#include "sim/smpi/timed_message_slots.hpp"
+
+namespace gups {
+namespace {
+
+constexpr std::size_t kDoneSlot = std::numeric_limits<std::size_t>::max();
+constexpr double kFifoPollSeconds = 1e-7;
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+double now() { return simgrid::s4u::Engine::get_clock(); }
+
+class TimedMessageSlots;
+
+struct Message {
+  const std::uint64_t* data = nullptr;  // the sender's bucket, or `copy`
+  std::vector<std::uint64_t> copy;      // DMA: the payload as the DMA read it
+  std::size_t count = 0;
+  double bytes = 0;
+  int sender = 0;
+  std::size_t sender_slot = kDoneSlot;  // kDoneSlot: a "done"
+  double arrival = -1;                  // DMA: in at the receiver's node from then on
+};
+
+struct PostedReceive {
+  std::size_t slot;
+  std::uint64_t* data;
+  std::size_t capacity;
+};
+
+// A (rank, channel): messages no receive has met yet, and receives no
+// message has met yet (one of the two is empty), both in order.
+struct Channel {
+  std::deque<Message> unmatched;
+  std::deque<PostedReceive> posted;
+  unsigned fifo_use = 0;  // messages injected towards it that no receive has taken yet
+};
+
+// What every simulated rank of this process shares: the level's timing, the
+// channels and each rank's slots.
+class TimedNetwork {
+ public:
+  static TimedNetwork& get() {
+    static TimedNetwork network;
+    return network;
+  }
+
+  Channel& channel(int rank, int channel) {
+    return channels_[(static_cast<std::uint64_t>(rank) << 8) | static_cast<std::uint64_t>(channel)];
+  }
+
+  void enrol(int rank, TimedMessageSlots* slots) {
+    if (static_cast<std::size_t>(rank) >= ranks_.size()) ranks_.resize(static_cast<std::size_t>(rank) + 1, nullptr);
+    ranks_[static_cast<std::size_t>(rank)] = slots;
+  }
+
+  TimedMessageSlots& slots_of(int rank) const {
+    auto* slots = static_cast<std::size_t>(rank) < ranks_.size() ? ranks_[static_cast<std::size_t>(rank)] : nullptr;
+    if (slots == nullptr) throw std::logic_error("a message to rank " + std::to_string(rank) + ", which has no slots");
+    return *slots;
+  }
+
+  // When a transfer of `bytes` from rank to rank that starts now ends: the
+  // level's time between their nodes; ranks of one node meet in its memory
+  // (the platform's loopback, 1e15 B/s and no latency).
+  double transfer_end(int from, int to, double bytes) const {
+    const auto a = node_of(from), b = node_of(to);
+    const double start = now();
+    return a == b ? start : timing_->arrival(a, b, bytes, start);
+  }
+
+ private:
+  TimedNetwork() : timing_(installed_message_timing()) {
+    if (!timing_) throw std::logic_error("timed message slots at a level without a timing");
+    // The hostfile gives each node's host as many ranks as it has cores, in
+    // node order (topology::hostfile).
+    ranks_per_node_ = static_cast<unsigned>(simgrid::s4u::this_actor::get_host()->get_core_count());
+  }
+
+  std::uint64_t node_of(int rank) const { return static_cast<std::uint64_t>(rank) / ranks_per_node_; }
+
+  std::shared_ptr<MessageTiming> timing_;
+  unsigned ranks_per_node_ = 1;
+  std::unordered_map<std::uint64_t, Channel> channels_;
+  std::vector<TimedMessageSlots*> ranks_;
+};
+
+class TimedMessageSlots final : public MessageSlots {
+ public:
+  TimedMessageSlots(int rank, std::size_t slots, SimulatedMessages simulated)
+      : rank_(rank),
+        timed_(simulated.timed_code),
+        dma_injection_(simulated.mechanisms.dma_injection),
+        fifo_messages_(dma_injection_ ? simulated.mechanisms.reception_fifo_messages : 0),
+        wire_bytes_(std::move(simulated.wire_bytes)),
+        network_(TimedNetwork::get()),
+        receive_channel_(slots, -1),
+        wake_(simgrid::s4u::Semaphore::create(0)) {
+    network_.enrol(rank_, this);
+  }
+
+  ~TimedMessageSlots() override { network_.enrol(rank_, nullptr); }
+
+  std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
+                     int channel) override {
+    const TimedCode timing(timed_);
+    ++outstanding_;
+    Message message{data, {}, count, static_cast<double>(simulated_bytes(count, channel)), rank_, slot};
+    if (fifo_messages_ > 0 && network_.channel(rank, channel).fifo_use >= fifo_messages_) {
+      if (dma_injection_ && count > 0) message.copy.assign(data, data + count);  // the DMA reads it when sent
+      deferred_.push_back({std::move(message), rank, channel});
+      return static_cast<std::uint64_t>(deferred_.back().message.bytes);
+    }
+    const auto bytes = static_cast<std::uint64_t>(message.bytes);
+    inject(std::move(message), rank, channel);
+    return bytes;
+  }
+
+  void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
+    const TimedCode timing(timed_);
+    ++outstanding_;
+    receive_channel_[slot] = channel;
+    if (std::find(posted_channels_.begin(), posted_channels_.end(), channel) == posted_channels_.end()) {
+      posted_channels_.push_back(channel);
+    }
+    auto& in = network_.channel(rank_, channel);
+    const PostedReceive receive{slot, data, capacity};
+    if (in.unmatched.empty()) {
+      in.posted.push_back(receive);
+      return;
+    }
+    Message message = std::move(in.unmatched.front());
+    in.unmatched.pop_front();
+    deliver(message, receive);
+  }
+
+  Completion wait_any() override {
+    const TimedCode timing(timed_);
+    for (;;) {
+      inject_deferred();
+      if (const auto done = first_completed()) return retire(*done);
+      if (pending_.empty() && deferred_.empty() && outstanding_ == 0) {
+        throw std::logic_error("routing core blocked with no message outstanding");
+      }
+      double until = earliest();
+      if (!deferred_.empty()) until = std::min(until, now() + kFifoPollSeconds);
+      sleep_until(until);
+    }
+  }
+
+  std::optional<Completion> test_any() override {
+    const TimedCode timing(timed_);
+    inject_deferred();
+    if (const auto done = first_completed()) return retire(*done);
+    return std::nullopt;
+  }
+
+  Completion wait(std::size_t slot) override {
+    const TimedCode timing(timed_);
+    for (;;) {
+      const auto at = std::find_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.slot == slot; });
+      if (at != pending_.end() && at->time <= now()) return retire(static_cast<std::size_t>(at - pending_.begin()));
+      sleep_until(at == pending_.end() ? kNever : at->time);
+    }
+  }
+
+  // A "done" is never held back (it follows the sender's last data, and the
+  // receiver takes it like any message).
+  void send_done(int rank, int channel) override {
+    const TimedCode timing(timed_);
+    ++dones_unfinished_;
+    auto& out = network_.channel(rank, channel);
+    if (fifo_messages_ > 0) ++out.fifo_use;
+    Message message{nullptr, {}, 0, static_cast<double>(simulated_bytes(0, channel)), rank_, kDoneSlot};
+    start(std::move(message), rank, out);
+  }
+
+  // Waits for the "done"s to complete; no message can reach the receives
+  // still posted: they are dropped.
+  void finish() override {
+    const TimedCode timing(timed_);
+    while (dones_unfinished_ > 0 || dones_end_ > now()) {
+      sleep_until(dones_unfinished_ > 0 ? kNever : dones_end_);
+    }
+    for (const auto channel : posted_channels_) network_.channel(rank_, channel).posted.clear();
+    pending_.clear();
+    outstanding_ = 0;
+  }
+
+  // A transfer of this rank's ends at `time`: its slot completes then (a
+  // "done", which no slot reports, only counts for finish()). Wakes the rank
+  // if it waits for a later time.
+  void complete_at(std::size_t slot, std::size_t count, double time, double arrived) {
+    if (slot == kDoneSlot) {
+      --dones_unfinished_;
+      dones_end_ = std::max(dones_end_, time);
+    } else {
+      pending_.push_back({slot, count, time, arrived});
+    }
+    if (sleeping_ && !woken_ && time < wake_at_) {
+      woken_ = true;
+      wake_->release();
+    }
+  }
+
+ private:
+  struct Pending {
+    std::size_t slot;
+    std::size_t count;
+    double time;     // the slot completes then
+    double arrived;  // the message was in then
+  };
+  struct DeferredSend {
+    Message message;
+    int rank;
+    int channel;
+  };
+
+  std::uint64_t simulated_bytes(std::size_t count, int channel) const {
+    const auto wire = wire_bytes_ ? wire_bytes_(count, channel) : std::nullopt;
+    return wire.value_or(count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes);
+  }
+
+  void inject(Message message, int rank, int channel) {
+    auto& out = network_.channel(rank, channel);
+    if (fifo_messages_ > 0) ++out.fifo_use;
+    if (dma_injection_ && message.copy.empty() && message.count > 0) {
+      message.copy.assign(message.data, message.data + message.count);
+    }
+    start(std::move(message), rank, out);
+  }
+
+  // With DMA the transfer starts now and the send completes when it ends;
+  // without, both wait for a receive.
+  void start(Message message, int rank, Channel& out) {
+    if (!message.copy.empty()) message.data = message.copy.data();
+    if (dma_injection_) {
+      message.arrival = network_.transfer_end(rank_, rank, message.bytes);
+      complete_at(message.sender_slot, 0, message.arrival, message.arrival);
+    }
+    if (out.posted.empty()) {
+      out.unmatched.push_back(std::move(message));
+      return;
+    }
+    const PostedReceive receive = out.posted.front();
+    out.posted.pop_front();
+    network_.slots_of(rank).deliver(message, receive);
+  }
+
+ public:
+  // A message meets a receive of this rank, now.
+  void deliver(const Message& message, const PostedReceive& receive) {
+    if (message.count > receive.capacity) {
+      throw std::logic_error("a message of " + std::to_string(message.count) + " updates for a receive of " +
+                             std::to_string(receive.capacity));
+    }
+    if (message.count > 0) std::memcpy(receive.data, message.data, message.count * sizeof(std::uint64_t));
+    if (message.arrival >= 0) {  // injected by DMA: in when it arrived, or now
+      complete_at(receive.slot, message.count, std::max(message.arrival, now()), message.arrival);
+      return;
+    }
+    const double end = network_.transfer_end(message.sender, rank_, message.bytes);
+    complete_at(receive.slot, message.count, end, end);
+    network_.slots_of(message.sender).complete_at(message.sender_slot, 0, end, end);
+  }
+
+ private:
+  // Sends held back by a full FIFO start, oldest first, where there is room.
+  void inject_deferred() {
+    for (auto it = deferred_.begin(); it != deferred_.end();) {
+      if (network_.channel(it->rank, it->channel).fifo_use >= fifo_messages_) {
+        ++it;
+        continue;
+      }
+      inject(std::move(it->message), it->rank, it->channel);
+      it = deferred_.erase(it);
+    }
+  }
+
+  // Of the slots complete by now, the first in slot order (as MPI_Waitany).
+  std::optional<std::size_t> first_completed() const {
+    std::optional<std::size_t> first;
+    const double t = now();
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      if (pending_[i].time <= t && (!first || pending_[i].slot < pending_[*first].slot)) first = i;
+    }
+    return first;
+  }
+
+  double earliest() const {
+    double t = kNever;
+    for (const auto& p : pending_) t = std::min(t, p.time);
+    return t;
+  }
+
+  Completion retire(std::size_t index) {
+    const Pending done = pending_[index];
+    pending_[index] = pending_.back();
+    pending_.pop_back();
+    --outstanding_;
+    int& channel = receive_channel_[done.slot];
+    const bool receive = channel >= 0;
+    if (receive) {
+      if (fifo_messages_ > 0) --network_.channel(rank_, channel).fifo_use;
+      channel = -1;
+    }
+    return {done.slot, receive ? done.count : 0, done.arrived};
+  }
+
+  // Blocks until `time` (kNever: until woken), or until a completion before it.
+  void sleep_until(double time) {
+    sleeping_ = true;
+    woken_ = false;
+    wake_at_ = time;
+    if (time == kNever) {
+      wake_->acquire();
+    } else if (time > now()) {
+      wake_->acquire_timeout(time - now());
+    }
+    sleeping_ = false;
+    if (woken_) {
+      // A release that came as the timeout fired leaves the semaphore taken:
+      // take it back, so that the next sleep is not cut short by it.
+      while (!wake_->would_block()) wake_->acquire();
+    }
+  }
+
+  int rank_;
+  bool timed_;
+  bool dma_injection_;
+  unsigned fifo_messages_;  // 0: unbounded
+  WireBytes wire_bytes_;
+  TimedNetwork& network_;
+  std::vector<Pending> pending_;  // completions not yet reported, in no order
+  std::size_t outstanding_ = 0;   // sends and receives started, not yet reported
+  std::vector<int> receive_channel_;  // by slot: the channel of its posted receive, -1: none
+  std::vector<int> posted_channels_;  // every channel this rank has posted receives for
+  std::vector<DeferredSend> deferred_;
+  unsigned dones_unfinished_ = 0;
+  double dones_end_ = 0;
+  simgrid::s4u::SemaphorePtr wake_;
+  bool sleeping_ = false;
+  bool woken_ = false;
+  double wake_at_ = kNever;
+};
+
+}  // namespace
+
+std::unique_ptr<MessageSlots> timed_message_slots(int rank, std::size_t slots, SimulatedMessages simulated) {
+  if (!installed_message_timing()) return nullptr;
+  return std::make_unique<TimedMessageSlots>(rank, slots, std::move(simulated));
+}
+
+}  // namespace gups
