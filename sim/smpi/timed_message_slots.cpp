@@ -131,6 +131,7 @@ class TimedMessageSlots final : public MessageSlots {
         wire_bytes_(std::move(simulated.wire_bytes)),
         network_(TimedNetwork::get()),
         receive_channel_(slots, -1),
+        channel_of_(slots, nullptr),
         wake_(simgrid::s4u::Semaphore::create(0)) {
     network_.enrol(rank_, this);
   }
@@ -141,14 +142,17 @@ class TimedMessageSlots final : public MessageSlots {
                      int channel) override {
     const TimedCode timing(timed_);
     ++outstanding_;
+    // A slot always sends to one place: its channel is looked up once.
+    Channel*& out = channel_of_[slot];
+    if (out == nullptr) out = &network_.channel(rank, channel);
     Message message{data, {}, count, static_cast<double>(simulated_bytes(count, channel)), rank_, slot};
-    if (fifo_messages_ > 0 && network_.channel(rank, channel).fifo_use >= fifo_messages_) {
+    if (fifo_messages_ > 0 && out->fifo_use >= fifo_messages_) {
       if (dma_injection_ && count > 0) message.copy.assign(data, data + count);  // the DMA reads it when sent
-      deferred_.push_back({std::move(message), rank, channel});
+      deferred_.push_back({std::move(message), rank, out});
       return static_cast<std::uint64_t>(deferred_.back().message.bytes);
     }
     const auto bytes = static_cast<std::uint64_t>(message.bytes);
-    inject(std::move(message), rank, channel);
+    inject(std::move(message), rank, *out);
     return bytes;
   }
 
@@ -156,10 +160,14 @@ class TimedMessageSlots final : public MessageSlots {
     const TimedCode timing(timed_);
     ++outstanding_;
     receive_channel_[slot] = channel;
-    if (std::find(posted_channels_.begin(), posted_channels_.end(), channel) == posted_channels_.end()) {
-      posted_channels_.push_back(channel);
+    Channel*& cached = channel_of_[slot];
+    if (cached == nullptr) {
+      cached = &network_.channel(rank_, channel);
+      if (std::find(posted_channels_.begin(), posted_channels_.end(), channel) == posted_channels_.end()) {
+        posted_channels_.push_back(channel);
+      }
     }
-    auto& in = network_.channel(rank_, channel);
+    auto& in = *cached;
     const PostedReceive receive{slot, data, capacity};
     if (in.unmatched.empty()) {
       in.posted.push_back(receive);
@@ -249,7 +257,7 @@ class TimedMessageSlots final : public MessageSlots {
   struct DeferredSend {
     Message message;
     int rank;
-    int channel;
+    Channel* out;
   };
 
   std::uint64_t simulated_bytes(std::size_t count, int channel) const {
@@ -257,8 +265,7 @@ class TimedMessageSlots final : public MessageSlots {
     return wire.value_or(count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes);
   }
 
-  void inject(Message message, int rank, int channel) {
-    auto& out = network_.channel(rank, channel);
+  void inject(Message message, int rank, Channel& out) {
     if (fifo_messages_ > 0) ++out.fifo_use;
     if (dma_injection_ && message.copy.empty() && message.count > 0) {
       message.copy.assign(message.data, message.data + message.count);
@@ -304,11 +311,11 @@ class TimedMessageSlots final : public MessageSlots {
   // Sends held back by a full FIFO start, oldest first, where there is room.
   void inject_deferred() {
     for (auto it = deferred_.begin(); it != deferred_.end();) {
-      if (network_.channel(it->rank, it->channel).fifo_use >= fifo_messages_) {
+      if (it->out->fifo_use >= fifo_messages_) {
         ++it;
         continue;
       }
-      inject(std::move(it->message), it->rank, it->channel);
+      inject(std::move(it->message), it->rank, *it->out);
       it = deferred_.erase(it);
     }
   }
@@ -337,7 +344,7 @@ class TimedMessageSlots final : public MessageSlots {
     int& channel = receive_channel_[done.slot];
     const bool receive = channel >= 0;
     if (receive) {
-      if (fifo_messages_ > 0) --network_.channel(rank_, channel).fifo_use;
+      if (fifo_messages_ > 0) --channel_of_[done.slot]->fifo_use;
       channel = -1;
     }
     return {done.slot, receive ? done.count : 0, done.arrived};
@@ -371,6 +378,9 @@ class TimedMessageSlots final : public MessageSlots {
   std::size_t outstanding_ = 0;   // sends and receives started, not yet reported
   std::vector<int> receive_channel_;  // by slot: the channel of its posted receive, -1: none
   std::vector<int> posted_channels_;  // every channel this rank has posted receives for
+  // By slot: where its sends go, or its receives come from (the channels'
+  // map never moves an entry).
+  std::vector<Channel*> channel_of_;
   std::vector<DeferredSend> deferred_;
   unsigned dones_unfinished_ = 0;
   double dones_end_ = 0;

@@ -63,6 +63,15 @@ def levels_near_flow(workdir, prefix="level"):
 
 
 @check
+def paths_agree(workdir, timed="level-queue", comms="comms-queue"):
+    """The same run with and without SimGrid communications (--message-layer s4u, s4u-comms) at a timed level:
+    the same table, and the steady state within 0.2% (only the order of equal times may differ)."""
+    a, b = result(workdir, timed), result(workdir, comms)
+    print(verified(a), verified(b), same_checksums(a, b),
+          of_flow(a["steady_gups"], b["steady_gups"], 0.002, "steady within 0.2%"))
+
+
+@check
 def slow_links(workdir, prefix="slow"):
     """With slow links: latency ignores contention, queue holds it as flow does."""
     s = {level: result(workdir, f"{prefix}-{level}")["steady_gups"] for level in ("flow", "queue", "latency")}
