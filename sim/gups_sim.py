@@ -50,7 +50,7 @@ SMPI_OPTIONS = [
     "smpi/allreduce:redbcast",          # reduce, then broadcast: 2 x ranks messages (rdb: ranks x log2(ranks))
     "smpi/bcast:binomial_tree",
     "smpi/allgather:rdb",               # the one-sided probe's window: the default sends ranks^2 messages
-    "contexts/stack-size:48",           # KiB, allocated zeroed (all of it resident): every path needs 16-24
+    "contexts/stack-size:32",           # KiB, allocated zeroed (all resident); 20 are used (gups warns above 24)
     "contexts/guard-size:0",
     "smpi/test:0",                      # idle cores block (MPI_Waitsome), so polls need no injected time
     "smpi/iprobe:0",

@@ -296,15 +296,35 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
 }
 
 }  // namespace
+
+// Simulated ranks have small stacks without guard pages (gups-sim): the
+// first rank that came near the end of its own says so, with what to do
+// (once: every rank of the simulation shares the one setting).
+void warn_of_a_deep_stack(const void* top) {
+  static bool warned = false;
+  const std::size_t depth = simulation::stack_depth(top), size = simulation::stack_size();
+  if (!warned && size > 0 && 4 * depth > 3 * size) {
+    warned = true;
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    std::fprintf(stderr,
+                 "gups: warning: rank %d's stack went %zu KiB deep of its %zu KiB: give more (gups-sim "
+                 "--extra-cfg contexts/stack-size:%zu)\n",
+                 rank, (depth + 1023) / 1024, size / 1024, 2 * size / 1024);
+  }
+}
+
 }  // namespace gups
 
 int main(int argc, char** argv) {
+  const volatile char stack_top = 0;  // the rank's first frame, whence its stack's depth is measured
   const auto process_start = gups::PhaseReport::Clock::now();
   int status = 0;
   {
     gups::MpiSession session(&argc, &argv);
     try {
       status = gups::main_with_mpi(argc, argv, process_start);
+      gups::warn_of_a_deep_stack(const_cast<const char*>(&stack_top));
     } catch (const std::exception& error) {
       std::fprintf(stderr, "gups: fatal: %s\n", error.what());
       MPI_Abort(MPI_COMM_WORLD, 3);

@@ -28,6 +28,15 @@ void install_network_level();
 // simulation given one, nothing otherwise. Throws std::invalid_argument.
 OperationCosts operation_costs(const RunConfig& config, const AlgorithmSetup& setup, int rank);
 
+// Under SimGrid each rank runs on a stack of contexts/stack-size KiB,
+// allocated zeroed and without a guard page (gups-sim), so a rank that went
+// deeper would overwrite memory silently. Returns how deep this rank's stack
+// went, in bytes, from `top` (an address in its first frame) down; 0 outside
+// SimGrid.
+std::size_t stack_depth(const void* top);
+// The stack each simulated rank has, in bytes; 0 outside SimGrid.
+std::size_t stack_size();
+
 // Message slots over SimGrid's s4u mailboxes; at a level that times messages
 // itself, and `timed` allowed, messages that are no SimGrid communication.
 // Null outside SimGrid.

@@ -17,6 +17,9 @@ namespace simulation {
 bool active() noexcept { return false; }
 void install_network_level() {}
 OperationCosts operation_costs(const RunConfig&, const AlgorithmSetup&, int) { return OperationCosts{}; }
+std::size_t stack_depth(const void*) { return 0; }
+std::size_t stack_size() { return 0; }
+
 std::unique_ptr<MessageSlots> s4u_message_slots(int, std::size_t, SimulatedMessages, bool) { return nullptr; }
 
 }  // namespace simulation
