@@ -21,7 +21,9 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
+#include <simgrid/simix.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -241,10 +243,7 @@ class TimedMessageSlots final : public MessageSlots {
     } else {
       pending_.push_back({slot, count, time, arrived});
     }
-    if (sleeping_ && !woken_ && time < wake_at_) {
-      woken_ = true;
-      wake_->release();
-    }
+    if (sleeping_ && time < wake_at_) wake();
   }
 
  private:
@@ -350,22 +349,39 @@ class TimedMessageSlots final : public MessageSlots {
     return {done.slot, receive ? done.count : 0, done.arrived};
   }
 
-  // Blocks until `time` (kNever: until woken), or until a completion before it.
+  // Blocks until `time` (kNever: until woken), or until a completion before
+  // it. The core waits on its semaphore without a timeout; a kernel timer
+  // releases it at `time`, unless a core that gave it an earlier completion
+  // did first (one release a wait, whoever comes first). A semaphore's own
+  // timeout would start an action in the CPU model's sharing system for
+  // every wait, which at 131,072 ranks cost more than the messages saved.
   void sleep_until(double time) {
+    if (time <= now()) return;
     sleeping_ = true;
     woken_ = false;
     wake_at_ = time;
-    if (time == kNever) {
-      wake_->acquire();
-    } else if (time > now()) {
-      wake_->acquire_timeout(time - now());
+    if (time != kNever) {
+      simgrid::kernel::actor::simcall_answered([this, time] {
+        alarm_ = simgrid::kernel::timer::Timer::set(time, [this] {
+          alarm_ = nullptr;
+          wake();
+        });
+      });
     }
+    wake_->acquire();
     sleeping_ = false;
-    if (woken_) {
-      // A release that came as the timeout fired leaves the semaphore taken:
-      // take it back, so that the next sleep is not cut short by it.
-      while (!wake_->would_block()) wake_->acquire();
+    if (alarm_ != nullptr) {  // woken before its time: the alarm goes
+      simgrid::kernel::actor::simcall_answered([this] {
+        if (alarm_ != nullptr) alarm_->remove();
+        alarm_ = nullptr;
+      });
     }
+  }
+
+  void wake() {
+    if (woken_) return;
+    woken_ = true;
+    wake_->release();
   }
 
   int rank_;
@@ -385,6 +401,7 @@ class TimedMessageSlots final : public MessageSlots {
   unsigned dones_unfinished_ = 0;
   double dones_end_ = 0;
   simgrid::s4u::SemaphorePtr wake_;
+  simgrid::kernel::timer::Timer* alarm_ = nullptr;  // releases the sleeping core's semaphore at its time
   bool sleeping_ = false;
   bool woken_ = false;
   double wake_at_ = kNever;
