@@ -341,7 +341,7 @@ def main(argv):
             f.write("\n")
     if not args.workdir:
         # A temporary folder is kept only when it can tell why a run failed.
-        if status == 0:
+        if status == 0 or not os.listdir(workdir):
             shutil.rmtree(workdir, ignore_errors=True)
         else:
             print(f"gups-sim: its files are kept in {workdir}", file=sys.stderr)
