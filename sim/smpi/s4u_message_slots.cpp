@@ -27,6 +27,7 @@
 
 #include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/simulation.hpp"
+#include "sim/smpi/simulated_sends.hpp"
 #include "sim/smpi/timed_code.hpp"
 #include "sim/smpi/timed_message_slots.hpp"
 
@@ -37,19 +38,16 @@ class S4uMessageSlots final : public MessageSlots {
  public:
   S4uMessageSlots(int rank, std::size_t slots, SimulatedMessages simulated)
       : rank_(rank),
-        timed_(simulated.timed_code),
-        dma_injection_(simulated.mechanisms.dma_injection),
-        fifo_messages_(dma_injection_ ? simulated.mechanisms.reception_fifo_messages : 0),
-        wire_bytes_(std::move(simulated.wire_bytes)),
+        sends_(std::move(simulated)),
         slots_(slots) {}
 
   std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
                      int channel) override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     auto& entry = slots_[slot];
     if (entry.mailbox == nullptr) entry.mailbox = mailbox(rank, channel);
-    const auto bytes = simulated_bytes(count, channel);
-    if (fifo_messages_ > 0 && fifo_use()[entry.mailbox] >= fifo_messages_) {
+    const auto bytes = sends_.bytes(count, channel);
+    if (sends_.fifo_messages > 0 && fifo_use()[entry.mailbox] >= sends_.fifo_messages) {
       deferred_.push_back({slot, put(entry.mailbox, data, count, bytes)});
       return bytes;
     }
@@ -65,13 +63,13 @@ class S4uMessageSlots final : public MessageSlots {
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     auto& entry = slots_[slot];
     if (entry.mailbox == nullptr) {
       entry.mailbox = mailbox(rank_, channel);
       // Set before any message can be sent to it: every receive is posted
       // before the ranks start sending.
-      if (dma_injection_) entry.mailbox->set_receiver(simgrid::s4u::Actor::self());
+      if (sends_.dma_injection) entry.mailbox->set_receiver(simgrid::s4u::Actor::self());
     }
     auto comm = entry.mailbox
                     ->get_init()
@@ -84,7 +82,7 @@ class S4uMessageSlots final : public MessageSlots {
     if (busy_.empty() && deferred_.empty()) {
       throw std::logic_error("routing core blocked with no message outstanding");
     }
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     for (;;) {
       inject_deferred();
       const double timeout = deferred_.empty() ? -1.0 : kFifoPollSeconds;
@@ -100,7 +98,7 @@ class S4uMessageSlots final : public MessageSlots {
   std::optional<Completion> test_any() override {
     inject_deferred();
     if (busy_.empty()) return std::nullopt;
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     // A wait that times out at once, not test_any(): SimGrid 3.32 forgets a
     // completed activity only when a wait registered on it, so every message
     // a test completed stayed in its actor's list to the end of the run.
@@ -112,7 +110,7 @@ class S4uMessageSlots final : public MessageSlots {
   }
 
   Completion wait(std::size_t slot) override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     slots_[slot].comm->wait();
     forget(static_cast<std::size_t>(std::lower_bound(busy_.begin(), busy_.end(), slot) - busy_.begin()));
     return retire(slot);
@@ -121,16 +119,16 @@ class S4uMessageSlots final : public MessageSlots {
   // A "done" is never held back (it follows the sender's last data, and
   // the receiver takes it like any message).
   void send_done(int rank, int channel) override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     auto* destination = mailbox(rank, channel);
-    done_.push_back(put(destination, &empty_payload_, 0, simulated_bytes(0, channel)));
-    if (fifo_messages_ > 0) ++fifo_use()[destination];
+    done_.push_back(put(destination, &empty_payload_, 0, sends_.bytes(0, channel)));
+    if (sends_.fifo_messages > 0) ++fifo_use()[destination];
     done_.back()->start();
   }
 
   // No message can reach the receives still posted: they are cancelled.
   void finish() override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     simgrid::s4u::Comm::wait_all(done_);
     done_.clear();
     for (const auto slot : busy_) {
@@ -159,16 +157,11 @@ class S4uMessageSlots final : public MessageSlots {
     return entry->second;
   }
 
-  std::uint64_t simulated_bytes(std::size_t count, int channel) const {
-    const auto wire = wire_bytes_ ? wire_bytes_(count, channel) : std::nullopt;
-    return wire.value_or(count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes);
-  }
-
   simgrid::s4u::CommPtr put(simgrid::s4u::Mailbox* destination, const std::uint64_t* data, std::size_t count,
                             std::uint64_t simulated_bytes) const {
     const auto size = count * sizeof(std::uint64_t);
     void* payload = const_cast<std::uint64_t*>(data);
-    if (dma_injection_ && size > 0) {
+    if (sends_.dma_injection && size > 0) {
       payload = std::malloc(size);
       if (payload == nullptr) throw std::bad_alloc();
       std::memcpy(payload, data, size);
@@ -181,7 +174,7 @@ class S4uMessageSlots final : public MessageSlots {
 
   using CopyCallback = void (*)(simgrid::kernel::activity::CommImpl*, void*, std::size_t);
   CopyCallback copy_callback() const {
-    return dma_injection_ ? &copy_and_free : &simgrid::s4u::Comm::copy_buffer_callback;
+    return sends_.dma_injection ? &copy_and_free : &simgrid::s4u::Comm::copy_buffer_callback;
   }
 
   void start(std::size_t slot, simgrid::s4u::CommPtr comm, int channel) {
@@ -207,14 +200,14 @@ class S4uMessageSlots final : public MessageSlots {
   }
 
   void inject(std::size_t slot, simgrid::s4u::CommPtr comm) {
-    if (fifo_messages_ > 0) ++fifo_use()[slots_[slot].mailbox];
+    if (sends_.fifo_messages > 0) ++fifo_use()[slots_[slot].mailbox];
     start(slot, std::move(comm), -1);
   }
 
   // Sends held back by a full FIFO start, oldest first, where there is room.
   void inject_deferred() {
     for (auto it = deferred_.begin(); it != deferred_.end();) {
-      if (fifo_use()[slots_[it->slot].mailbox] >= fifo_messages_) {
+      if (fifo_use()[slots_[it->slot].mailbox] >= sends_.fifo_messages) {
         ++it;
         continue;
       }
@@ -228,17 +221,14 @@ class S4uMessageSlots final : public MessageSlots {
     auto& entry = slots_[slot];
     Completion completion{slot, 0, entry.comm->get_finish_time()};
     if (entry.channel >= 0) completion.count = entry.comm->get_dst_data_size() / sizeof(std::uint64_t);
-    if (entry.channel >= 0 && taken && fifo_messages_ > 0) --fifo_use()[entry.mailbox];
+    if (entry.channel >= 0 && taken && sends_.fifo_messages > 0) --fifo_use()[entry.mailbox];
     entry.comm = nullptr;
     entry.channel = -1;
     return completion;
   }
 
   int rank_;
-  bool timed_;
-  bool dma_injection_;
-  unsigned fifo_messages_;  // 0: unbounded
-  WireBytes wire_bytes_;
+  const SimulatedSends sends_;
   std::vector<Slot> slots_;
   // Slots with a message under way, in slot order: of messages already
   // complete, wait_any() reports the first, as MPI_Waitany does.

@@ -36,6 +36,7 @@
 
 #include "kernel/mpi/message_slots.hpp"
 #include "sim/smpi/simulated_network.hpp"
+#include "sim/smpi/simulated_sends.hpp"
 #include "sim/smpi/timed_code.hpp"
 #include "sim/smpi/timed_message_slots.hpp"
 
@@ -127,10 +128,7 @@ class TimedMessageSlots final : public MessageSlots {
  public:
   TimedMessageSlots(int rank, std::size_t slots, SimulatedMessages simulated)
       : rank_(rank),
-        timed_(simulated.timed_code),
-        dma_injection_(simulated.mechanisms.dma_injection),
-        fifo_messages_(dma_injection_ ? simulated.mechanisms.reception_fifo_messages : 0),
-        wire_bytes_(std::move(simulated.wire_bytes)),
+        sends_(std::move(simulated)),
         network_(TimedNetwork::get()),
         receive_channel_(slots, -1),
         channel_of_(slots, nullptr),
@@ -142,14 +140,14 @@ class TimedMessageSlots final : public MessageSlots {
 
   std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
                      int channel) override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     ++outstanding_;
     // A slot always sends to one place: its channel is looked up once.
     Channel*& out = channel_of_[slot];
     if (out == nullptr) out = &network_.channel(rank, channel);
-    Message message{data, {}, count, static_cast<double>(simulated_bytes(count, channel)), rank_, slot};
-    if (fifo_messages_ > 0 && out->fifo_use >= fifo_messages_) {
-      if (dma_injection_ && count > 0) message.copy.assign(data, data + count);  // the DMA reads it when sent
+    Message message{data, {}, count, static_cast<double>(sends_.bytes(count, channel)), rank_, slot};
+    if (sends_.fifo_messages > 0 && out->fifo_use >= sends_.fifo_messages) {
+      if (sends_.dma_injection && count > 0) message.copy.assign(data, data + count);  // the DMA reads it when sent
       deferred_.push_back({std::move(message), rank, out});
       return static_cast<std::uint64_t>(deferred_.back().message.bytes);
     }
@@ -159,7 +157,7 @@ class TimedMessageSlots final : public MessageSlots {
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     ++outstanding_;
     receive_channel_[slot] = channel;
     Channel*& cached = channel_of_[slot];
@@ -181,7 +179,7 @@ class TimedMessageSlots final : public MessageSlots {
   }
 
   Completion wait_any() override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     for (;;) {
       inject_deferred();
       if (const auto done = first_completed()) return retire(*done);
@@ -195,14 +193,14 @@ class TimedMessageSlots final : public MessageSlots {
   }
 
   std::optional<Completion> test_any() override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     inject_deferred();
     if (const auto done = first_completed()) return retire(*done);
     return std::nullopt;
   }
 
   Completion wait(std::size_t slot) override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     for (;;) {
       const auto at = std::find_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.slot == slot; });
       if (at != pending_.end() && at->time <= now()) return retire(static_cast<std::size_t>(at - pending_.begin()));
@@ -213,18 +211,18 @@ class TimedMessageSlots final : public MessageSlots {
   // A "done" is never held back (it follows the sender's last data, and the
   // receiver takes it like any message).
   void send_done(int rank, int channel) override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     ++dones_unfinished_;
     auto& out = network_.channel(rank, channel);
-    if (fifo_messages_ > 0) ++out.fifo_use;
-    Message message{nullptr, {}, 0, static_cast<double>(simulated_bytes(0, channel)), rank_, kDoneSlot};
+    if (sends_.fifo_messages > 0) ++out.fifo_use;
+    Message message{nullptr, {}, 0, static_cast<double>(sends_.bytes(0, channel)), rank_, kDoneSlot};
     start(std::move(message), rank, out);
   }
 
   // Waits for the "done"s to complete; no message can reach the receives
   // still posted: they are dropped.
   void finish() override {
-    const TimedCode timing(timed_);
+    const TimedCode timing(sends_.timed_code);
     while (dones_unfinished_ > 0 || dones_end_ > now()) {
       sleep_until(dones_unfinished_ > 0 ? kNever : dones_end_);
     }
@@ -259,14 +257,9 @@ class TimedMessageSlots final : public MessageSlots {
     Channel* out;
   };
 
-  std::uint64_t simulated_bytes(std::size_t count, int channel) const {
-    const auto wire = wire_bytes_ ? wire_bytes_(count, channel) : std::nullopt;
-    return wire.value_or(count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes);
-  }
-
   void inject(Message message, int rank, Channel& out) {
-    if (fifo_messages_ > 0) ++out.fifo_use;
-    if (dma_injection_ && message.copy.empty() && message.count > 0) {
+    if (sends_.fifo_messages > 0) ++out.fifo_use;
+    if (sends_.dma_injection && message.copy.empty() && message.count > 0) {
       message.copy.assign(message.data, message.data + message.count);
     }
     start(std::move(message), rank, out);
@@ -276,7 +269,7 @@ class TimedMessageSlots final : public MessageSlots {
   // without, both wait for a receive.
   void start(Message message, int rank, Channel& out) {
     if (!message.copy.empty()) message.data = message.copy.data();
-    if (dma_injection_) {
+    if (sends_.dma_injection) {
       message.arrival = network_.transfer_end(rank_, rank, message.bytes);
       complete_at(message.sender_slot, 0, message.arrival, message.arrival);
     }
@@ -310,7 +303,7 @@ class TimedMessageSlots final : public MessageSlots {
   // Sends held back by a full FIFO start, oldest first, where there is room.
   void inject_deferred() {
     for (auto it = deferred_.begin(); it != deferred_.end();) {
-      if (it->out->fifo_use >= fifo_messages_) {
+      if (it->out->fifo_use >= sends_.fifo_messages) {
         ++it;
         continue;
       }
@@ -343,7 +336,7 @@ class TimedMessageSlots final : public MessageSlots {
     int& channel = receive_channel_[done.slot];
     const bool receive = channel >= 0;
     if (receive) {
-      if (fifo_messages_ > 0) --channel_of_[done.slot]->fifo_use;
+      if (sends_.fifo_messages > 0) --channel_of_[done.slot]->fifo_use;
       channel = -1;
     }
     return {done.slot, receive ? done.count : 0, done.arrived};
@@ -385,10 +378,7 @@ class TimedMessageSlots final : public MessageSlots {
   }
 
   int rank_;
-  bool timed_;
-  bool dma_injection_;
-  unsigned fifo_messages_;  // 0: unbounded
-  WireBytes wire_bytes_;
+  const SimulatedSends sends_;
   TimedNetwork& network_;
   std::vector<Pending> pending_;  // completions not yet reported, in no order
   std::size_t outstanding_ = 0;   // sends and receives started, not yet reported

@@ -1,0 +1,35 @@
+// How a simulated rank's messages are sent, as both s4u message slots read
+// it (s4u_message_slots.cpp at flow, timed_message_slots.cpp at the levels
+// that time messages themselves).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include "kernel/mpi/message_slots.hpp"
+
+namespace gups {
+
+struct SimulatedSends {
+  explicit SimulatedSends(SimulatedMessages simulated)
+      : timed_code(simulated.timed_code),
+        dma_injection(simulated.mechanisms.dma_injection),
+        fifo_messages(dma_injection ? simulated.mechanisms.reception_fifo_messages : 0),
+        wire_bytes(std::move(simulated.wire_bytes)) {}
+
+  // A message's simulated size: the machine's wire bytes where they are
+  // modelled, else its payload and SMPI's envelope.
+  std::uint64_t bytes(std::size_t count, int channel) const {
+    const auto wire = wire_bytes ? wire_bytes(count, channel) : std::nullopt;
+    return wire.value_or(count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes);
+  }
+
+  bool timed_code;         // the s4u calls pause SMPI's timer of the real code
+  bool dma_injection;
+  unsigned fifo_messages;  // reception FIFO bound; 0: unbounded
+  WireBytes wire_bytes;
+};
+
+}  // namespace gups
