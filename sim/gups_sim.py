@@ -284,6 +284,16 @@ def explain(args):
     print(text[text.index("\n## "):].strip() + "\n" if "\n## " in text else text, flush=True)
 
 
+def discard_workdir(args, workdir, keep=False):
+    """Removes the temporary work folder (never a --workdir), or says where it is kept."""
+    if args.workdir:
+        return
+    if keep:
+        print(f"gups-sim: its files are kept in {workdir}", file=sys.stderr)
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def main(argv):
     args = parse_arguments(argv, network_levels())
     start = time.monotonic()
@@ -293,8 +303,7 @@ def main(argv):
     try:
         workdir = prepare(args)
         if args.plan_only:
-            if not args.workdir:
-                os.rmdir(workdir)  # made empty by prepare; nothing is simulated
+            discard_workdir(args, workdir)  # made empty by prepare; nothing is simulated
             plan = run_plan(args)
             check_applies(args, plan)
             print(json.dumps(plan, indent=1))
@@ -320,8 +329,8 @@ def main(argv):
             args.updates_per_node = 2 * ran
     except BadInput as error:
         print(f"gups-sim: error: {error}", file=sys.stderr)
-        if workdir and not args.workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+        if workdir:
+            discard_workdir(args, workdir)
         return 2
     if args.converge and attempts:
         result["convergence"] = {"tolerance": args.converge_tolerance, "attempts": attempts,
@@ -339,12 +348,8 @@ def main(argv):
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=2)
             f.write("\n")
-    if not args.workdir:
-        # A temporary folder is kept only when it can tell why a run failed.
-        if status == 0 or not os.listdir(workdir):
-            shutil.rmtree(workdir, ignore_errors=True)
-        else:
-            print(f"gups-sim: its files are kept in {workdir}", file=sys.stderr)
+    # A temporary folder is kept only when it can tell why a run failed.
+    discard_workdir(args, workdir, keep=status != 0 and bool(os.listdir(workdir)))
     if args.converge and status == 0 and not result["convergence"]["converged"]:
         print(f"gups-sim: the steady state did not converge within {args.converge_tolerance:.0%} "
               f"(--converge-max-updates {args.converge_max_updates})", file=sys.stderr)

@@ -295,8 +295,6 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
              PhaseReport(rank == 0, config.progress_seconds, process_start, simulation::active(), config.progress_path));
 }
 
-}  // namespace
-
 // Simulated ranks have small stacks without guard pages (gups-sim): the
 // first rank that came near the end of its own says so, with what to do
 // (once: every rank of the simulation shares the one setting).
@@ -314,6 +312,7 @@ void warn_of_a_deep_stack(const void* top) {
   }
 }
 
+}  // namespace
 }  // namespace gups
 
 int main(int argc, char** argv) {

@@ -78,12 +78,23 @@ Timing mean_over_ranks(MPI_Comm comm, Timing t) {
   return {values[0] / ranks, values[1] / ranks, values[2] / ranks};
 }
 
+// The routed bucket whose call costs a hop shares, and the torus of the
+// routed run over the two ranks whose time beyond its updates gives the hop.
+struct RoutedRun {
+  unsigned bucket;
+  gups::TorusShape pair;
+};
+RoutedRun routed_run(const Options& options) {
+  const auto shape = gups::TorusShape::parse(options.shape);
+  return {gups::size_buckets(gups::RolePlan(1, shape.dimensions()), shape, 1024).capacity,
+          gups::TorusShape::balanced(2, shape.dimensions())};
+}
+
 void fit_calls(Measured& m);
 
 Measured measure(const Options& options, MPI_Comm comm, int rank) {
   Measured m;
-  const auto shape = gups::TorusShape::parse(options.shape);
-  const auto routed = gups::size_buckets(gups::RolePlan(1, shape.dimensions()), shape, 1024);
+  const auto routed = routed_run(options);
   if (rank == 0) {
     std::cerr << "gups-calibrate: clock, stream, table updates, routing, bucketing ...\n";
     m.clock_hz = clock_hz(m.clock_source);
@@ -93,7 +104,7 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
     m.generate_dependent_update =
         time_generate_and_dependent_update(options.log2_table, 5'000'000, options.repeats);
     m.routed_update = time_routing_loop(MPI_COMM_SELF, options.log2_table, options.repeats);
-    m.route = time_route(gups::TorusShape::parse("4x4x4"), routed.capacity, 20'000'000, options.repeats);
+    m.route = time_route(gups::TorusShape::parse("4x4x4"), routed.bucket, 20'000'000, options.repeats);
     m.direct_bucketing = time_direct_bucketing(64, 1024, 20'000'000, options.repeats);
     // Owners among 64 (a shift) and 96 (the paper's smallest Table 3 size).
     using gups::OwnerMode;
@@ -222,17 +233,47 @@ std::vector<std::string> calibration_warnings(const Measured& m, unsigned repeat
   return warnings;
 }
 
-// The timed figures as a machine, written by the machine file's one writer.
-gups::model::Machine host_machine(const Options& options, const Measured& m, const std::string& command) {
+// ns per update per software hop, its parts timed alone: the routing step
+// and the per-update copy slopes.
+double hop_parts_ns(const Measured& m) { return m.route.min_ns + m.send_fit.slope + m.receive_fit.slope; }
+
+// The timed figures as costs in cycles (the least of the repeats throughout:
+// interference from other work only adds time).
+gups::model::CycleCosts host_costs(const Options& options, const Measured& m) {
   const double cycles_per_ns = m.clock_hz * 1e-9;
   const auto cycles = [&](double ns) { return ns * cycles_per_ns; };
-  const auto shape = gups::TorusShape::parse(options.shape);
-  const auto routed = gups::size_buckets(gups::RolePlan(1, shape.dimensions()), shape, 1024);
-  // The least of the repeats throughout: interference from other work only adds time.
+  const auto routed = routed_run(options);
   const double tg = m.generate.min_ns;
-  const double tu = std::max(0.0, m.routed_update.min_ns - tg);
   const double per_update_copy = m.send_fit.slope + m.receive_fit.slope;
-  const double hop = m.route.min_ns + per_update_copy;  // ns per update per software hop
+  gups::model::CycleCosts c;
+  c.generate = cycles(tg);
+  c.update = cycles(std::max(0.0, m.routed_update.min_ns - tg));
+  c.update_streamed = cycles(std::max(0.0, m.generate_update.min_ns - tg));
+  c.update_all_cores = cycles(std::max(0.0, m.routed_update_all_ranks.min_ns - tg));
+  c.update_streamed_all_cores = cycles(std::max(0.0, m.generate_update_all_ranks.min_ns - tg));
+  c.loop_overhead = 0;
+  c.send_call = cycles(m.send_fit.intercept);
+  c.receive_call = cycles(m.receive_fit.intercept);
+  c.receive_call_batched = c.receive_call;
+  c.receive_batch_packets = 1;
+  // The paper's method: the per-hop cost from the smallest routed run, here
+  // the two ranks' (their shape's expected hops per update).
+  c.routing_hop =
+      cycles(std::max(0.0, m.routed_pair.min_ns - m.routed_update_all_ranks.min_ns)) / routed.pair.expected_hops();
+  c.message_overhead = cycles(m.direct_bucketing.min_ns + per_update_copy + m.poll.min_ns / gups::kDirectUpdatesPerPoll);
+  c.routing_hop_without_calls = std::max(0.0, c.routing_hop - (c.send_call + c.receive_call) / routed.bucket);
+  const gups::RolePlan plan(options.cores, 3);
+  for (unsigned core = 0; core < plan.cores(); ++core) {
+    c.core_overhead.push_back(cycles(core_overhead_ns(plan.role(core), m, hop_parts_ns(m))));
+  }
+  c.owner_division = cycles(std::max(0.0, m.owner_division.min_ns - m.owner_shift.min_ns));
+  c.owner_prediction = cycles(std::max(0.0, m.owner_prediction.min_ns - m.owner_shift.min_ns));
+  return c;
+}
+
+// The timed figures as a machine, written by the machine file's one writer.
+gups::model::Machine host_machine(const Options& options, const Measured& m, const std::string& command) {
+  const auto routed = routed_run(options);
   const auto memory = gups::available_host_memory_bytes();
   const auto now = std::time(nullptr);
   char date[32];
@@ -249,31 +290,9 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
   machine.link_bandwidth = m.link.bandwidth_bytes_per_s;
   machine.link_latency = m.link.latency_s;
   machine.packet = {4096, 8, 32, 0, 8};
-  auto& c = machine.costs;
-  c.generate = cycles(tg);
-  c.update = cycles(tu);
-  c.update_streamed = cycles(std::max(0.0, m.generate_update.min_ns - tg));
-  c.update_all_cores = cycles(std::max(0.0, m.routed_update_all_ranks.min_ns - tg));
-  c.update_streamed_all_cores = cycles(std::max(0.0, m.generate_update_all_ranks.min_ns - tg));
-  c.loop_overhead = 0;
-  c.send_call = cycles(m.send_fit.intercept);
-  c.receive_call = cycles(m.receive_fit.intercept);
-  c.receive_call_batched = c.receive_call;
-  c.receive_batch_packets = 1;
-  // The paper's method: the per-hop cost from the smallest routed run, here
-  // the two ranks' (their shape's expected hops per update).
-  const double calls_per_update = (c.send_call + c.receive_call) / routed.capacity;
-  const double pair_hops = gups::TorusShape::balanced(2, shape.dimensions()).expected_hops();
-  c.routing_hop = cycles(std::max(0.0, m.routed_pair.min_ns - m.routed_update_all_ranks.min_ns)) / pair_hops;
-  c.message_overhead = cycles(m.direct_bucketing.min_ns + per_update_copy + m.poll.min_ns / gups::kDirectUpdatesPerPoll);
-  c.routing_hop_without_calls = std::max(0.0, c.routing_hop - calls_per_update);
-  const double composed_hop = calls_per_update + cycles(hop);
-  const gups::RolePlan plan(options.cores, 3);
-  for (unsigned core = 0; core < plan.cores(); ++core) {
-    c.core_overhead.push_back(cycles(core_overhead_ns(plan.role(core), m, hop)));
-  }
-  c.owner_division = cycles(std::max(0.0, m.owner_division.min_ns - m.owner_shift.min_ns));
-  c.owner_prediction = cycles(std::max(0.0, m.owner_prediction.min_ns - m.owner_shift.min_ns));
+  machine.costs = host_costs(options, m);
+  const auto& c = machine.costs;
+  const double composed_hop = (c.send_call + c.receive_call) / routed.bucket + hop_parts_ns(m) * m.clock_hz * 1e-9;
   machine.sources = {
       {"clock_hz", m.clock_source},
       {"costs_cycles.generate", "timed: HPCC stream steps; every timed figure is the least of the repeats"},
@@ -309,8 +328,7 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
                    "alone (routing_hop_composed in notes: the call costs over the {}-update bucket, RouteStep on "
                    "node 0 of a 4x4x4 torus and the per-update copy slopes): the sender waits for its bucket until "
                    "the receiver's next MPI call, and the ranks alternate between routing and waiting",
-                   gups::TorusShape::balanced(2, shape.dimensions()).to_string(),
-                   gups::TorusShape::balanced(2, shape.dimensions()).expected_hops(), routed.capacity)},
+                   routed.pair.to_string(), routed.pair.expected_hops(), routed.bucket)},
       {"costs_cycles.routing_hop_without_calls",
        "routing_hop less its call costs over the bucket (a simulated routed core pays its send and receive calls "
        "per message besides)"},
@@ -437,7 +455,7 @@ int main(int argc, char** argv) {
   const auto measured = measure(options, MPI_COMM_WORLD, rank);
   if (rank == 0) {
     auto machine = host_machine(options, measured, command);
-    machine.cost_spread = cost_spread(machine.costs, host_machine(options, at_medians(measured), command).costs);
+    machine.cost_spread = cost_spread(machine.costs, host_costs(options, at_medians(measured)));
     std::ofstream out(options.output);
     out << gups::model::to_json(machine).dump(2) << "\n";
     if (!out) {

@@ -197,6 +197,28 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
   }
 }
 
+// The CPU bound (and what it rests on) of `shape` on `machine`.
+Prediction cpu_bound(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  Prediction p;
+  p.algorithm = options.algorithm;
+  p.shape = shape;
+  p.nodes = shape.nodes();
+  p.expected_hops = shape.expected_hops();
+  place_prediction_on_hosts(machine, options, p);
+  switch (options.algorithm) {
+    case Algorithm::direct:
+      direct_bound(machine, options, p);
+      break;
+    case Algorithm::routed:
+      routed_bound(machine, options, p);
+      break;
+    case Algorithm::multicore:
+      multicore_bound(machine, options, p);
+      break;
+  }
+  return p;
+}
+
 }  // namespace
 
 double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, bool mesh) {
@@ -234,35 +256,18 @@ DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std:
 }
 
 Prediction predict(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
-  Prediction p;
-  p.algorithm = options.algorithm;
-  p.shape = shape;
-  p.nodes = shape.nodes();
-  p.expected_hops = shape.expected_hops();
   if (options.lookahead == 0) throw std::invalid_argument("the look-ahead must be at least 1");
-  place_prediction_on_hosts(machine, options, p);
-  switch (options.algorithm) {
-    case Algorithm::direct:
-      direct_bound(machine, options, p);
-      break;
-    case Algorithm::routed:
-      routed_bound(machine, options, p);
-      break;
-    case Algorithm::multicore:
-      multicore_bound(machine, options, p);
-      break;
+  Prediction p = cpu_bound(machine, shape, options);
+  if (!machine.cost_spread.empty()) {  // only the CPU bound depends on the costs
+    Machine typical = machine;
+    typical.costs = with_spread(machine.costs, machine.cost_spread);
+    p.cpu_gups_at_median_costs = cpu_bound(typical, shape, options).cpu_gups;
   }
   p.mesh = machine.is_mesh(p.nodes);
   p.topology = machine.topology;
   network_bound_of(machine, options, p);
   p.network_binds = p.network_gups && *p.network_gups < p.cpu_gups;
   p.gups = p.network_binds ? *p.network_gups : p.cpu_gups;
-  if (!machine.cost_spread.empty()) {
-    Machine typical = machine;
-    typical.costs = with_spread(machine.costs, machine.cost_spread);
-    typical.cost_spread.clear();
-    p.cpu_gups_at_median_costs = predict(typical, shape, options).cpu_gups;
-  }
   return p;
 }
 

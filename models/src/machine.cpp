@@ -96,15 +96,29 @@ constexpr CostField kCostFields[] = {
     {"owner_prediction", &CycleCosts::owner_prediction}};
 constexpr const char* kCoreOverhead = "core_overhead";
 
+// A single-number cost by its name; null for core_overhead and for names
+// that are no cost.
+const CostField* cost_field(const std::string& name) {
+  const auto field = std::find_if(std::begin(kCostFields), std::end(kCostFields),
+                                  [&name](const CostField& f) { return name == f.name; });
+  return field == std::end(kCostFields) ? nullptr : field;
+}
+
+// The field of a named cost that is not core_overhead; throws for a name that is no cost.
+const CostField& single_cost(const std::string& name) {
+  const auto* field = cost_field(name);
+  if (field == nullptr) throw std::invalid_argument(fmt::format("no cost named '{}'", name));
+  return *field;
+}
+
 void read_cost_spread(ObjectReader& top, Machine& machine) {
   if (!top.has("costs_cycles_spread")) return;
   const auto& spread = top.child("costs_cycles_spread");
   if (!spread.is_object()) ObjectReader::fail("costs_cycles_spread", "must be an object");
-  const auto names = cost_names();
   for (const auto& [key, value] : spread.items()) {
     const auto field = "costs_cycles_spread." + key;
-    if (std::find(names.begin(), names.end(), key) == names.end()) {
-      ObjectReader::fail(field, fmt::format("is not a cost (costs: {})", fmt::join(names, ", ")));
+    if (key != kCoreOverhead && cost_field(key) == nullptr) {
+      ObjectReader::fail(field, fmt::format("is not a cost (costs: {})", fmt::join(cost_names(), ", ")));
     }
     if (!value.is_number() || value.get<double>() < 0) ObjectReader::fail(field, "must be a number, not negative");
     machine.cost_spread[key] = value.get<double>();
@@ -286,10 +300,7 @@ double cost_named(const CycleCosts& costs, const std::string& name) {
   if (name == kCoreOverhead) {
     return costs.core_overhead.empty() ? 0 : *std::max_element(costs.core_overhead.begin(), costs.core_overhead.end());
   }
-  for (const auto& field : kCostFields) {
-    if (name == field.name) return costs.*field.member;
-  }
-  throw std::invalid_argument(fmt::format("no cost named '{}'", name));
+  return costs.*single_cost(name).member;
 }
 
 CycleCosts with_spread(CycleCosts costs, const std::map<std::string, double>& spread) {
@@ -298,10 +309,7 @@ CycleCosts with_spread(CycleCosts costs, const std::map<std::string, double>& sp
       for (auto& overhead : costs.core_overhead) overhead *= 1 + fraction;
       continue;
     }
-    const auto field = std::find_if(std::begin(kCostFields), std::end(kCostFields),
-                                    [&name](const CostField& f) { return name == f.name; });
-    if (field == std::end(kCostFields)) throw std::invalid_argument(fmt::format("no cost named '{}'", name));
-    costs.*field->member *= 1 + fraction;
+    costs.*single_cost(name).member *= 1 + fraction;
   }
   return costs;
 }

@@ -130,7 +130,7 @@ class TimedMessageSlots final : public MessageSlots {
       : rank_(rank),
         sends_(std::move(simulated)),
         network_(TimedNetwork::get()),
-        receive_channel_(slots, -1),
+        receiving_(slots, false),
         channel_of_(slots, nullptr),
         wake_(simgrid::s4u::Semaphore::create(0)) {
     network_.enrol(rank_, this);
@@ -145,26 +145,26 @@ class TimedMessageSlots final : public MessageSlots {
     // A slot always sends to one place: its channel is looked up once.
     Channel*& out = channel_of_[slot];
     if (out == nullptr) out = &network_.channel(rank, channel);
-    Message message{data, {}, count, static_cast<double>(sends_.bytes(count, channel)), rank_, slot};
+    const auto bytes = sends_.bytes(count, channel);
+    Message message{data, {}, count, static_cast<double>(bytes), rank_, slot};
     if (sends_.fifo_messages > 0 && out->fifo_use >= sends_.fifo_messages) {
       if (sends_.dma_injection && count > 0) message.copy.assign(data, data + count);  // the DMA reads it when sent
       deferred_.push_back({std::move(message), rank, out});
-      return static_cast<std::uint64_t>(deferred_.back().message.bytes);
+    } else {
+      inject(std::move(message), rank, *out);
     }
-    const auto bytes = static_cast<std::uint64_t>(message.bytes);
-    inject(std::move(message), rank, *out);
     return bytes;
   }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
     const TimedCode timing(sends_.timed_code);
     ++outstanding_;
-    receive_channel_[slot] = channel;
+    receiving_[slot] = true;
     Channel*& cached = channel_of_[slot];
     if (cached == nullptr) {
       cached = &network_.channel(rank_, channel);
-      if (std::find(posted_channels_.begin(), posted_channels_.end(), channel) == posted_channels_.end()) {
-        posted_channels_.push_back(channel);
+      if (std::find(receive_channels_.begin(), receive_channels_.end(), cached) == receive_channels_.end()) {
+        receive_channels_.push_back(cached);
       }
     }
     auto& in = *cached;
@@ -226,7 +226,7 @@ class TimedMessageSlots final : public MessageSlots {
     while (dones_unfinished_ > 0 || dones_end_ > now()) {
       sleep_until(dones_unfinished_ > 0 ? kNever : dones_end_);
     }
-    for (const auto channel : posted_channels_) network_.channel(rank_, channel).posted.clear();
+    for (auto* channel : receive_channels_) channel->posted.clear();
     pending_.clear();
     outstanding_ = 0;
   }
@@ -333,11 +333,10 @@ class TimedMessageSlots final : public MessageSlots {
     pending_[index] = pending_.back();
     pending_.pop_back();
     --outstanding_;
-    int& channel = receive_channel_[done.slot];
-    const bool receive = channel >= 0;
+    const bool receive = receiving_[done.slot];
     if (receive) {
       if (sends_.fifo_messages > 0) --channel_of_[done.slot]->fifo_use;
-      channel = -1;
+      receiving_[done.slot] = false;
     }
     return {done.slot, receive ? done.count : 0, done.arrived};
   }
@@ -382,8 +381,8 @@ class TimedMessageSlots final : public MessageSlots {
   TimedNetwork& network_;
   std::vector<Pending> pending_;  // completions not yet reported, in no order
   std::size_t outstanding_ = 0;   // sends and receives started, not yet reported
-  std::vector<int> receive_channel_;  // by slot: the channel of its posted receive, -1: none
-  std::vector<int> posted_channels_;  // every channel this rank has posted receives for
+  std::vector<bool> receiving_;           // by slot: a receive is posted in it
+  std::vector<Channel*> receive_channels_;  // every channel this rank has posted receives for
   // By slot: where its sends go, or its receives come from (the channels'
   // map never moves an entry).
   std::vector<Channel*> channel_of_;
