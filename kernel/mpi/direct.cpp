@@ -7,31 +7,46 @@
 // here and not yet handed to the network.
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <vector>
 
 #include "kernel/core/destination_buckets.hpp"
 #include "kernel/core/hpcc_stream.hpp"
+#include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/progress_report.hpp"
 #include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups {
 namespace {
 
-constexpr int kUpdateTag = 1;
-constexpr int kFinishedTag = 2;
+constexpr std::size_t kSendSlot = 0;
+constexpr std::size_t kReceiveSlot = 1;
+constexpr int kUpdateChannel = 0;  // "finished" is its empty message
 
 // Who a rank's updates travel between: all ranks, each its own node (mode
 // 1); or, where a node's cores share its table (modes 5 and 6), the cores
 // of one index on every node, each sending to its counterpart on the
-// owner's node. `rank` is the node's number then.
+// owner's node. `rank` is the node's number then, and peer p is the
+// communicator's rank p * stride + offset.
 struct DirectPeers {
-  MPI_Comm comm;
   int rank;
   int ranks;
+  int stride;
+  int offset;
   std::uint64_t stream_first;  // this rank's stretch of the stream
   std::uint64_t stream_count;
   std::uint64_t budget;
+
+  int comm_rank(std::uint64_t peer) const { return static_cast<int>(peer) * stride + offset; }
 };
+
+// The reference's sends are standard (eager) ones: a bucket leaves the
+// budget once MPI has copied it, as in HPCC; simulated sends are
+// rendezvous whichever the layer.
+std::unique_ptr<MessageSlots> direct_message_slots(const UpdateContext& context) {
+  return make_message_slots(context.config.message_layer, context.comm, context.rank, 2,
+                            {context.config.charges_path.empty(), {}, {}}, RealSends::standard);
+}
 
 template <typename Table>
 class DirectUpdater {
@@ -42,13 +57,14 @@ class DirectUpdater {
         table_(table),
         budget_(static_cast<std::uint32_t>(peers.budget)),
         buckets_(static_cast<std::uint32_t>(peers.ranks), budget_),
-        receive_buffer_(budget_) {
+        receive_buffer_(budget_),
+        messages_(direct_message_slots(context)) {
     send_buffer_.reserve(budget_);
     stats_.bucket_capacity = budget_;  // a message holds at most the budget
   }
 
   UpdateStats run() {
-    if (peers_.ranks > 1) post_receive();
+    if (receiving()) post_receive();
     generate_all();
     flush_buckets();
     announce_finished();
@@ -58,6 +74,7 @@ class DirectUpdater {
 
  private:
   std::uint64_t pending() const noexcept { return buckets_.pending() + send_buffer_.size(); }
+  bool receiving() const noexcept { return finished_peers_ < peers_.ranks - 1; }
 
   // Locals rather than members in the loop: table writes are uint64_t too,
   // and would otherwise force every counter back to memory.
@@ -79,7 +96,7 @@ class DirectUpdater {
       costs.pay();
       progress.note(total - remaining);
       window.note(total - remaining);
-      poll_receives();
+      poll();
       if (pending() >= budget_) {
         send_fullest_when_free();
         continue;
@@ -120,7 +137,7 @@ class DirectUpdater {
   void flush_buckets() {
     while (pending() > 0) {
       context_.costs.pay();
-      poll_receives();
+      poll();
       send_fullest_when_free();
     }
   }
@@ -129,52 +146,41 @@ class DirectUpdater {
   // in flight: block until it completes or a message arrives, rather than
   // poll (a simulated rank then spends no polls and no simulated time).
   void send_fullest_when_free() {
-    if (send_request_ != MPI_REQUEST_NULL) {
-      int done = 0;
-      MPI_Test(&send_request_, &done, MPI_STATUS_IGNORE);
-      if (!done) {
-        wait_for_send_or_message();
-        return;
-      }
-      send_buffer_.clear();
+    if (sending_) {
+      complete(messages_->wait_any());
+      return;
     }
     if (buckets_.pending() == 0) return;
     const auto destination = buckets_.take_fullest(send_buffer_);
     context_.costs.message_sent();
     context_.costs.pay();
-    MPI_Isend(send_buffer_.data(), static_cast<int>(send_buffer_.size()), MPI_UINT64_T,
-              static_cast<int>(destination), kUpdateTag, peers_.comm, &send_request_);
+    messages_->send(kSendSlot, send_buffer_.data(), send_buffer_.size(), peers_.comm_rank(destination),
+                    kUpdateChannel);
+    sending_ = true;
     stats_.updates_sent += send_buffer_.size();
     ++stats_.messages_sent;
   }
 
-  void wait_for_send_or_message() {
-    const bool receiving = finished_peers_ < peers_.ranks - 1;
-    MPI_Request requests[2] = {send_request_, receiving ? receive_request_ : MPI_REQUEST_NULL};
-    int index = MPI_UNDEFINED;
-    MPI_Status status;
-    MPI_Waitany(2, requests, &index, &status);
-    send_request_ = requests[0];
-    if (receiving) receive_request_ = requests[1];
-    if (index == 0) send_buffer_.clear();
-    if (index == 1) handle_message(status);
+  void complete(const MessageSlots::Completion& completion) {
+    if (completion.slot == kSendSlot) {
+      sending_ = false;
+      send_buffer_.clear();
+    } else {
+      handle_message(completion.count);
+    }
   }
 
   void post_receive() {
-    MPI_Irecv(receive_buffer_.data(), static_cast<int>(receive_buffer_.size()), MPI_UINT64_T,
-              MPI_ANY_SOURCE, MPI_ANY_TAG, peers_.comm, &receive_request_);
+    messages_->post(kReceiveSlot, receive_buffer_.data(), receive_buffer_.size(), kUpdateChannel);
   }
 
-  // MPI keeps messages from one sender in order, so a sender's "finished"
-  // arrives after all its updates: once every peer has finished, nothing is
-  // left to receive and no receive stays posted.
-  void handle_message(const MPI_Status& status) {
-    if (status.MPI_TAG == kUpdateTag) {
-      int count = 0;
-      MPI_Get_count(&status, MPI_UINT64_T, &count);
+  // Messages from one sender stay in order, so a sender's "finished" (an
+  // empty message) arrives after all its updates: once every peer has
+  // finished, nothing is left to receive and no receive stays posted.
+  void handle_message(std::size_t received) {
+    if (received > 0) {
       // Each word asked for a few updates ahead of its write (see generate_all).
       const auto& layout = context_.layout;
-      const auto received = static_cast<std::size_t>(count);
       for (std::size_t i = 0; i < std::min(received, kPrefetchAhead); ++i) {
         table_.prefetch(layout.index_of(receive_buffer_[i]));
       }
@@ -182,46 +188,35 @@ class DirectUpdater {
         if (i + kPrefetchAhead < received) table_.prefetch(layout.index_of(receive_buffer_[i + kPrefetchAhead]));
         table_.apply(layout.index_of(receive_buffer_[i]), receive_buffer_[i]);
       }
-      stats_.applied += static_cast<std::uint64_t>(count);
-      stats_.updates_received += static_cast<std::uint64_t>(count);
-      context_.costs.message_received(static_cast<std::uint64_t>(count));
-      context_.costs.applied(static_cast<std::uint64_t>(count));
+      stats_.applied += received;
+      stats_.updates_received += received;
+      context_.costs.message_received(received);
+      context_.costs.applied(received);
       ++stats_.messages_received;
     } else {
       ++finished_peers_;
     }
-    if (finished_peers_ < peers_.ranks - 1) post_receive();
+    if (receiving()) post_receive();
   }
 
-  void poll_receives() {
-    while (finished_peers_ < peers_.ranks - 1) {
-      int arrived = 0;
-      MPI_Status status;
-      MPI_Test(&receive_request_, &arrived, &status);
-      if (!arrived) return;
-      handle_message(status);
-    }
+  void poll() {
+    if (!sending_ && !receiving()) return;
+    while (const auto completion = messages_->test_any()) complete(*completion);
   }
 
   void announce_finished() {
-    if (send_request_ != MPI_REQUEST_NULL) MPI_Wait(&send_request_, MPI_STATUS_IGNORE);
-    finish_requests_.assign(static_cast<std::size_t>(peers_.ranks), MPI_REQUEST_NULL);
+    while (sending_) complete(messages_->wait_any());
     for (int peer = 0; peer < peers_.ranks; ++peer) {
-      if (peer == peers_.rank) continue;
-      MPI_Isend(nullptr, 0, MPI_UINT64_T, peer, kFinishedTag, peers_.comm,
-                &finish_requests_[static_cast<std::size_t>(peer)]);
+      if (peer != peers_.rank) messages_->send_done(peers_.comm_rank(static_cast<std::uint64_t>(peer)), kUpdateChannel);
     }
   }
 
   void drain_until_all_finished() {
-    while (finished_peers_ < peers_.ranks - 1) {
+    while (receiving()) {
       context_.costs.pay();
-      MPI_Status status;
-      MPI_Wait(&receive_request_, &status);
-      handle_message(status);
+      complete(messages_->wait(kReceiveSlot));
     }
-    MPI_Waitall(static_cast<int>(finish_requests_.size()), finish_requests_.data(),
-                MPI_STATUSES_IGNORE);
+    messages_->finish();
   }
 
   const UpdateContext& context_;
@@ -233,9 +228,8 @@ class DirectUpdater {
   std::array<std::uint64_t, kDirectUpdatesPerPoll> batch_random_{};
   std::array<std::uint64_t, kDirectUpdatesPerPoll> batch_owner_{};
   std::vector<std::uint64_t> receive_buffer_;
-  MPI_Request send_request_ = MPI_REQUEST_NULL;
-  MPI_Request receive_request_ = MPI_REQUEST_NULL;
-  std::vector<MPI_Request> finish_requests_;
+  std::unique_ptr<MessageSlots> messages_;
+  bool sending_ = false;
   int finished_peers_ = 0;
   UpdateStats stats_;
 };
@@ -247,16 +241,12 @@ UpdateStats run_shared_table(const UpdateContext& context, SharedNodeTable& shar
   const unsigned cores = context.setup.cores_per_node;
   const auto node = static_cast<std::uint64_t>(context.rank) / cores;
   const auto core = static_cast<unsigned>(context.rank) % cores;
-  MPI_Comm same_core;
-  MPI_Comm_split(context.comm, static_cast<int>(core), static_cast<int>(node), &same_core);
   const std::uint64_t node_first = context.config.stream_offset + context.config.updates_per_word * layout.global_start(node);
   const std::uint64_t node_count = context.config.updates_per_word * layout.local_words(node);
   const std::uint64_t first = node_count * core / cores, last = node_count * (core + 1) / cores;
-  const DirectPeers peers{same_core, static_cast<int>(node), static_cast<int>(context.setup.nodes),
-                          node_first + first, last - first, context.setup.limits.per_core};
-  auto stats = DirectUpdater<ProtectedTable>(context, shared.node_table(), peers).run();
-  MPI_Comm_free(&same_core);
-  return stats;
+  const DirectPeers peers{static_cast<int>(node), static_cast<int>(context.setup.nodes), static_cast<int>(cores),
+                          static_cast<int>(core), node_first + first, last - first, context.setup.limits.per_core};
+  return DirectUpdater<ProtectedTable>(context, shared.node_table(), peers).run();
 }
 
 }  // namespace
@@ -265,9 +255,10 @@ UpdateStats run_direct(const UpdateContext& context, LocalTable& table) {
   if (context.shared_table) return run_shared_table(context, *context.shared_table);
   const auto rank = static_cast<std::uint64_t>(context.rank);
   const auto& config = context.config;
-  const DirectPeers peers{context.comm,
-                          context.rank,
+  const DirectPeers peers{context.rank,
                           context.ranks,
+                          1,
+                          0,
                           config.stream_offset + config.updates_per_word * context.layout.global_start(rank),
                           config.updates_per_word * context.layout.local_words(rank),
                           config.lookahead};

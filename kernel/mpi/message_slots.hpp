@@ -41,7 +41,8 @@ class MessageSlots {
 
   virtual ~MessageSlots() = default;
   // `data` stays untouched until the send completes. Returns the bytes the
-  // message puts on the network (simulated: its modelled size).
+  // message puts on the network (simulated: its modelled size). A slot
+  // sends on one channel, to one rank or to any.
   virtual std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
                              int channel) = 0;
   // Receives the next message of `channel` sent to this rank, from anyone.
@@ -84,9 +85,16 @@ std::unique_ptr<MessageSlots> make_shared_handoff_slots(std::unique_ptr<MessageS
                                                         const NodeHandoffs& handoffs, int local_channel,
                                                         unsigned cores_per_node);
 
+// How the MPI layer sends on a real machine. Synchronous: a bucket stays in
+// flight, counted by its sender, until the receiver has taken it (as the
+// simulated sends do). Standard: MPI may complete a small send at once, as
+// HPCC's reference scheme relies on. Under SMPI every send is synchronous.
+enum class RealSends { synchronous, standard };
+
 // `layer`: "mpi", or in the SimGrid build "s4u" or "s4u-comms"
 // (std::invalid_argument otherwise).
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
-                                                 std::size_t slots, SimulatedMessages simulated);
+                                                 std::size_t slots, SimulatedMessages simulated,
+                                                 RealSends real_sends = RealSends::synchronous);
 
 }  // namespace gups

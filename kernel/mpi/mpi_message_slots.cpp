@@ -13,8 +13,12 @@ constexpr int kDataTag = 1;  // + channel
 
 class MpiMessageSlots final : public MessageSlots {
  public:
-  MpiMessageSlots(MPI_Comm comm, int rank, std::size_t slots)
-      : comm_(comm), rank_(rank), requests_(slots, MPI_REQUEST_NULL), posted_channel_(slots, -1) {}
+  MpiMessageSlots(MPI_Comm comm, int rank, std::size_t slots, RealSends real_sends)
+      : comm_(comm),
+        rank_(rank),
+        real_sends_(real_sends),
+        requests_(slots, MPI_REQUEST_NULL),
+        posted_channel_(slots, -1) {}
 
   std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
                      int channel) override {
@@ -22,6 +26,10 @@ class MpiMessageSlots final : public MessageSlots {
       // smpi/send-is-detached-thresh:0 makes every SMPI send complete once received.
       MPI_Isend(data, static_cast<int>(count), MPI_UINT64_T, rank, kDataTag + channel, comm_, &requests_[slot]);
       return count * sizeof(std::uint64_t) + kSmpiEnvelopeBytes;
+    }
+    if (real_sends_ == RealSends::standard) {
+      MPI_Isend(data, static_cast<int>(count), MPI_UINT64_T, rank, kDataTag + channel, comm_, &requests_[slot]);
+      return count * sizeof(std::uint64_t);
     }
     // Synchronous, as the simulation's sends: a bucket stays in flight, and
     // its updates counted by the sender, until the receiver has taken them.
@@ -93,6 +101,7 @@ class MpiMessageSlots final : public MessageSlots {
 
   MPI_Comm comm_;
   int rank_;
+  RealSends real_sends_;
   bool simulated_ = simulation::active();
   std::vector<MPI_Request> requests_;
   std::vector<int> posted_channel_;  // -1: not a posted receive
@@ -102,11 +111,12 @@ class MpiMessageSlots final : public MessageSlots {
 }  // namespace
 
 std::unique_ptr<MessageSlots> make_message_slots(const std::string& layer, MPI_Comm comm, int rank,
-                                                 std::size_t slots, SimulatedMessages simulated) {
+                                                 std::size_t slots, SimulatedMessages simulated,
+                                                 RealSends real_sends) {
   if (layer == "s4u" || layer == "s4u-comms") {
     if (auto s4u = simulation::s4u_message_slots(rank, slots, std::move(simulated), layer == "s4u")) return s4u;
   }
-  if (layer == "mpi") return std::make_unique<MpiMessageSlots>(comm, rank, slots);
+  if (layer == "mpi") return std::make_unique<MpiMessageSlots>(comm, rank, slots, real_sends);
   throw std::invalid_argument("no message layer '" + layer + "' in this build");
 }
 

@@ -45,7 +45,10 @@ class S4uMessageSlots final : public MessageSlots {
                      int channel) override {
     const TimedCode timing(sends_.timed_code);
     auto& entry = slots_[slot];
-    if (entry.mailbox == nullptr) entry.mailbox = mailbox(rank, channel);
+    if (entry.mailbox == nullptr || entry.destination != rank) {
+      entry.mailbox = mailbox(rank, channel);
+      entry.destination = rank;
+    }
     const auto bytes = sends_.bytes(count, channel);
     if (sends_.fifo_messages > 0 && fifo_use()[entry.mailbox] >= sends_.fifo_messages) {
       deferred_.push_back({slot, put(entry.mailbox, data, count, bytes)});
@@ -143,9 +146,10 @@ class S4uMessageSlots final : public MessageSlots {
   struct Slot {
     simgrid::s4u::CommPtr comm;
     int channel = -1;  // -1: a send
-    // Where the slot's sends go, or its receives come from: always one place,
-    // found once.
+    // Where the slot's sends go, or its receives come from, found again only
+    // when a send goes to another rank.
     simgrid::s4u::Mailbox* mailbox = nullptr;
+    int destination = -1;
   };
 
   simgrid::s4u::Mailbox* mailbox(int rank, int channel) {

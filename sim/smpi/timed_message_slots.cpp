@@ -132,6 +132,7 @@ class TimedMessageSlots final : public MessageSlots {
         network_(TimedNetwork::get()),
         receiving_(slots, false),
         channel_of_(slots, nullptr),
+        destination_of_(slots, -1),
         wake_(simgrid::s4u::Semaphore::create(0)) {
     network_.enrol(rank_, this);
   }
@@ -142,9 +143,13 @@ class TimedMessageSlots final : public MessageSlots {
                      int channel) override {
     const TimedCode timing(sends_.timed_code);
     ++outstanding_;
-    // A slot always sends to one place: its channel is looked up once.
+    // A slot mostly sends to one place: its channel is looked up again only
+    // when the rank changes.
     Channel*& out = channel_of_[slot];
-    if (out == nullptr) out = &network_.channel(rank, channel);
+    if (out == nullptr || destination_of_[slot] != rank) {
+      out = &network_.channel(rank, channel);
+      destination_of_[slot] = rank;
+    }
     const auto bytes = sends_.bytes(count, channel);
     Message message{data, {}, count, static_cast<double>(bytes), rank_, slot};
     if (sends_.fifo_messages > 0 && out->fifo_use >= sends_.fifo_messages) {
@@ -386,6 +391,7 @@ class TimedMessageSlots final : public MessageSlots {
   // By slot: where its sends go, or its receives come from (the channels'
   // map never moves an entry).
   std::vector<Channel*> channel_of_;
+  std::vector<int> destination_of_;  // the rank of a send slot's channel
   std::vector<DeferredSend> deferred_;
   unsigned dones_unfinished_ = 0;
   double dones_end_ = 0;
