@@ -8,11 +8,12 @@
 #pragma once
 
 #include <algorithm>
-#include <vector>
+#include <memory>
 
 #ifdef GUPS_SIMULATED
-#include <simgrid/s4u/Activity.hpp>
 #include <simgrid/s4u/Engine.hpp>
+
+#include "kernel/mpi/core_sleep.hpp"
 #endif
 
 namespace gups {
@@ -25,12 +26,13 @@ class CoreDebt {
     if (cycles <= 0) return;
     busy_until_ = std::max(busy_until_, simgrid::s4u::Engine::get_clock()) + cycles / clock_hz;
   }
-  // A wait for nothing with a timeout: SimGrid ends it with a timer, where
-  // this_actor::sleep_for() starts an activity on the host's CPU model (an
-  // action in its sharing system and its event heap) for the same effect.
+  // The simulator's sleep, not this_actor::sleep_for(): that starts an
+  // activity on the host's CPU model (an action in its sharing system and
+  // its event heap) for the same effect.
   void pay() {
-    const double now = simgrid::s4u::Engine::get_clock();
-    if (busy_until_ > now) simgrid::s4u::Activity::wait_any_for(nothing_, busy_until_ - now);
+    if (busy_until_ <= simgrid::s4u::Engine::get_clock()) return;
+    if (!sleep_) sleep_ = simulation::core_sleep();
+    sleep_->until(busy_until_);
   }
   // Pays only when more than `quantum` seconds are owed: a look at the
   // network then happens at most that late, for one wait per quantum of
@@ -42,7 +44,7 @@ class CoreDebt {
 
  private:
   double busy_until_ = 0;
-  std::vector<simgrid::s4u::ActivityPtr> nothing_;
+  std::unique_ptr<simulation::CoreSleep> sleep_;
 };
 
 #else

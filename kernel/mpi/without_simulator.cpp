@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "kernel/mpi/core_sleep.hpp"
 #include "kernel/mpi/link_load.hpp"
 #include "kernel/mpi/phase_barrier.hpp"
 #include "kernel/mpi/simulation.hpp"
@@ -19,6 +20,8 @@ void install_network_level() {}
 OperationCosts operation_costs(const RunConfig&, const AlgorithmSetup&, int) { return OperationCosts{}; }
 std::size_t stack_depth(const void*) { return 0; }
 std::size_t stack_size() { return 0; }
+
+std::unique_ptr<CoreSleep> core_sleep() { return nullptr; }
 
 std::unique_ptr<MessageSlots> s4u_message_slots(int, std::size_t, SimulatedMessages, bool) { return nullptr; }
 

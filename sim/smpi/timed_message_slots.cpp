@@ -21,9 +21,6 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
-#include <simgrid/kernel/Timer.hpp>
-#include <simgrid/s4u/Semaphore.hpp>
-#include <simgrid/simix.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -35,6 +32,7 @@
 #include <vector>
 
 #include "kernel/mpi/message_slots.hpp"
+#include "sim/smpi/alarm_clock.hpp"
 #include "sim/smpi/simulated_network.hpp"
 #include "sim/smpi/simulated_sends.hpp"
 #include "sim/smpi/timed_code.hpp"
@@ -132,8 +130,7 @@ class TimedMessageSlots final : public MessageSlots {
         network_(TimedNetwork::get()),
         receiving_(slots, false),
         channel_of_(slots, nullptr),
-        destination_of_(slots, -1),
-        wake_(simgrid::s4u::Semaphore::create(0)) {
+        destination_of_(slots, -1) {
     network_.enrol(rank_, this);
   }
 
@@ -246,7 +243,7 @@ class TimedMessageSlots final : public MessageSlots {
     } else {
       pending_.push_back({slot, count, time, arrived});
     }
-    if (sleeping_ && time < wake_at_) wake();
+    if (alarm_.sleeping() && time < alarm_.until()) alarm_.wake();
   }
 
  private:
@@ -352,34 +349,7 @@ class TimedMessageSlots final : public MessageSlots {
   // did first (one release a wait, whoever comes first). A semaphore's own
   // timeout would start an action in the CPU model's sharing system for
   // every wait, which at 131,072 ranks cost more than the messages saved.
-  void sleep_until(double time) {
-    if (time <= now()) return;
-    sleeping_ = true;
-    woken_ = false;
-    wake_at_ = time;
-    if (time != kNever) {
-      simgrid::kernel::actor::simcall_answered([this, time] {
-        alarm_ = simgrid::kernel::timer::Timer::set(time, [this] {
-          alarm_ = nullptr;
-          wake();
-        });
-      });
-    }
-    wake_->acquire();
-    sleeping_ = false;
-    if (alarm_ != nullptr) {  // woken before its time: the alarm goes
-      simgrid::kernel::actor::simcall_answered([this] {
-        if (alarm_ != nullptr) alarm_->remove();
-        alarm_ = nullptr;
-      });
-    }
-  }
-
-  void wake() {
-    if (woken_) return;
-    woken_ = true;
-    wake_->release();
-  }
+  void sleep_until(double time) { alarm_.sleep_until(time); }
 
   int rank_;
   const SimulatedSends sends_;
@@ -395,11 +365,7 @@ class TimedMessageSlots final : public MessageSlots {
   std::vector<DeferredSend> deferred_;
   unsigned dones_unfinished_ = 0;
   double dones_end_ = 0;
-  simgrid::s4u::SemaphorePtr wake_;
-  simgrid::kernel::timer::Timer* alarm_ = nullptr;  // releases the sleeping core's semaphore at its time
-  bool sleeping_ = false;
-  bool woken_ = false;
-  double wake_at_ = kNever;
+  WakeUpCall alarm_;  // a core given an earlier completion wakes this one
 };
 
 }  // namespace

@@ -1,0 +1,48 @@
+// How a simulated core sleeps until a time it knows, or until another core
+// wakes it earlier. Every core's wake-up time sits in one binary heap of the
+// process, behind a single SimGrid timer set at the earliest: SimGrid keeps
+// its timers in a Fibonacci heap, one node per timer, and with a timer per
+// sleeping core (16,384 to 131,072 of them) popping the earliest cost a
+// trail of cache misses, the largest share of the simulation's own time at
+// 65,536 nodes (perf: Timer::execute_all 18.6%). Booking a time is no
+// simcall either: only the sleep itself blocks.
+#pragma once
+
+#include <simgrid/s4u/Semaphore.hpp>
+
+#include <cstdint>
+
+#include "kernel/mpi/core_sleep.hpp"
+
+namespace gups {
+
+class WakeUpCall final : public simulation::CoreSleep {
+ public:
+  WakeUpCall();
+  ~WakeUpCall() override;
+  WakeUpCall(const WakeUpCall&) = delete;
+  WakeUpCall& operator=(const WakeUpCall&) = delete;
+
+  // Blocks the calling actor until the simulated clock reaches `time`
+  // (infinity: only wake() ends it), or wake() is called. Returns at once
+  // when `time` is not in the future.
+  void sleep_until(double time);
+  // Ends the current sleep, if any, from another actor or from the kernel;
+  // a second call before the sleeper runs again does nothing.
+  void wake();
+  void until(double time) override { sleep_until(time); }
+  bool sleeping() const noexcept { return sleeping_; }
+  // The time the current sleep ends unless woken (infinity: none).
+  double until() const noexcept { return until_; }
+
+ private:
+  friend class AlarmClock;
+  std::uint32_t id_;          // this call's place in the clock's register
+  std::uint64_t ticket_ = 0;  // the current sleep's; the clock rings only for it
+  bool sleeping_ = false;
+  bool woken_ = false;
+  double until_ = 0;
+  simgrid::s4u::SemaphorePtr semaphore_;
+};
+
+}  // namespace gups
