@@ -115,6 +115,7 @@ nlohmann::json to_json(const RunResult& r) {
                      {"receive_calls", t.receive_calls},
                      {"packets_received", t.packets_received},
                      {"max_pending", t.max_pending},
+                     {"max_waiting_messages", t.max_waiting_messages},
                      {"mean_bucket_fill", core.mean_bucket_fill},
                      {"busy_seconds_mean", core.mean_busy_seconds},
                      {"busy_share", r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0},

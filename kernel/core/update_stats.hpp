@@ -39,6 +39,9 @@ struct UpdateStats {
   // Every core of a node whose cores counted in shared memory (NodePending):
   // the node's own peak; -1 where it was not counted so.
   std::int64_t node_peak = -1;
+  // Most messages waiting at once for a receive of this rank
+  // (MessageSlots::most_waiting).
+  std::uint64_t max_waiting_messages = 0;
 
   static constexpr std::size_t kCounters = 14;
   std::array<std::uint64_t, kCounters> counters() const noexcept {
@@ -63,6 +66,7 @@ struct UpdateStats {
     local_messages_sent += other.local_messages_sent;
     local_messages_received += other.local_messages_received;
     max_pending = std::max(max_pending, other.max_pending);
+    max_waiting_messages = std::max(max_waiting_messages, other.max_waiting_messages);
     bucket_capacity = std::max(bucket_capacity, other.bucket_capacity);
     network_bytes_sent += other.network_bytes_sent;
     receive_calls += other.receive_calls;

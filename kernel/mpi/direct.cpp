@@ -217,6 +217,7 @@ class DirectUpdater {
       complete(messages_->wait(kReceiveSlot));
     }
     messages_->finish();
+    stats_.max_waiting_messages = messages_->most_waiting();
   }
 
   const UpdateContext& context_;

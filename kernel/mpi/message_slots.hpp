@@ -60,6 +60,10 @@ class MessageSlots {
   // Completes the "done" sends and retires the receives still posted, once
   // no message can reach them any more.
   virtual void finish() = 0;
+  // The most messages sent to this rank (with DMA: injected towards it)
+  // that no receive had taken yet, at one time: what its reception held.
+  // Counted where the layer matches messages itself; 0 elsewhere.
+  virtual std::uint64_t most_waiting() const { return 0; }
 };
 
 // The simulated size in bytes of a message of `count` updates on `channel`,

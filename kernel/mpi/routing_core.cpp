@@ -152,6 +152,7 @@ class RoutingCore {
     stats_.receive_calls = costs_.receive_calls().calls();
     stats_.packets_received = costs_.receive_calls().packets();
     messages_->finish();
+    stats_.max_waiting_messages = messages_->most_waiting();
     stats_.window_rate = window.rate();
     return stats_;
   }

@@ -54,8 +54,9 @@ void fill_core_summaries(const std::vector<std::uint64_t>& sums, const std::vect
     std::copy_n(sums.begin() + static_cast<std::ptrdiff_t>(c * kCounters), kCounters, totals.begin());
     auto stats = UpdateStats::from(totals, busy[c]);
     stats.stalled_seconds = busy[cores + 1 + c];
-    stats.max_pending = maxima[2 * c];
-    stats.bucket_capacity = maxima[2 * c + 1];
+    stats.max_pending = maxima[3 * c];
+    stats.bucket_capacity = maxima[3 * c + 1];
+    stats.max_waiting_messages = maxima[3 * c + 2];
     result.stats.merge(stats);
     auto& summary = result.cores[c];
     summary.totals = stats;
@@ -94,12 +95,14 @@ void reduce_run_statistics(const UpdateStats& mine, const TableChecksums& local_
   sums[0] = local_sums.sum;
   const auto counters = mine.counters();
   std::copy(counters.begin(), counters.end(), sums.begin() + static_cast<std::ptrdiff_t>(1 + core * kCounters));
-  // Maxima: each core role's peak and bucket capacity, then the node's peak.
-  // ... then whether any node was not counted in shared memory.
-  std::vector<std::uint64_t> maxima(cores * 2 + 2, 0);
-  maxima[2 * core] = mine.max_pending;
-  maxima[2 * core + 1] = mine.bucket_capacity;
-  maxima[cores * 2] = node_pending(mine, cores, rank);
+  // Maxima: each core role's peak, bucket capacity and most messages
+  // waiting, then the node's peak, then whether any node was not counted in
+  // shared memory.
+  std::vector<std::uint64_t> maxima(cores * 3 + 2, 0);
+  maxima[3 * core] = mine.max_pending;
+  maxima[3 * core + 1] = mine.bucket_capacity;
+  maxima[3 * core + 2] = mine.max_waiting_messages;
+  maxima[cores * 3] = node_pending(mine, cores, rank);
   maxima.back() = mine.node_peak < 0 && cores > 1 ? 1 : 0;
   // Real sums: each core role's busy seconds, the generators' rates, each
   // core role's stalled seconds, the timeline.
@@ -118,7 +121,7 @@ void reduce_run_statistics(const UpdateStats& mine, const TableChecksums& local_
   result.checksums.sum = all_sums[0];
   result.checksums.xor_all = all_xor[0];
   fill_core_summaries({all_sums.begin() + 1, all_sums.end()}, all_maxima, all_real_sums, setup, result);
-  result.node_pending_bound = all_maxima[cores * 2];
+  result.node_pending_bound = all_maxima[cores * 3];
   result.node_pending_exact = all_maxima.back() == 0;
   result.window_gups = 1e-9 * all_real_sums[cores];
   result.applied_over_time = UpdateTimeline::from(

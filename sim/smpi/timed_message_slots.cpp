@@ -177,6 +177,7 @@ class TimedMessageSlots final : public MessageSlots {
     }
     Message message = std::move(in.unmatched.front());
     in.unmatched.pop_front();
+    note_waiting(false);
     deliver(message, receive);
   }
 
@@ -277,6 +278,7 @@ class TimedMessageSlots final : public MessageSlots {
     }
     if (out.posted.empty()) {
       out.unmatched.push_back(std::move(message));
+      network_.slots_of(rank).note_waiting(true);
       return;
     }
     const PostedReceive receive = out.posted.front();
@@ -285,6 +287,16 @@ class TimedMessageSlots final : public MessageSlots {
   }
 
  public:
+  std::uint64_t most_waiting() const override { return most_waiting_; }
+
+  void note_waiting(bool arrived) {
+    if (!arrived) {
+      --waiting_;
+      return;
+    }
+    most_waiting_ = std::max(most_waiting_, ++waiting_);
+  }
+
   // A message meets a receive of this rank, now.
   void deliver(const Message& message, const PostedReceive& receive) {
     if (message.count > receive.capacity) {
@@ -364,6 +376,8 @@ class TimedMessageSlots final : public MessageSlots {
   std::vector<int> destination_of_;  // the rank of a send slot's channel
   std::vector<DeferredSend> deferred_;
   unsigned dones_unfinished_ = 0;
+  std::uint64_t waiting_ = 0;  // messages in this rank's channels that no receive has taken
+  std::uint64_t most_waiting_ = 0;
   double dones_end_ = 0;
   WakeUpCall alarm_;  // a core given an earlier completion wakes this one
 };

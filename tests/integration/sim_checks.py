@@ -73,6 +73,18 @@ def paths_agree(workdir, timed="level-queue", comms="comms-queue", figure="stead
 
 
 @check
+def reception_backlog(workdir, timed="level-queue", comms="comms-queue"):
+    """Each core's most messages waiting for a receive: counted where the simulator matches messages itself (at
+    least one for a core that receives, at most what it received), not where SimGrid does."""
+    def counted(r):
+        return all(min(1, received) <= c["max_waiting_messages"] <= received for c in r["cores"]
+                   for received in [c["messages_received"] + c["local_messages_received"]])
+    print("timed: counted" if counted(result(workdir, timed)) else [c["max_waiting_messages"] for c in
+                                                                     result(workdir, timed)["cores"]],
+          "comms: none" if all(c["max_waiting_messages"] == 0 for c in result(workdir, comms)["cores"]) else "comms: ?")
+
+
+@check
 def slow_links(workdir, prefix="slow"):
     """With slow links: latency ignores contention, queue holds it as flow does."""
     s = {level: result(workdir, f"{prefix}-{level}")["steady_gups"] for level in ("flow", "queue", "latency")}
