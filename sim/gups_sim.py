@@ -135,14 +135,15 @@ def build_command(args, workdir, plan):
         command += [a for option in PROBE_OPTIONS if option != "--memory-words"
                     and (value := given(args, option)) is not None for a in (option, value)]
         command += ["--json", os.path.join(workdir, "raw.json")]
+        if args.algo == "apex-map-mpi":
+            command += ["--message-layer", args.message_layer]
         if args.costs == "machine":
             command += ["--charges", os.path.join(workdir, "charges.json")]
         return command, options
     command += ["--stream-offset", str(args.stream_offset), "--verify", plan["verification"]["mode"],
                 "--progress-seconds", progress_seconds(args.max_wall), "--progress-json",
                 os.path.join(workdir, "progress.jsonl"), "--json", os.path.join(workdir, "raw.json")]
-    if plan["routes_over_torus"]:
-        command += ["--message-layer", args.message_layer]
+    command += ["--message-layer", args.message_layer]
     if args.costs == "machine":
         command += ["--charges", os.path.join(workdir, "charges.json")]
     command += args.mechanism_options
@@ -251,7 +252,8 @@ def simulate(args, workdir, max_wall, first_attempt=True):
     simulation = simulation_section(args, plan, options, command, wall, peak_kib, stopped)
     if "probe" in plan:
         simulation.update({"charges": plan["charges"] if args.costs == "machine" else None, "shape": plan["shape"],
-                           "nodes": plan["nodes"], "ranks_per_node": plan["ranks_per_node"]})
+                           "nodes": plan["nodes"], "ranks_per_node": plan["ranks_per_node"],
+                           "message_layer": args.message_layer if args.algo == "apex-map-mpi" else "mpi"})
         return finish(status, lines, stopped, raw_path, simulation, args)
     notes = progress_notes(progress_path)
     table = plan["table"]

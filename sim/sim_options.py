@@ -101,8 +101,9 @@ def parse_arguments(argv, levels):
     p.add_argument("--json", help="write the result as JSON here")
     p.add_argument("--workdir", help="where platform, hostfile and raw result go (default: a temporary folder)")
     p.add_argument("--message-layer", default="s4u", choices=["s4u", "s4u-comms", "mpi"],
-                   help="what carries routed and multicore messages: s4u (default: SimGrid communications through "
-                        "mailboxes at flow, none at the levels that time messages themselves), s4u-comms (SimGrid "
+                   help="what carries the messages of direct, routed, multicore and apex-map-mpi: s4u (default: "
+                        "SimGrid communications through mailboxes at flow, none at the levels that time messages "
+                        "themselves), s4u-comms (SimGrid "
                         "communications at every level, for comparison) or mpi (SMPI calls: the same messages with "
                         "SMPI's per-call overhead)")
     p.add_argument("--mechanisms", default="none",

@@ -23,6 +23,8 @@ class AccessCosts {
   void taken() noexcept { add(charges_ ? charges_->receive_call : 0); }
   void polled() noexcept { add(charges_ ? charges_->poll : 0); }
   void pay() { debt_.pay(); }
+  // Whether operations are charged (a simulation given a machine's charges).
+  bool charges() const noexcept { return charges_.has_value(); }
   // Before a look at the network between two accesses: a request that came
   // in while the process worked is then seen at most this late (about one
   // remote access's call costs on Blue Gene/P), for one simulated wait per

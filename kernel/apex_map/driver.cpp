@@ -9,6 +9,7 @@
 #include "kernel/apex_map/run.hpp"
 #include "kernel/core/result_output.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
+#include "kernel/mpi/simulation.hpp"
 
 namespace gups::apex_map {
 namespace {
@@ -69,21 +70,28 @@ int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mp
 
   const auto& implementation = *std::find_if(implementations().begin(), implementations().end(),
                                              [&](const auto& i) { return i.name == config.algorithm; });
+  const std::string layer =
+      !config.message_layer.empty() ? config.message_layer : simulation::active() ? "s4u" : "mpi";
+  std::unique_ptr<Accessor> accessor;
+  try {
+    accessor = implementation.make(MPI_COMM_WORLD, p, memory, costs, layer);
+  } catch (const std::invalid_argument& error) {
+    if (rank == 0) std::fprintf(stderr, "gups: error: --message-layer: %s\n", error.what());
+    return kExitBadInput;
+  }
   double seconds = 0;
   std::uint64_t remote = 0;
   std::uint64_t wrong = 0;
-  {
-    auto accessor = implementation.make(MPI_COMM_WORLD, p, memory, costs);
-    for (unsigned repetition = 0; repetition < p.repeats; ++repetition) {
-      const auto starts = start_indices(p, processes, static_cast<std::uint64_t>(rank), repetition);
-      MPI_Barrier(MPI_COMM_WORLD);
-      const double start = MPI_Wtime();
-      const auto totals = accessor->run(starts);
-      seconds += MPI_Wtime() - start;
-      remote += totals.remote;
-      wrong += totals.sum != serial_sum(starts, p.block_words);
-    }
+  for (unsigned repetition = 0; repetition < p.repeats; ++repetition) {
+    const auto starts = start_indices(p, processes, static_cast<std::uint64_t>(rank), repetition);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double start = MPI_Wtime();
+    const auto totals = accessor->run(starts);
+    seconds += MPI_Wtime() - start;
+    remote += totals.remote;
+    wrong += totals.sum != serial_sum(starts, p.block_words);
   }
+  accessor.reset();
   ProbeResult result;
   MPI_Reduce(&seconds, &result.seconds, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&remote, &result.remote_accesses, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -79,7 +79,8 @@ class OneSided final : public Accessor {
 }  // namespace
 
 std::unique_ptr<Accessor> make_one_sided(MPI_Comm comm, const Parameters& parameters,
-                                         std::vector<std::uint64_t>& memory, AccessCosts& costs) {
+                                         std::vector<std::uint64_t>& memory, AccessCosts& costs,
+                                         const std::string&) {
   return std::make_unique<OneSided>(comm, parameters, memory, costs);
 }
 

@@ -35,20 +35,23 @@ struct Implementation {
   std::string_view name;
   std::string_view summary;
   std::unique_ptr<Accessor> (*make)(MPI_Comm comm, const Parameters& parameters, std::vector<std::uint64_t>& memory,
-                                    AccessCosts& costs);
+                                    AccessCosts& costs, const std::string& message_layer);
 };
 
 const std::vector<Implementation>& implementations();
 std::vector<std::string> implementation_names();
 
-// Two-sided MPI: a request and a reply per remote block, B outstanding,
-// replies taken out of order, NSER requests served per turn.
+// Two-sided: a request and a reply per remote block, B outstanding, replies
+// taken out of order, NSER requests served per turn; messages through the
+// layer named (make_message_slots).
 std::unique_ptr<Accessor> make_two_sided(MPI_Comm comm, const Parameters& parameters,
-                                         std::vector<std::uint64_t>& memory, AccessCosts& costs);
+                                         std::vector<std::uint64_t>& memory, AccessCosts& costs,
+                                         const std::string& message_layer);
 // One-sided MPI-3: MPI_Get of each remote block, completed before the next
-// access (SHMEM's blocking get).
+// access (SHMEM's blocking get); MPI whatever the layer.
 std::unique_ptr<Accessor> make_one_sided(MPI_Comm comm, const Parameters& parameters,
-                                         std::vector<std::uint64_t>& memory, AccessCosts& costs);
+                                         std::vector<std::uint64_t>& memory, AccessCosts& costs,
+                                         const std::string& message_layer);
 
 // The probe's program, inside gups (--algo NAME): exit status 0, 1 when a
 // sum is wrong, 2 on bad input.

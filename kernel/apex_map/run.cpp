@@ -60,6 +60,11 @@ ParsedProbe parse_probe_command_line(int argc, const char* const* argv, const st
   app.add_option("--charges", config.charges_path,
                  "simulated runs: cycles to charge per operation (gups-topology --charges writes them from a machine "
                  "file); real runs charge nothing");
+  app.add_option("--message-layer", config.message_layer,
+                 "apex-map-mpi: what carries its messages: mpi, or in the SimGrid build s4u (at the levels that "
+                 "time messages themselves, no SimGrid communication) or s4u-comms [this build's: mpi on MPI, s4u "
+                 "under SimGrid]")
+      ->check(CLI::IsMember({"s4u", "s4u-comms", "mpi"}));
   app.add_option("--inject-errors", config.inject_errors,
                  "testing aid: change this many words of each process's share before the run, so that the sums "
                  "that read them are wrong");

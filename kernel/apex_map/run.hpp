@@ -26,6 +26,7 @@ struct ProbeConfig {
   std::string json_path;
   std::string charges_path;         // simulated runs: the machine's cycles per operation (gups-topology --charges)
   std::uint64_t inject_errors = 0;  // testing aid: words of each share changed before the run
+  std::string message_layer;        // two-sided: make_message_slots' layer; empty: this build's own
 };
 
 struct ParsedProbe {

@@ -5,52 +5,53 @@
 // requests served per turn so that a process swamped with requests still
 // makes progress on its own.
 //
-// Every request a process can complete sits in one array (the posted
-// receive for requests, the B reply receives, the finish protocol's six,
-// the SMSG sends): a turn between two accesses tests them all, and a
-// process with nothing else to do waits on them (on its sends only when it
-// needs one). It never spins, so a simulated process that waits costs one
-// event, not one per poll.
+// Every message a process can complete sits in one set of message slots
+// (the posted receive for requests, the B reply receives, the finish
+// protocol's six, the SMSG sends), the algorithms' (message_slots.hpp): a
+// turn between two accesses takes every completion there is, and a process
+// with nothing else to do waits for one. It never spins, so a simulated
+// process that waits costs one event, not one per poll; and in a simulation
+// at a level that times messages itself, no message is a SimGrid
+// communication.
 #include <algorithm>
 #include <array>
 #include <deque>
 #include <limits>
 
 #include "kernel/apex_map/probe.hpp"
+#include "kernel/mpi/message_slots.hpp"
 
 namespace gups::apex_map {
 namespace {
 
-constexpr int kRequestTag = 1;
-constexpr int kDoneTag = 2;     // to process 0: this process has all its blocks
-constexpr int kReleaseTag = 3;  // from process 0: every process has them
-// A reply's tag names the receive buffer waiting for it: replies from one
-// owner may then come in any order.
-constexpr int kReplyTagBase = 4;
-// The offset of the request a process sends itself at the end, to complete
-// its posted receive for requests.
-constexpr std::uint64_t kNoBlock = std::numeric_limits<std::uint64_t>::max();
+// Channels. A request names its source, since a receive from any process
+// learns only the message. Replies need no address: any reply buffer takes
+// any reply (a buffer is a credit for one outstanding request).
+constexpr int kRequestChannel = 0;
+constexpr int kReplyChannel = 1;
+constexpr int kDoneChannel = 2;     // to the parent: this process and its children have all their blocks
+constexpr int kReleaseChannel = 3;  // from the parent: every process has them
 
 class TwoSided final : public Accessor {
  public:
-  TwoSided(MPI_Comm comm, const Parameters& p, std::vector<std::uint64_t>& memory, AccessCosts& costs)
-      : comm_(comm), p_(p), memory_(memory), costs_(costs), buffers_(p.receive_buffers * p.block_words),
+  TwoSided(MPI_Comm comm, const Parameters& p, std::vector<std::uint64_t>& memory, AccessCosts& costs,
+           const std::string& message_layer)
+      : p_(p), memory_(memory), costs_(costs), buffers_(p.receive_buffers * p.block_words),
         first_reply_(1), first_finish_(first_reply_ + p.receive_buffers), first_send_(first_finish_ + kFinishSlots),
-        pending_(first_send_ + p.send_handles, MPI_REQUEST_NULL), statuses_(pending_.size()), done_(pending_.size()),
         request_words_(p.send_handles) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &ranks_);
+    // Replies are standard sends on a real machine, as in the authors' code.
+    messages_ = make_message_slots(message_layer, comm, rank_, first_send_ + p.send_handles,
+                                   {!costs.charges(), {}, {}}, RealSends::standard);
     share_ = share_words(p, static_cast<std::uint64_t>(ranks_));
-    for (unsigned b = p.receive_buffers; b-- > 0;) free_buffers_.push_back(b);
+    free_buffers_ = p.receive_buffers;
     for (unsigned s = p.send_handles; s-- > 0;) free_sends_.push_back(s);
     post_incoming();
+    for (unsigned b = 0; b < p.receive_buffers; ++b) post_reply(b);
   }
 
-  ~TwoSided() override {
-    const std::array<std::uint64_t, 2> stop{kNoBlock, 0};
-    MPI_Send(stop.data(), 2, MPI_UINT64_T, rank_, kRequestTag, comm_);
-    MPI_Wait(&pending_[kIncoming], MPI_STATUS_IGNORE);
-  }
+  ~TwoSided() override { messages_->finish(); }
 
   TwoSided(const TwoSided&) = delete;
   TwoSided& operator=(const TwoSided&) = delete;
@@ -63,14 +64,14 @@ class TwoSided final : public Accessor {
         costs_.block_read(p_.block_words);
         totals_.sum += block_sum(&memory_[offset_in_owner(start, share_)], p_.block_words);
       } else {
-        while (free_buffers_.empty() || free_sends_.empty()) turn(Turn::wait);
+        while (free_buffers_ == 0 || free_sends_.empty()) turn(Turn::wait);
         request(owner, offset_in_owner(start, share_));
       }
       turn(Turn::look);
     }
-    while (free_buffers_.size() < p_.receive_buffers) turn(Turn::wait);
+    while (free_buffers_ < p_.receive_buffers) turn(Turn::wait);
     wait_for_finish();
-    while (free_sends_.size() < p_.send_handles) turn(Turn::wait_for_sends);
+    while (free_sends_.size() < p_.send_handles) turn(Turn::wait);
     costs_.pay();
     return totals_;
   }
@@ -81,73 +82,61 @@ class TwoSided final : public Accessor {
   struct Ask {
     int source;
     std::uint64_t offset;
-    std::uint64_t buffer;
   };
 
-  void post_incoming() {
-    MPI_Irecv(incoming_.data(), 2, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm_, &pending_[kIncoming]);
+  void post_incoming() { messages_->post(kIncoming, incoming_.data(), incoming_.size(), kRequestChannel); }
+
+  void post_reply(unsigned buffer) {
+    messages_->post(first_reply_ + buffer, &buffers_[buffer * p_.block_words], p_.block_words, kReplyChannel);
   }
 
   void request(int owner, std::uint64_t offset) {
-    const unsigned buffer = take(free_buffers_);
+    --free_buffers_;
     const unsigned send = take(free_sends_);
-    MPI_Irecv(&buffers_[buffer * p_.block_words], static_cast<int>(p_.block_words), MPI_UINT64_T, owner,
-              kReplyTagBase + static_cast<int>(buffer), comm_, &pending_[first_reply_ + buffer]);
-    request_words_[send] = {offset, buffer};
+    request_words_[send] = {static_cast<std::uint64_t>(rank_), offset};
     costs_.sent();
     costs_.pay();
-    MPI_Isend(request_words_[send].data(), 2, MPI_UINT64_T, owner, kRequestTag, comm_, &pending_[first_send_ + send]);
+    messages_->send(first_send_ + send, request_words_[send].data(), 2, owner, kRequestChannel);
     ++totals_.remote;
   }
 
   // One turn: every completion handled, then at most NSER requests served.
   // Between two accesses it looks; a process that cannot go on waits for
-  // the first completion. It waits for its sends only when it needs one:
-  // SMPI registers a waiting process with every request it waits on and
-  // unregisters it from each when one completes, so a wait costs the
-  // simulation the square of their number (every send handle in it made a
-  // 512-process surface several times slower).
-  enum class Turn { look, wait, wait_for_sends };
+  // the first completion, then takes every other one there is.
+  enum class Turn { look, wait };
   void turn(Turn how) {
     if (how == Turn::look) {
       costs_.pay_before_look();
     } else {
       costs_.pay();
+      handle(messages_->wait_any());
     }
-    int count = 0;
-    const bool sends = how == Turn::look || how == Turn::wait_for_sends || free_sends_.empty();
-    const int size = static_cast<int>(sends ? pending_.size() : first_send_);
-    if (how == Turn::look) {
-      MPI_Testsome(size, pending_.data(), &count, done_.data(), statuses_.data());
-    } else {
-      MPI_Waitsome(size, pending_.data(), &count, done_.data(), statuses_.data());
-    }
+    while (const auto completion = messages_->test_any()) handle(*completion);
     costs_.polled();
-    for (int i = 0; i < std::max(count, 0); ++i) {
-      handle(static_cast<std::size_t>(done_[static_cast<std::size_t>(i)]), statuses_[static_cast<std::size_t>(i)]);
-    }
     serve_backlog();
   }
 
-  void handle(std::size_t slot, const MPI_Status& status) {
+  void handle(const MessageSlots::Completion& completion) {
+    const auto slot = completion.slot;
     if (slot == kIncoming) {
       costs_.taken();
-      // The source from the receive's status: SMPI 3.32 leaves a probe's
-      // status unset for some messages (smpi_request.cpp, MPI_REQ_PREPARED).
-      backlog_.push_back({status.MPI_SOURCE, incoming_[0], incoming_[1]});
+      backlog_.push_back({static_cast<int>(incoming_[0]), incoming_[1]});
       post_incoming();
     } else if (slot < first_finish_) {
-      const auto buffer = static_cast<unsigned>(slot - first_reply_);
       costs_.taken();
       costs_.block_read(p_.block_words);
+      const auto buffer = static_cast<unsigned>(slot - first_reply_);
       totals_.sum += block_sum(&buffers_[buffer * p_.block_words], p_.block_words);
-      free_buffers_.push_back(buffer);
+      ++free_buffers_;
+      post_reply(buffer);
     } else if (slot == first_finish_ + kChildDone || slot == first_finish_ + kChildDone + 1) {
       ++children_done_;
     } else if (slot == first_finish_ + kReleased) {
       released_ = true;
     } else if (slot >= first_send_) {
       free_sends_.push_back(static_cast<unsigned>(slot - first_send_));
+    } else {
+      finish_sent_[slot - first_finish_] = false;
     }
   }
 
@@ -161,18 +150,18 @@ class TwoSided final : public Accessor {
       const unsigned send = take(free_sends_);
       costs_.sent();
       costs_.pay();
-      MPI_Isend(&memory_[ask.offset], static_cast<int>(p_.block_words), MPI_UINT64_T, ask.source,
-                kReplyTagBase + static_cast<int>(ask.buffer), comm_, &pending_[first_send_ + send]);
+      messages_->send(first_send_ + send, &memory_[ask.offset], p_.block_words, ask.source, kReplyChannel);
       // Another request may be in already: take it now, as a polling server would.
       if (served + 1 < p_.serve_per_turn && backlog_.empty()) take_incoming_now();
     }
   }
 
   void take_incoming_now() {
-    int arrived = 0;
-    MPI_Status status;
-    MPI_Test(&pending_[kIncoming], &arrived, &status);
-    if (arrived) handle(kIncoming, status);
+    while (backlog_.empty()) {
+      const auto completion = messages_->test_any();
+      if (!completion) return;
+      handle(*completion);
+    }
   }
 
   // Finished with its own blocks, a process serves the others until every
@@ -188,26 +177,25 @@ class TwoSided final : public Accessor {
     released_ = rank_ == 0;
     int children = 0;
     for (int child = 2 * rank_ + 1; child <= 2 * rank_ + 2 && child < ranks_; ++child, ++children) {
-      MPI_Irecv(&finish_words_[kChildDone + children], 1, MPI_UINT64_T, child, kDoneTag, comm_,
-                &pending_[first_finish_ + kChildDone + children]);
+      messages_->post(first_finish_ + kChildDone + static_cast<std::size_t>(children),
+                      &finish_words_[kChildDone + static_cast<std::size_t>(children)], 1, kDoneChannel);
     }
     while (children_done_ < children) turn(Turn::wait);
     if (rank_ != 0) {
       const int parent = (rank_ - 1) / 2;
-      MPI_Irecv(&finish_words_[kReleased], 1, MPI_UINT64_T, parent, kReleaseTag, comm_,
-                &pending_[first_finish_ + kReleased]);
-      MPI_Isend(&finish_words_[kDoneSent], 1, MPI_UINT64_T, parent, kDoneTag, comm_,
-                &pending_[first_finish_ + kDoneSent]);
-      while (!released_ || pending_[first_finish_ + kDoneSent] != MPI_REQUEST_NULL) turn(Turn::wait);
+      messages_->post(first_finish_ + kReleased, &finish_words_[kReleased], 1, kReleaseChannel);
+      send_finish(kDoneSent, parent, kDoneChannel);
+      while (!released_ || finish_sent_[kDoneSent]) turn(Turn::wait);
     }
     for (int c = 0; c < children; ++c) {
-      MPI_Isend(&finish_words_[kReleaseSent + c], 1, MPI_UINT64_T, 2 * rank_ + 1 + c, kReleaseTag, comm_,
-                &pending_[first_finish_ + kReleaseSent + c]);
+      send_finish(kReleaseSent + static_cast<std::size_t>(c), 2 * rank_ + 1 + c, kReleaseChannel);
     }
-    while (pending_[first_finish_ + kReleaseSent] != MPI_REQUEST_NULL ||
-           pending_[first_finish_ + kReleaseSent + 1] != MPI_REQUEST_NULL) {
-      turn(Turn::wait);
-    }
+    while (finish_sent_[kReleaseSent] || finish_sent_[kReleaseSent + 1]) turn(Turn::wait);
+  }
+
+  void send_finish(std::size_t which, int rank, int channel) {
+    finish_sent_[which] = true;
+    messages_->send(first_finish_ + which, &finish_words_[which], 1, rank, channel);
   }
 
   static unsigned take(std::vector<unsigned>& free) {
@@ -216,7 +204,6 @@ class TwoSided final : public Accessor {
     return slot;
   }
 
-  MPI_Comm comm_;
   const Parameters& p_;
   const std::vector<std::uint64_t>& memory_;
   AccessCosts& costs_;
@@ -224,29 +211,29 @@ class TwoSided final : public Accessor {
   int ranks_ = 1;
   std::uint64_t share_ = 0;
   std::vector<std::uint64_t> buffers_;
-  // Slots of pending_: the posted receive for requests, then the replies', the finish protocol's, the sends'.
+  // Slots: the receive for requests, then the replies', the finish protocol's, the sends'.
   // The finish protocol's, from first_finish_: two children's done, done sent up, release, two releases sent down.
   static constexpr std::size_t kChildDone = 0, kDoneSent = 2, kReleased = 3, kReleaseSent = 4, kFinishSlots = 6;
   std::size_t first_reply_, first_finish_, first_send_;
-  std::vector<MPI_Request> pending_;
-  std::vector<MPI_Status> statuses_;
-  std::vector<int> done_;
+  std::unique_ptr<MessageSlots> messages_;
   std::array<std::uint64_t, 2> incoming_{};
   std::vector<std::array<std::uint64_t, 2>> request_words_;  // a request's words live until its send completes
-  std::vector<unsigned> free_buffers_;
+  unsigned free_buffers_ = 0;
   std::vector<unsigned> free_sends_;
   std::deque<Ask> backlog_;
   Totals totals_;
   int children_done_ = 0;
   bool released_ = false;
   std::array<std::uint64_t, kFinishSlots> finish_words_{};
+  std::array<bool, kFinishSlots> finish_sent_{};  // a finish send in flight
 };
 
 }  // namespace
 
 std::unique_ptr<Accessor> make_two_sided(MPI_Comm comm, const Parameters& parameters,
-                                         std::vector<std::uint64_t>& memory, AccessCosts& costs) {
-  return std::make_unique<TwoSided>(comm, parameters, memory, costs);
+                                         std::vector<std::uint64_t>& memory, AccessCosts& costs,
+                                         const std::string& message_layer) {
+  return std::make_unique<TwoSided>(comm, parameters, memory, costs, message_layer);
 }
 
 }  // namespace gups::apex_map

@@ -213,7 +213,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
         ->option_text("{full|checksum|none} [full]");
     config.message_layer = "s4u";
     app.add_option("--message-layer", config.message_layer,
-                   "what carries routed and multicore messages: s4u (at flow SimGrid communications through "
+                   "what carries the algorithms' messages: s4u (at flow SimGrid communications through "
                    "mailboxes; at the levels that time messages themselves, no SimGrid communication), s4u-comms "
                    "(SimGrid communications at every level, for comparison) or mpi (SMPI calls); same sizes and "
                    "semantics")

@@ -41,8 +41,8 @@ class MessageSlots {
 
   virtual ~MessageSlots() = default;
   // `data` stays untouched until the send completes. Returns the bytes the
-  // message puts on the network (simulated: its modelled size). A slot
-  // sends on one channel, to one rank or to any.
+  // message puts on the network (simulated: its modelled size). A slot may
+  // send to any rank on any channel, one message at a time.
   virtual std::uint64_t send(std::size_t slot, const std::uint64_t* data, std::size_t count, int rank,
                              int channel) = 0;
   // Receives the next message of `channel` sent to this rank, from anyone.

@@ -45,9 +45,10 @@ class S4uMessageSlots final : public MessageSlots {
                      int channel) override {
     const TimedCode timing(sends_.timed_code);
     auto& entry = slots_[slot];
-    if (entry.mailbox == nullptr || entry.destination != rank) {
+    if (entry.mailbox == nullptr || entry.destination != rank || entry.channel_sent != channel) {
       entry.mailbox = mailbox(rank, channel);
       entry.destination = rank;
+      entry.channel_sent = channel;
     }
     const auto bytes = sends_.bytes(count, channel);
     if (sends_.fifo_messages > 0 && fifo_use()[entry.mailbox] >= sends_.fifo_messages) {
@@ -147,9 +148,10 @@ class S4uMessageSlots final : public MessageSlots {
     simgrid::s4u::CommPtr comm;
     int channel = -1;  // -1: a send
     // Where the slot's sends go, or its receives come from, found again only
-    // when a send goes to another rank.
+    // when a send goes elsewhere.
     simgrid::s4u::Mailbox* mailbox = nullptr;
     int destination = -1;
+    int channel_sent = -1;
   };
 
   simgrid::s4u::Mailbox* mailbox(int rank, int channel) {

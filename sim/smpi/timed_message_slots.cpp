@@ -82,9 +82,11 @@ class TimedNetwork {
     return network;
   }
 
-  Channel& channel(int rank, int channel) {
-    return channels_[(static_cast<std::uint64_t>(rank) << 8) | static_cast<std::uint64_t>(channel)];
+  static std::uint64_t key(int rank, int channel) {
+    return (static_cast<std::uint64_t>(rank) << 8) | static_cast<std::uint64_t>(channel);
   }
+
+  Channel& channel(int rank, int channel) { return channels_[key(rank, channel)]; }
 
   void enrol(int rank, TimedMessageSlots* slots) {
     if (static_cast<std::size_t>(rank) >= ranks_.size()) ranks_.resize(static_cast<std::size_t>(rank) + 1, nullptr);
@@ -130,7 +132,7 @@ class TimedMessageSlots final : public MessageSlots {
         network_(TimedNetwork::get()),
         receiving_(slots, false),
         channel_of_(slots, nullptr),
-        destination_of_(slots, -1) {
+        destination_of_(slots, kNoDestination) {
     network_.enrol(rank_, this);
   }
 
@@ -141,11 +143,12 @@ class TimedMessageSlots final : public MessageSlots {
     const TimedCode timing(sends_.timed_code);
     ++outstanding_;
     // A slot mostly sends to one place: its channel is looked up again only
-    // when the rank changes.
+    // when the place changes.
     Channel*& out = channel_of_[slot];
-    if (out == nullptr || destination_of_[slot] != rank) {
+    const auto destination = TimedNetwork::key(rank, channel);
+    if (out == nullptr || destination_of_[slot] != destination) {
       out = &network_.channel(rank, channel);
-      destination_of_[slot] = rank;
+      destination_of_[slot] = destination;
     }
     const auto bytes = sends_.bytes(count, channel);
     Message message{data, {}, count, static_cast<double>(bytes), rank_, slot};
@@ -373,7 +376,8 @@ class TimedMessageSlots final : public MessageSlots {
   // By slot: where its sends go, or its receives come from (the channels'
   // map never moves an entry).
   std::vector<Channel*> channel_of_;
-  std::vector<int> destination_of_;  // the rank of a send slot's channel
+  static constexpr std::uint64_t kNoDestination = std::numeric_limits<std::uint64_t>::max();
+  std::vector<std::uint64_t> destination_of_;  // a send slot's (rank, channel), as the channels' key
   std::vector<DeferredSend> deferred_;
   unsigned dones_unfinished_ = 0;
   std::uint64_t waiting_ = 0;  // messages in this rank's channels that no receive has taken

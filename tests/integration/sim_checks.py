@@ -73,6 +73,16 @@ def paths_agree(workdir, timed="level-queue", comms="comms-queue", figure="stead
 
 
 @check
+def probe_paths_agree(workdir, timed="probe-queue", comms="probe-comms-queue"):
+    """The two-sided probe with and without SimGrid communications at a timed level: every sum right, and the
+    time within 0.2%."""
+    a, b = result(workdir, timed), result(workdir, comms)
+    layers = (a["simulation"]["message_layer"], b["simulation"]["message_layer"])
+    print(*layers, "passed" if a["passed"] and b["passed"] else "failed",
+          of_flow(a["seconds"], b["seconds"], 0.002, "time within 0.2%"))
+
+
+@check
 def reception_backlog(workdir, timed="level-queue", comms="comms-queue"):
     """Each core's most messages waiting for a receive: counted where the simulator matches messages itself (at
     least one for a core that receives, at most what it received), not where SimGrid does."""
