@@ -93,6 +93,27 @@ class TimedNetwork {
     ranks_[static_cast<std::size_t>(rank)] = slots;
   }
 
+  // Messages in a rank's channels that no receive has taken, now and at
+  // most; counted from the first, which may come before the rank has slots.
+  struct Waiting {
+    std::uint64_t now = 0;
+    std::uint64_t most = 0;
+  };
+  void note_waiting(int rank, bool arrived) {
+    const auto r = static_cast<std::size_t>(rank);
+    if (r >= waiting_.size()) waiting_.resize(r + 1);
+    auto& w = waiting_[r];
+    if (!arrived) {
+      --w.now;
+      return;
+    }
+    w.most = std::max(w.most, ++w.now);
+  }
+  Waiting waiting(int rank) const {
+    const auto r = static_cast<std::size_t>(rank);
+    return r < waiting_.size() ? waiting_[r] : Waiting{};
+  }
+
   TimedMessageSlots& slots_of(int rank) const {
     auto* slots = static_cast<std::size_t>(rank) < ranks_.size() ? ranks_[static_cast<std::size_t>(rank)] : nullptr;
     if (slots == nullptr) throw std::logic_error("a message to rank " + std::to_string(rank) + ", which has no slots");
@@ -122,6 +143,7 @@ class TimedNetwork {
   unsigned ranks_per_node_ = 1;
   std::unordered_map<std::uint64_t, Channel> channels_;
   std::vector<TimedMessageSlots*> ranks_;
+  std::vector<Waiting> waiting_;
 };
 
 class TimedMessageSlots final : public MessageSlots {
@@ -180,7 +202,7 @@ class TimedMessageSlots final : public MessageSlots {
     }
     Message message = std::move(in.unmatched.front());
     in.unmatched.pop_front();
-    note_waiting(false);
+    network_.note_waiting(rank_, false);
     deliver(message, receive);
   }
 
@@ -281,7 +303,7 @@ class TimedMessageSlots final : public MessageSlots {
     }
     if (out.posted.empty()) {
       out.unmatched.push_back(std::move(message));
-      network_.slots_of(rank).note_waiting(true);
+      network_.note_waiting(rank, true);
       return;
     }
     const PostedReceive receive = out.posted.front();
@@ -290,15 +312,7 @@ class TimedMessageSlots final : public MessageSlots {
   }
 
  public:
-  std::uint64_t most_waiting() const override { return most_waiting_; }
-
-  void note_waiting(bool arrived) {
-    if (!arrived) {
-      --waiting_;
-      return;
-    }
-    most_waiting_ = std::max(most_waiting_, ++waiting_);
-  }
+  std::uint64_t most_waiting() const override { return network_.waiting(rank_).most; }
 
   // A message meets a receive of this rank, now.
   void deliver(const Message& message, const PostedReceive& receive) {
@@ -380,8 +394,6 @@ class TimedMessageSlots final : public MessageSlots {
   std::vector<std::uint64_t> destination_of_;  // a send slot's (rank, channel), as the channels' key
   std::vector<DeferredSend> deferred_;
   unsigned dones_unfinished_ = 0;
-  std::uint64_t waiting_ = 0;  // messages in this rank's channels that no receive has taken
-  std::uint64_t most_waiting_ = 0;
   double dones_end_ = 0;
   WakeUpCall alarm_;  // a core given an earlier completion wakes this one
 };
