@@ -23,6 +23,7 @@ SOURCES = {
     "host-model": ("results/bench-host-model/host-model.md", "whole"),
     "hpcc-peer": ("results/bench-hpcc-peer/hpcc-peer.md", "whole"),
     "table4": ("analysis/studies/table4.md", "before-commands"),
+    "table4-whole": ("analysis/studies/table4-whole/table4.md", "before-commands"),
     "table3": ("analysis/studies/table3.md", "before-commands"),
     "table2": ("analysis/studies/table2.md", "before-commands"),
     "explain-bgp": ("analysis/studies/explain/bgp-multicore/explain.md", "before-command"),

@@ -1,5 +1,5 @@
 // How a simulated core sleeps until a time it knows, or until another core
-// wakes it earlier. Every core's wake-up time sits in one binary heap of the
+// wakes it earlier. Every core's wake-up time sits in one heap of the
 // process, behind a single SimGrid timer set at the earliest: SimGrid keeps
 // its timers in a Fibonacci heap, one node per timer, and with a timer per
 // sleeping core (16,384 to 131,072 of them) popping the earliest cost a
@@ -36,9 +36,7 @@ class WakeUpCall final : public simulation::CoreSleep {
   double until() const noexcept { return until_; }
 
  private:
-  friend class AlarmClock;
-  std::uint32_t id_;          // this call's place in the clock's register
-  std::uint64_t ticket_ = 0;  // the current sleep's; the clock rings only for it
+  std::uint32_t id_;  // this call's place in the clock's register
   bool sleeping_ = false;
   bool woken_ = false;
   double until_ = 0;
