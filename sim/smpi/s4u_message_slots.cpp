@@ -155,7 +155,7 @@ class S4uMessageSlots final : public MessageSlots {
   };
 
   simgrid::s4u::Mailbox* mailbox(int rank, int channel) {
-    const auto key = (static_cast<std::uint64_t>(rank) << 8) | static_cast<std::uint64_t>(channel);
+    const auto key = channel_key(rank, channel);
     auto [entry, added] = mailboxes_.try_emplace(key, nullptr);
     if (added) {
       entry->second = simgrid::s4u::Mailbox::by_name("gups/" + std::to_string(rank) + "/" + std::to_string(channel));

@@ -12,6 +12,12 @@
 
 namespace gups {
 
+// A (rank, channel) as one number: both layers' mailboxes or channels are
+// looked up by it (channels are below 256).
+inline std::uint64_t channel_key(int rank, int channel) {
+  return (static_cast<std::uint64_t>(rank) << 8) | static_cast<std::uint64_t>(channel);
+}
+
 struct SimulatedSends {
   explicit SimulatedSends(SimulatedMessages simulated)
       : timed_code(simulated.timed_code),

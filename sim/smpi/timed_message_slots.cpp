@@ -82,11 +82,7 @@ class TimedNetwork {
     return network;
   }
 
-  static std::uint64_t key(int rank, int channel) {
-    return (static_cast<std::uint64_t>(rank) << 8) | static_cast<std::uint64_t>(channel);
-  }
-
-  Channel& channel(int rank, int channel) { return channels_[key(rank, channel)]; }
+  Channel& channel(int rank, int channel) { return channels_[channel_key(rank, channel)]; }
 
   void enrol(int rank, TimedMessageSlots* slots) {
     if (static_cast<std::size_t>(rank) >= ranks_.size()) ranks_.resize(static_cast<std::size_t>(rank) + 1, nullptr);
@@ -167,7 +163,7 @@ class TimedMessageSlots final : public MessageSlots {
     // A slot mostly sends to one place: its channel is looked up again only
     // when the place changes.
     Channel*& out = channel_of_[slot];
-    const auto destination = TimedNetwork::key(rank, channel);
+    const auto destination = channel_key(rank, channel);
     if (out == nullptr || destination_of_[slot] != destination) {
       out = &network_.channel(rank, channel);
       destination_of_[slot] = destination;
