@@ -28,6 +28,14 @@ void read_network(ObjectReader& top, const json& document, Machine& machine) {
     machine.packet.*field.member = field.required ? packet.count(field.name) : packet.count(field.name, 0);
   }
   packet.reject_unknown();
+  if (top.has("network_levels")) {
+    const auto& levels = top.child("network_levels");
+    if (!levels.is_object()) ObjectReader::fail("network_levels", "must be an object of levels' parameters");
+    for (const auto& [level, parameters] : levels.items()) {
+      if (!parameters.is_object()) ObjectReader::fail("network_levels." + level, "must be an object");
+    }
+    machine.network_levels = levels;
+  }
   const auto& p = machine.packet;
   if (p.max_bytes < p.header_bytes + p.update_bytes) {
     ObjectReader::fail("packet.max_bytes", "leaves no room for one update after the header");
@@ -249,6 +257,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
       {"memory_per_node_bytes", machine.memory_per_node_bytes}};
   write_network_section(machine, document);
   document["packet"] = ordered::object();
+  if (!machine.network_levels.empty()) document["network_levels"] = ordered::parse(machine.network_levels.dump());
   document["costs_cycles"] = {{"generate", c.generate}, {"update", c.update}, {"update_streamed", c.update_streamed}};
   // Written only where they say something: absent, they equal the one-core figures.
   auto& costs = document["costs_cycles"];

@@ -79,6 +79,9 @@ struct Machine {
   // partitions are not shapes (a fat-tree's, a dragonfly's).
   std::string network_parameters;
   PacketFormat packet;
+  // Each network level's own parameters, by level name, as the file gives
+  // them (the level checks them when a platform asks for it).
+  nlohmann::json network_levels = nlohmann::json::object();
   CycleCosts costs;
   // How far each timed cost's typical value lies above the one in `costs`:
   // cost name -> (median of its timings' repeats / their least) - 1, written

@@ -33,7 +33,8 @@ class HopLatencies final : public MessageTiming {
 
 extern const NetworkLevelKind network_level_latency{
     "latency", "no contention: latency per hop plus the message's time on one link",
-    [](std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds) -> std::unique_ptr<MessageTiming> {
+    [](std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds,
+       const LevelParameters&) -> std::unique_ptr<MessageTiming> {
       return std::make_unique<HopLatencies>(std::move(links), speeds);
     }};
 

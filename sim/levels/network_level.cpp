@@ -49,15 +49,20 @@ std::vector<NetworkLevel> NetworkLevel::all() {
   return levels;
 }
 
-std::unique_ptr<MessageTiming> NetworkLevel::timing(std::shared_ptr<const PhysicalLinks> links,
-                                                    LinkSpeeds speeds) const {
+void NetworkLevel::check(const LevelParameters& parameters) const {
+  if (kind_->check != nullptr) kind_->check(parameters);
+}
+
+std::unique_ptr<MessageTiming> NetworkLevel::timing(std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds,
+                                                    const LevelParameters& parameters) const {
   if (simgrid_links()) {
     throw std::invalid_argument(fmt::format("the {} level is SimGrid's own: it times no message", name()));
   }
   if (!(speeds.bandwidth > 0) || !(speeds.latency >= 0)) {
     throw std::invalid_argument("a network level needs a link bandwidth above 0 and a latency of 0 or more");
   }
-  return kind_->make_timing(std::move(links), speeds);
+  check(parameters);
+  return kind_->make_timing(std::move(links), speeds, parameters);
 }
 
 std::string to_string(NetworkLevel level) { return level.name(); }

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -33,12 +34,21 @@ struct LinkSpeeds {
   double latency = 0;
 };
 
+// What a level reads besides the links' speeds: the machine file's
+// network_levels.NAME object, with the machine's "packet" format and its
+// "topology" name added (level_parameters in topologies/plan/platform.hpp).
+using LevelParameters = nlohmann::json;
+
 // One level, as its file registers it.
 struct NetworkLevelKind {
   const char* name;
   const char* help;  // one line, for --help and the level list
   // Null where SimGrid's own links carry the messages (the reference level).
-  std::unique_ptr<MessageTiming> (*make_timing)(std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds);
+  std::unique_ptr<MessageTiming> (*make_timing)(std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds,
+                                                const LevelParameters& parameters);
+  // Throws std::invalid_argument, one line naming the field at fault, when
+  // the level cannot run with these parameters. Null: it reads none.
+  void (*check)(const LevelParameters& parameters) = nullptr;
 };
 
 class NetworkLevel {
@@ -55,7 +65,10 @@ class NetworkLevel {
   bool simgrid_links() const noexcept { return kind_->make_timing == nullptr; }
   // Throws std::invalid_argument at the reference level, or for a bandwidth
   // not above 0 or a negative latency.
-  std::unique_ptr<MessageTiming> timing(std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds) const;
+  std::unique_ptr<MessageTiming> timing(std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds,
+                                        const LevelParameters& parameters = LevelParameters::object()) const;
+  // The level's own check of its parameters (NetworkLevelKind::check).
+  void check(const LevelParameters& parameters) const;
 
   bool operator==(const NetworkLevel& other) const noexcept { return kind_ == other.kind_; }
 

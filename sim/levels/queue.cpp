@@ -61,7 +61,8 @@ extern const NetworkLevelKind network_level_queue{
     "queue",
     "every directed link serves one message at a time, as their heads reach it: contention at each hop, no sharing "
     "to solve",
-    [](std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds) -> std::unique_ptr<MessageTiming> {
+    [](std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds,
+       const LevelParameters&) -> std::unique_ptr<MessageTiming> {
       return std::make_unique<LinkQueues>(std::move(links), speeds);
     }};
 

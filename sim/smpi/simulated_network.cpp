@@ -142,8 +142,10 @@ void simulation::install_network_level() {
       const auto level = platform_network_level();
       if (links && !level.simgrid_links()) {
         number_hosts(links->nodes());
+        const char* parameters = platform_property(kLevelParametersProperty);
         installed_timing() =
-            level.timing(std::move(links), {platform_link_bandwidth(), positive_property(kLinkLatencyProperty, true)});
+            level.timing(std::move(links), {platform_link_bandwidth(), positive_property(kLinkLatencyProperty, true)},
+                         parameters == nullptr ? LevelParameters::object() : LevelParameters::parse(parameters));
         auto latency = std::make_shared<LevelLatency>(installed_timing());
         network_zone()->get_network_model()->set_lat_factor_cb(
             [latency](double size, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,

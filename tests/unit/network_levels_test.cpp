@@ -58,7 +58,7 @@ TEST(QueueLevel, AMessageTakesAFreeStretchBeforeALinkIsBookedForOneStillHopsAway
 
 TEST(NetworkLevel, IsNamedAndUnknownNamesAreRefused) {
   for (const auto& name : network_level_names()) EXPECT_EQ(to_string(network_level_named(name)), name);
-  EXPECT_THROW(network_level_named("packet"), std::invalid_argument);
+  EXPECT_THROW(network_level_named("wormhole"), std::invalid_argument);
   const TorusShape shape({4});
   EXPECT_THROW(timed("flow", TorusLinks(shape, {true}), 1.0, 0.0), std::invalid_argument);
   EXPECT_THROW(timed("queue", TorusLinks(shape, {true}), 0.0, 0.0), std::invalid_argument);

@@ -107,5 +107,37 @@ TEST(TorusLinks, OnlyLinksThePlatformDeclaresExist) {
   EXPECT_THROW(TorusLinks(shape, {true}), std::invalid_argument);
 }
 
+TEST(TorusLinks, MinimalHopsAreEveryHopOneNearerTheFirstBeingTheRoutesOwn) {
+  // Every node to every node of a 4x6x3 torus with a meshed last dimension:
+  // each offered hop leaves on an existing link, shortens the distance by
+  // one, and the first one is the hop route() takes.
+  const TorusShape shape({4, 6, 3});
+  const TorusLinks links(shape, {true, true, false});
+  std::vector<std::uint32_t> route, rest;
+  std::vector<PhysicalLinks::Hop> hops;
+  ASSERT_TRUE(links.has_minimal_hops());
+  std::size_t ties = 0;
+  for (std::uint64_t from = 0; from < shape.nodes(); ++from) {
+    for (std::uint64_t to = 0; to < shape.nodes(); ++to) {
+      if (from == to) continue;
+      links.route(from, to, route);
+      links.minimal_hops(from, to, hops);
+      ASSERT_FALSE(hops.empty());
+      EXPECT_EQ(hops.front().link, route.front());
+      unsigned differing = 0;
+      for (unsigned d = 0; d < 3; ++d) differing += shape.coordinate(from, d) != shape.coordinate(to, d);
+      EXPECT_GE(hops.size(), differing);
+      ties += hops.size() - differing;
+      for (const auto& hop : hops) {
+        EXPECT_TRUE(links.exists(hop.link));
+        if (hop.node == to) continue;
+        links.route(hop.node, to, rest);
+        EXPECT_EQ(rest.size() + 1, route.size()) << from << " -> " << to << " via " << hop.node;
+      }
+    }
+  }
+  EXPECT_GT(ties, 0u);  // half-way round the rings of 4 and 6 both ways are shortest
+}
+
 }  // namespace
 }  // namespace gups

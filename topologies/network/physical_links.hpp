@@ -44,6 +44,21 @@ class PhysicalLinks {
   // The directed links from node `from` to node `to` (from != to), in the
   // order a message crosses them (`links` is cleared first).
   virtual void route(std::uint64_t from, std::uint64_t to, std::vector<std::uint32_t>& links) const = 0;
+
+  // One hop a packet may take: the link and the node it leads to.
+  struct Hop {
+    std::uint32_t link;
+    std::uint64_t node;
+  };
+  // The network offers more than one shortest path (a torus or mesh): a
+  // router may choose among minimal_hops, as adaptive routing does.
+  virtual bool has_minimal_hops() const noexcept { return false; }
+  // From `here` towards `to` (here != to), every hop that brings a packet one
+  // hop nearer along some shortest path, the hop route() takes first
+  // (`hops` is cleared first). Only where has_minimal_hops().
+  virtual void minimal_hops(std::uint64_t /*here*/, std::uint64_t /*to*/, std::vector<Hop>& hops) const {
+    hops.clear();
+  }
 };
 
 }  // namespace gups

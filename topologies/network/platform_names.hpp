@@ -41,6 +41,8 @@ inline bool numbered_link(const std::string& name, std::uint32_t& link) {
 inline constexpr const char* kNetworkLevelProperty = "gups/network-level";
 inline constexpr const char* kTorusShapeProperty = "gups/torus-shape";
 inline constexpr const char* kTorusWrapsProperty = "gups/torus-wraps";  // "1,1,0": wrap-around per dimension
+// The level's own parameters as one line of JSON (level_parameters).
+inline constexpr const char* kLevelParametersProperty = "gups/level-parameters";
 inline constexpr const char* kLinkBandwidthProperty = "gups/link-bandwidth";  // bytes per second, each way
 inline constexpr const char* kLinkLatencyProperty = "gups/link-latency";      // seconds per hop
 // Off the torus (any level): the physical topology, "fat_tree" or

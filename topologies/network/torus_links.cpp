@@ -41,28 +41,50 @@ std::vector<std::unique_ptr<PhysicalLinks>> TorusLinks::independent_lines(const 
   return lines;
 }
 
+bool TorusLinks::goes_up(unsigned d, std::uint32_t mine, std::uint32_t target) const noexcept {
+  const std::uint32_t k = shape_.size(d);
+  // SimGrid's TorusZone test, word for word.
+  return wraps_[d] ? (target > mine && target <= mine + k / 2) || (mine > k / 2 && (mine + k / 2) % k >= target)
+                   : target > mine;
+}
+
+PhysicalLinks::Hop TorusLinks::step(std::uint64_t here, unsigned d, bool up) const noexcept {
+  const std::uint32_t k = shape_.size(d);
+  const std::uint32_t c = shape_.coordinate(here, d);
+  const std::uint32_t next = up ? (c + 1 == k ? 0 : c + 1) : (c == 0 ? k - 1 : c - 1);
+  const std::uint64_t next_node = shape_.with_coordinate(here, d, next);
+  return {up ? link_of(here, d, true) : link_of(next_node, d, false), next_node};
+}
+
 void TorusLinks::route(std::uint64_t from, std::uint64_t to, std::vector<std::uint32_t>& links) const {
   links.clear();
   std::uint64_t here = from;
   for (unsigned d = 0; d < shape_.dimensions() && here != to; ++d) {
-    const std::uint32_t k = shape_.size(d);
     const std::uint32_t mine = shape_.coordinate(from, d);
     const std::uint32_t target = shape_.coordinate(to, d);
     if (mine == target) continue;
-    // SimGrid's TorusZone test, word for word: a tie (half-way round) goes +
-    // except from the middle coordinate towards 0.
-    const bool up = wraps_[d] ? (target > mine && target <= mine + k / 2) || (mine > k / 2 && (mine + k / 2) % k >= target)
-                              : target > mine;
-    for (std::uint32_t c = mine; c != target;) {
-      const std::uint32_t next = up ? (c + 1 == k ? 0 : c + 1) : (c == 0 ? k - 1 : c - 1);
-      const std::uint64_t next_node = shape_.with_coordinate(here, d, next);
-      links.push_back(up ? link_of(here, d, true) : link_of(next_node, d, false));
-      here = next_node;
-      c = next;
+    const bool up = goes_up(d, mine, target);
+    for (std::uint32_t c = mine; c != target; c = shape_.coordinate(here, d)) {
+      const auto hop = step(here, d, up);
+      links.push_back(hop.link);
+      here = hop.node;
     }
   }
 }
 
+void TorusLinks::minimal_hops(std::uint64_t here, std::uint64_t to, std::vector<Hop>& hops) const {
+  hops.clear();
+  for (unsigned d = 0; d < shape_.dimensions(); ++d) {
+    const std::uint32_t mine = shape_.coordinate(here, d);
+    const std::uint32_t target = shape_.coordinate(to, d);
+    if (mine == target) continue;
+    const bool up = goes_up(d, mine, target);
+    hops.push_back(step(here, d, up));
+    // Half-way round a ring both ways are shortest.
+    const std::uint32_t k = shape_.size(d);
+    if (wraps_[d] && 2 * (target > mine ? target - mine : mine - target) == k) hops.push_back(step(here, d, !up));
+  }
+}
 namespace {
 
 // At the levels that time messages themselves a torus platform gives its

@@ -39,8 +39,16 @@ class TorusLinks final : public PhysicalLinks {
   std::vector<std::unique_ptr<PhysicalLinks>> independent_lines(const TorusShape& shape) const override;
 
   void route(std::uint64_t from, std::uint64_t to, std::vector<std::uint32_t>& links) const override;
+  bool has_minimal_hops() const noexcept override { return true; }
+  void minimal_hops(std::uint64_t here, std::uint64_t to, std::vector<Hop>& hops) const override;
 
  private:
+  // SimGrid's TorusZone choice of way round in dimension d from coordinate
+  // `mine` to `target`: a tie (half-way round) goes + except from the middle
+  // coordinate towards 0.
+  bool goes_up(unsigned d, std::uint32_t mine, std::uint32_t target) const noexcept;
+  Hop step(std::uint64_t here, unsigned d, bool up) const noexcept;
+
   std::uint32_t link_of(std::uint64_t node, unsigned dimension, bool up) const noexcept {
     return static_cast<std::uint32_t>((node * shape_.dimensions() + dimension) * 2 + (up ? 0 : 1));
   }

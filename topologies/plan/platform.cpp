@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "models/src/machine_network.hpp"
@@ -60,6 +61,19 @@ std::string mesh_xml(const model::Machine& machine, const TorusShape& shape, con
 constexpr double kPrivateLinkBandwidth = 1e15;
 constexpr double kPrivateLinkLatency = 1e-9;
 
+// The level's parameters, as a property whose value is one line of JSON.
+std::string level_parameters_xml(const model::Machine& machine, NetworkLevel level) {
+  auto text = level_parameters(machine, level).dump();
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '"') escaped += "&quot;";
+    else if (c == '&') escaped += "&amp;";
+    else if (c == '<') escaped += "&lt;";
+    else escaped += c;
+  }
+  return fmt::format("    <prop id=\"{}\" value=\"{}\"/>\n", kLevelParametersProperty, escaped);
+}
+
 std::string level_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
                       double bandwidth, double latency) {
   std::vector<int> wraps;
@@ -75,11 +89,13 @@ std::string level_xml(const model::Machine& machine, const TorusShape& shape, co
                   "    <prop id=\"{}\" value=\"{}\"/>\n"
                   "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
                   "    <prop id=\"{}\" value=\"{:.17g}\"/>\n"
+                  "{}"
                   "  </cluster>\n",
                   kNetworkZoneId, kHostPrefix, shape.nodes() - 1, machine.clock_hz, options.ranks_per_node,
                   kPrivateLinkBandwidth, kPrivateLinkLatency, kNetworkLevelProperty, to_string(options.level),
                   kTorusShapeProperty, shape.to_string(), kTorusWrapsProperty, fmt::join(wraps, ","),
-                  kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty, latency));
+                  kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty, latency,
+                  level_parameters_xml(machine, options.level)));
 }
 
 // SimGrid's own FAT_TREE or DRAGONFLY cluster at the flow level; at the
@@ -98,6 +114,7 @@ std::string cluster_xml(const model::Machine& machine, const TorusShape& shape, 
         "    <prop id=\"{}\" value=\"{:.17g}\"/>\n",
         kNetworkLevelProperty, to_string(options.level), kLinkBandwidthProperty, bandwidth, kLinkLatencyProperty,
         latency);
+    properties += level_parameters_xml(machine, options.level);
   }
   const auto network = flow ? fmt::format("bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"\n"
                                           "           topology=\"{}\" topo_parameters=\"{}\"",
@@ -118,7 +135,20 @@ std::string cluster_xml(const model::Machine& machine, const TorusShape& shape, 
 
 }  // namespace
 
+LevelParameters level_parameters(const model::Machine& machine, NetworkLevel level) {
+  LevelParameters parameters = machine.network_levels.value(level.name(), LevelParameters::object());
+  parameters["topology"] = machine.topology->name;
+  parameters["packet"] = {{"max_bytes", machine.packet.max_bytes},
+                          {"granularity_bytes", machine.packet.granularity_bytes}};
+  return parameters;
+}
+
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options) {
+  try {
+    options.level.check(level_parameters(machine, options.level));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("machine {}, network level {}: {}", machine.name, options.level.name(), e.what()));
+  }
   // SimGrid names a torus link by its ends, so two sides of size 1 would
   // both declare the link from a node to itself: leave them out. Host
   // numbering (dimension 0 fastest) is unchanged by it.

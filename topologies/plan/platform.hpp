@@ -32,7 +32,13 @@ struct PlatformOptions {
   NetworkLevel level;  // flow unless asked
 };
 
+// Throws std::invalid_argument, one line, when the level cannot run on this
+// machine (its parameters in the machine file are missing or wrong).
 std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options);
+
+// What a level reads besides the links' speeds: the machine file's
+// network_levels.LEVEL, with the machine's packet format and topology name.
+LevelParameters level_parameters(const model::Machine& machine, NetworkLevel level);
 std::string hostfile(const TorusShape& shape, unsigned ranks_per_node);
 
 }  // namespace gups::topology
