@@ -49,7 +49,7 @@ def messages_of(core):
 def levels_agree(workdir, prefix="level"):
     """Each level verified, with flow's checksums."""
     flow = result(workdir, f"{prefix}-flow")
-    for level in ("flow", "queue", "latency"):
+    for level in ("flow", "queue", "latency", "packet"):
         r = result(workdir, f"{prefix}-{level}")
         print(level, r["simulation"]["network_level"], verified(r), same_checksums(r, flow))
 
@@ -58,7 +58,7 @@ def levels_agree(workdir, prefix="level"):
 def levels_near_flow(workdir, prefix="level"):
     """The cheaper levels' steady state against flow's, where the cores bind."""
     flow = result(workdir, f"{prefix}-flow")["steady_gups"]
-    for level in ("queue", "latency"):
+    for level in ("queue", "latency", "packet"):
         print(level, of_flow(result(workdir, f"{prefix}-{level}")["steady_gups"], flow, 0.02, "within 2% of flow"))
 
 
@@ -96,12 +96,19 @@ def reception_backlog(workdir, timed="level-queue", comms="comms-queue"):
 
 @check
 def slow_links(workdir, prefix="slow"):
-    """With slow links: latency ignores contention, queue holds it as flow does."""
-    s = {level: result(workdir, f"{prefix}-{level}")["steady_gups"] for level in ("flow", "queue", "latency")}
+    """With slow links: latency ignores contention, queue holds it as flow does; packet in dimension order (as
+    queue routes) holds it back at least as much as queue (its buffers are finite), and adaptive routing, which
+    spreads it over every shortest path, stays near flow."""
+    s = {level: result(workdir, f"{prefix}-{level}")["steady_gups"]
+         for level in ("flow", "queue", "latency", "packet", "packet-deterministic")}
     print("latency: faster than flow" if s["latency"] > 1.2 * s["flow"] else "latency: %.3f of flow" % (
         s["latency"] / s["flow"]))
     print("queue: within 10% of flow" if abs(s["queue"] / s["flow"] - 1) < 0.1 else "queue: %.3f of flow" % (
         s["queue"] / s["flow"]))
+    print("packet, dimension order: at most queue's" if s["packet-deterministic"] <= s["queue"] * 1.002 else
+          "packet, dimension order: %.3f of queue" % (s["packet-deterministic"] / s["queue"]))
+    print("packet, adaptive: within 15% of flow" if abs(s["packet"] / s["flow"] - 1) < 0.15 else
+          "packet, adaptive: %.3f of flow" % (s["packet"] / s["flow"]))
 
 
 @check
@@ -191,6 +198,25 @@ def mesh_link_load(workdir):
     ratio = bytes_carried(r)
     print(r["simulation"]["network"], "links carry 5/3 of the bytes sent" if 1.65 <= ratio <= 1.68
           else "links carry %.3f" % ratio, [d["links"] for d in r["link_load"]])
+
+
+@check
+def machine_with(workdir, name, machine, *settings):
+    """Writes WORKDIR/NAME.json: a machine file with dotted fields set (FIELD=VALUE, VALUE as JSON), for a run
+    that needs a machine with one thing changed."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models", "machines")
+    with open(os.path.join(root, machine + ".json"), encoding="utf-8") as f:
+        document = json.load(f)
+    for setting in settings:
+        field, value = setting.split("=", 1)
+        *parents, last = field.split(".")
+        at = document
+        for key in parents:
+            at = at.setdefault(key, {})
+        at[last] = json.loads(value)
+    with open(os.path.join(workdir, name + ".json"), "w", encoding="utf-8") as f:
+        json.dump(document, f, indent=1)
+    print("written", name, *settings)
 
 
 @check

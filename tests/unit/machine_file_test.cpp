@@ -172,6 +172,24 @@ TEST(MachineFile, NegativeCostAndWrongTypesAreRejected) {
   EXPECT_EQ(load_error(bgp_document()), "");
 }
 
+// Each network level's parameters are kept as the file gives them (the level
+// checks them), in an object of objects.
+TEST(MachineFile, NetworkLevelParametersAreObjectsKeptAsGiven) {
+  const auto m = load_machine("bgp", default_machine_directories());
+  EXPECT_EQ(m.network_levels.at("packet").at("routing"), "adaptive");
+  EXPECT_FALSE(m.sources.at("network_levels.packet.channel_buffer_chunks").empty());
+  auto doc = bgp_document();
+  doc["network_levels"] = 3;
+  EXPECT_NE(load_error(doc).find("'network_levels' must be an object"), std::string::npos);
+  doc = bgp_document();
+  doc["network_levels"]["packet"] = "fast";
+  EXPECT_NE(load_error(doc).find("'network_levels.packet' must be an object"), std::string::npos);
+  doc = bgp_document();
+  doc.erase("network_levels");
+  EXPECT_TRUE(load_document(doc).network_levels.empty());
+  EXPECT_FALSE(to_json(load_document(doc)).contains("network_levels"));
+}
+
 TEST(MachineFile, UnknownMachineListsTheKnownOnes) {
   try {
     load_machine("bgz", default_machine_directories());
