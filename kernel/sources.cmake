@@ -4,6 +4,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/algorithm.cpp
   kernel/core/algorithm_setup.cpp
   kernel/core/destination_buckets.cpp
+  kernel/core/exchange_pattern.cpp
   kernel/core/host_memory.cpp
   kernel/core/hpcc_stream.cpp
   kernel/core/local_table.cpp

@@ -38,15 +38,17 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 
 // A resource one packet holds at a time (a link's wire, a node's drain),
 // booked for stretches to come; a packet takes the first free stretch long
-// enough for it.
+// enough for it. Stretches do not overlap, so both their starts and their
+// ends are in order: a search finds where to look.
 class Serial {
  public:
   double earliest(double from, double hold) const {
     double t = from;
-    for (const auto& b : booked_) {
-      if (b.end <= t) continue;
-      if (b.start >= t + hold) break;
-      t = b.end;
+    auto at = std::upper_bound(booked_.begin(), booked_.end(), from,
+                               [](double time, const Stretch& b) { return time < b.end; });
+    for (; at != booked_.end(); ++at) {
+      if (at->start >= t + hold) break;
+      t = std::max(t, at->end);
     }
     return t;
   }
@@ -57,9 +59,9 @@ class Serial {
                    s);
   }
   void forget_before(double now) {
-    std::size_t past = 0;
-    while (past < booked_.size() && booked_[past].end <= now) ++past;
-    booked_.erase(booked_.begin(), booked_.begin() + static_cast<std::ptrdiff_t>(past));
+    const auto past = std::upper_bound(booked_.begin(), booked_.end(), now,
+                                       [](double time, const Stretch& b) { return time < b.end; });
+    booked_.erase(booked_.begin(), past);
   }
 
  private:
@@ -67,87 +69,80 @@ class Serial {
     double start;
     double end;
   };
-  std::vector<Stretch> booked_;  // by start, not overlapping
+  std::vector<Stretch> booked_;  // by start
 };
 
 // A buffer of so many chunks (a virtual channel's at a router's input, a
-// reception FIFO): the room packets hold in it over time.
+// reception FIFO): how full it is over time, kept as steps (from each
+// step's time on, so many chunks are held, until the next step; none
+// before the first, and the last is empty).
 class Buffer {
  public:
-  // How full it is from `from` on: (time, chunks held from then), in time
-  // order, the first at `from`.
-  using Profile = std::vector<std::pair<double, unsigned>>;
-
-  void profile(double from, Profile& out) const {
-    events_.clear();
-    unsigned at_from = 0;
-    for (const auto& h : held_) {
-      if (h.leave <= from) continue;
-      if (h.enter <= from) {
-        at_from += h.chunks;
-      } else {
-        events_.push_back({h.enter, static_cast<int>(h.chunks)});
-      }
-      events_.push_back({h.leave, -static_cast<int>(h.chunks)});
-    }
-    // A packet leaving at t frees its room before one entering at t takes it.
-    std::sort(events_.begin(), events_.end(), [](const Event& a, const Event& b) {
-      return a.time < b.time || (a.time == b.time && a.delta < b.delta);
-    });
-    out.clear();
-    out.push_back({from, at_from});
-    long held = at_from;
-    for (const auto& e : events_) {
-      held += e.delta;
-      if (out.back().first == e.time) {
-        out.back().second = static_cast<unsigned>(held);
-      } else {
-        out.push_back({e.time, static_cast<unsigned>(held)});
-      }
-    }
+  unsigned held_at(double t) const {
+    const auto at = in_effect(t);
+    return at == steps_.end() ? 0 : at->held;
   }
 
-  void hold(double enter, double leave, unsigned chunks) { held_.push_back({enter, leave, chunks}); }
+  // The first time in [from, until) at which `need` more chunks would not
+  // fit in `depth` (kNever: none).
+  double first_overflow(double from, double until, unsigned need, unsigned depth) const {
+    auto at = in_effect(from);
+    if (at == steps_.end()) at = steps_.begin();
+    for (; at != steps_.end() && at->time < until; ++at) {
+      if (at->held + need > depth) return std::max(at->time, from);
+    }
+    return kNever;
+  }
+
+  // The first time at or after `t` from which `need` more chunks fit.
+  double room_from(double t, unsigned need, unsigned depth) const {
+    auto at = in_effect(t);
+    if (at == steps_.end()) return t;  // before the first step: empty
+    for (; at != steps_.end(); ++at) {
+      if (at->held + need <= depth) return std::max(at->time, t);
+    }
+    return kNever;
+  }
+
+  void hold(double enter, double leave, unsigned chunks) {
+    auto first = step_at(enter);
+    const auto last = step_at(leave);
+    for (auto i = first; i < last; ++i) steps_[i].held += chunks;
+  }
+
   void forget_before(double now) {
-    std::erase_if(held_, [now](const Held& h) { return h.leave <= now; });
+    const auto at = in_effect(now);
+    if (at != steps_.end()) steps_.erase(steps_.begin(), at);
+  }
+
+  // Each step from `from` to `until`, as (time, chunks held).
+  template <typename Visit>
+  void each_step(double from, double until, Visit visit) const {
+    auto at = in_effect(from);
+    if (at == steps_.end()) at = steps_.begin();
+    for (; at != steps_.end() && at->time < until; ++at) visit(std::max(at->time, from), at->held);
   }
 
  private:
-  struct Held {
-    double enter;
-    double leave;
-    unsigned chunks;
-  };
-  struct Event {
+  struct Step {
     double time;
-    int delta;
+    unsigned held;
   };
-  std::vector<Held> held_;
-  static inline thread_local std::vector<Event> events_;
+  // The step whose stretch holds t, or end() when t is before the first.
+  std::vector<Step>::const_iterator in_effect(double t) const {
+    auto after = std::upper_bound(steps_.begin(), steps_.end(), t, [](double time, const Step& s) { return time < s.time; });
+    return after == steps_.begin() ? steps_.end() : after - 1;
+  }
+  // The index of a step starting at t, made if there is none.
+  std::size_t step_at(double t) {
+    auto after = std::upper_bound(steps_.begin(), steps_.end(), t, [](double time, const Step& s) { return time < s.time; });
+    if (after != steps_.begin() && (after - 1)->time == t) return static_cast<std::size_t>(after - 1 - steps_.begin());
+    const unsigned held = after == steps_.begin() ? 0 : (after - 1)->held;
+    const auto made = steps_.insert(after, Step{t, held});  // may move the steps: begin() only after it
+    return static_cast<std::size_t>(made - steps_.begin());
+  }
+  std::vector<Step> steps_;
 };
-
-// The first time at or after `t` from which `need` more chunks fit.
-double room_from(const Buffer::Profile& p, double t, unsigned need, unsigned depth) {
-  double room = kNever;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    const double end = i + 1 < p.size() ? p[i + 1].first : kNever;
-    if (end <= t) continue;
-    if (p[i].second + need <= depth) {
-      room = std::max(p[i].first, t);
-      break;
-    }
-  }
-  return room;
-}
-
-unsigned held_at(const Buffer::Profile& p, double t) {
-  unsigned held = 0;
-  for (const auto& [time, chunks] : p) {
-    if (time > t) break;
-    held = chunks;
-  }
-  return held;
-}
 
 class TorusPackets final : public PacketNetwork {
  public:
@@ -233,31 +228,20 @@ class TorusPackets final : public PacketNetwork {
     buffer.forget_before(now);
     // Room is held from the moment the link starts sending (the sender counts credits).
     double t = std::max(from, not_before(&buffer));
-    buffer.profile(now, profile_);
     for (int tries = 0; tries < 100000; ++tries) {
       t = wire.earliest(t, c.step.on_link);
-      const double overflow = first_overflow_after(t, t + speeds_.latency + c.step.on_link, need, c.step.depth);
+      const double overflow = buffer.first_overflow(t, t + speeds_.latency + c.step.on_link, need, c.step.depth);
       if (overflow == kNever) {
         c.depart = t;
-        c.held = held_at(profile_, t);
+        c.held = buffer.held_at(t);
         c.step.depart = t;
         return c;
       }
-      const double room = room_from(profile_, overflow, need, c.step.depth);
+      const double room = buffer.room_from(overflow, need, c.step.depth);
       if (room == kNever) return c;  // never enough room: the level's check makes this unreachable
       t = room;
     }
     throw std::logic_error("packet level: no room found for a packet in 100000 tries");
-  }
-
-  double first_overflow_after(double from, double until, unsigned need, unsigned depth) const {
-    for (std::size_t i = 0; i < profile_.size(); ++i) {
-      const double end = i + 1 < profile_.size() ? profile_[i + 1].first : kNever;
-      if (end <= from) continue;
-      if (profile_[i].first >= until) break;
-      if (profile_[i].second + need > depth) return std::max(profile_[i].first, from);
-    }
-    return kNever;
   }
 
   double send_packet(std::uint64_t from, std::uint64_t to, double size, double now) {
@@ -294,11 +278,10 @@ class TorusPackets final : public PacketNetwork {
         // It holds its room where it is until it leaves: if that buffer
         // fills before then, it waits upstream until there is room again.
         const auto& at = steps_[k - 1];
-        at.into->profile(now, profile_);
-        const double overflow = first_overflow_after(at.depart, leave, chunks, at.depth);
+        const double overflow = at.into->first_overflow(at.depart, leave, chunks, at.depth);
         if (overflow != kNever) {
           ++audit_.held_upstream;
-          const double room = room_from(profile_, std::nextafter(overflow, kNever), chunks, at.depth);
+          const double room = at.into->room_from(std::nextafter(overflow, kNever), chunks, at.depth);
           not_before_.push_back({at.into, std::max(room, std::nextafter(overflow, kNever))});
           steps_.pop_back();
           continue;
@@ -347,12 +330,10 @@ class TorusPackets final : public PacketNetwork {
       wires_[s.link].book(s.depart, s.on_link);
       const double leave =
           i + 1 < steps_.size() ? steps_[i + 1].depart + steps_[i + 1].on_link + speeds_.latency : arrived;
-      s.into->profile(s.depart, profile_);
-      for (const auto& [time, held] : profile_) {
-        if (time >= leave) break;
+      s.into->each_step(s.depart, leave, [&](double, unsigned held) {
         if (held + chunks > s.depth) ++audit_.overfilled;
         audit_.most_chunks_held = std::max(audit_.most_chunks_held, held + chunks);
-      }
+      });
       s.into->hold(s.depart, leave, chunks);
       ++audit_.hops;
       audit_.escape_hops += s.escape;
@@ -378,7 +359,6 @@ class TorusPackets final : public PacketNetwork {
   std::vector<Step> steps_;
   std::vector<std::pair<const Buffer*, double>> not_before_;
   std::vector<std::uint32_t> route_;
-  Buffer::Profile profile_;
 };
 
 unsigned whole(const LevelParameters& p, const char* key, unsigned minimum, const std::string& why = "") {

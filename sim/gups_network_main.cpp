@@ -1,0 +1,168 @@
+// gups-network: a machine's network alone under global-exchange traffic
+// (all-to-all, bisection, uniform), timed by one of the network levels that
+// time messages themselves (queue, latency, packet), without the kernel or
+// SimGrid. It answers "what does this partition deliver under this traffic,
+// against the peak its longest line allows?", the question the published
+// all-to-all measurements of Blue Gene answer, in seconds of wall time.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "kernel/core/cli_checks.hpp"
+#include "kernel/core/packet_format.hpp"
+#include "models/src/machine.hpp"
+#include "sim/levels/packet_network.hpp"
+#include "sim/network_traffic.hpp"
+#include "topologies/plan/platform.hpp"
+
+namespace {
+
+std::vector<bool> wraps_named(const std::string& wrap, const gups::model::Machine& machine,
+                              const gups::TorusShape& shape) {
+  if (wrap == "torus") return std::vector<bool>(shape.dimensions(), true);
+  if (wrap == "mesh") return std::vector<bool>(shape.dimensions(), false);
+  if (wrap == "machine") return std::vector<bool>(shape.dimensions(), !machine.is_mesh(shape.nodes()));
+  // One letter per dimension: t (torus) or m (mesh).
+  if (wrap.size() != shape.dimensions() || wrap.find_first_not_of("tm") != std::string::npos) {
+    throw std::invalid_argument(fmt::format(
+        "--wrap '{}': give torus, mesh, machine, or one letter per dimension of {} (t: wraps, m: mesh), such as {}",
+        wrap, shape.to_string(), std::string(shape.dimensions() - 1, 't') + "m"));
+  }
+  std::vector<bool> wraps;
+  for (const char c : wrap) wraps.push_back(c == 't');
+  return wraps;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string machine_name = "bgp", shape_text, wrap = "machine", level_name = "packet", traffic = "all-to-all",
+              json_path;
+  std::uint64_t nodes = 0, steps = 0, seed = 1;
+  double payload = 240;
+  bool quiet = false;
+  CLI::App app{"gups-network: a machine's network alone under global-exchange traffic, timed by a network level "
+               "(queue, latency or packet); prints what it delivers against the peak of its longest line"};
+  app.add_option("--machine,-m", machine_name, "machine name or path")->capture_default_str();
+  auto* shape_option = app.add_option("--shape", shape_text, "torus shape such as 8x8x16")->check(gups::cli::kNotEmpty);
+  app.add_option("--nodes,-n", nodes, "node count, mapped by the machine's shape rule")
+      ->check(CLI::Range(std::uint64_t{2}, gups::kMaxNodes))
+      ->excludes(shape_option);
+  app.add_option("--wrap", wrap,
+                 "torus, mesh, machine (a mesh below the machine's torus.mesh_below_nodes), or a letter per "
+                 "dimension: t wraps, m does not (ttm)")
+      ->capture_default_str();
+  app.add_option("--network", level_name, "network level: queue, latency or packet")->capture_default_str();
+  app.add_option("--traffic", traffic, "all-to-all (every node to every other, step by step), bisection "
+                                       "(the lower half to the upper), uniform (random destinations)")
+      ->check(CLI::IsMember({"all-to-all", "bisection", "uniform"}))
+      ->capture_default_str();
+  app.add_option("--message-bytes", payload, "payload bytes per message (wire bytes add the machine's packet "
+                                             "headers and rounding)")
+      ->check(CLI::Range(8.0, 1e9))
+      ->capture_default_str();
+  app.add_option("--messages-per-node", steps, "messages each node sends (default: the pattern's: n - 1 for "
+                                               "all-to-all, 1 for bisection; uniform needs it)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
+  app.add_option("--seed", seed, "uniform traffic's seed")->capture_default_str();
+  app.add_option("--json", json_path, "write the result as JSON here");
+  app.add_flag("--quiet,-q", quiet, "no progress lines");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gups-network: error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    const auto machine = gups::model::load_machine(machine_name, gups::model::default_machine_directories());
+    if (!machine.topology->is_virtual_torus) {
+      throw std::invalid_argument(fmt::format("machine {} is a {}: gups-network drives tori and meshes",
+                                              machine.name, machine.topology->label));
+    }
+    if (shape_text.empty() && nodes == 0) throw std::invalid_argument("give --shape or --nodes");
+    const auto shape = shape_text.empty() ? machine.shape_for(nodes) : gups::TorusShape::parse(shape_text);
+    if (shape.nodes() < 2) throw std::invalid_argument("traffic needs 2 nodes or more");
+    const auto level = gups::NetworkLevel::named(level_name);
+    if (level.simgrid_links()) {
+      throw std::invalid_argument(fmt::format("--network {}: SimGrid's own level needs the simulator (gups-sim); "
+                                              "give queue, latency or packet",
+                                              level_name));
+    }
+    const auto links = std::make_shared<gups::TorusLinks>(shape, wraps_named(wrap, machine, shape));
+    gups::LevelParameters parameters = gups::topology::level_parameters(machine, level);
+    try {
+      level.check(parameters);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("machine {}, network level {}: {}", machine.name, level.name(), e.what()));
+    }
+    auto timing = level.timing(links, {machine.link_bandwidth, machine.link_latency}, parameters);
+    gups::TrafficRun run;
+    run.pattern = gups::exchange_pattern_named(traffic);
+    run.steps = steps;
+    run.seed = seed;
+    run.payload_bytes = payload;
+    const auto updates = static_cast<std::uint64_t>(std::ceil(payload / machine.packet.update_bytes));
+    run.wire_bytes = static_cast<double>(gups::message_wire_bytes(machine.packet, updates));
+    std::string wraps_text;
+    for (unsigned d = 0; d < shape.dimensions(); ++d) wraps_text += links->wraps(d) ? 't' : 'm';
+    if (!quiet) {
+      std::cerr << fmt::format("gups-network: {} on {} {} ({} nodes, wraps {}), level {}, {} payload bytes ({} on "
+                               "the wire) per message\n",
+                               traffic, machine.name, shape.to_string(), shape.nodes(), wraps_text, level.name(),
+                               payload, run.wire_bytes);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    const auto result = gups::drive_traffic(*timing, *links, machine.link_bandwidth, run, [&](double done) {
+      if (!quiet) std::cerr << fmt::format("gups-network: progress: {:.0f}%, wall {:.1f} s\n", 100 * done, wall());
+    });
+    const double wall_seconds = wall();
+    nlohmann::ordered_json out{
+        {"schema", "torus-gups/network-traffic/1"},
+        {"machine", machine.name},
+        {"shape", shape.to_string()},
+        {"nodes", shape.nodes()},
+        {"wraps", wraps_text},
+        {"network_level", level.name()},
+        {"traffic", traffic},
+        {"payload_bytes", payload},
+        {"wire_bytes", run.wire_bytes},
+        {"messages", result.messages},
+        {"simulated_seconds", result.seconds},
+        {"mean_latency_seconds", result.mean_latency},
+        {"wire_bytes_per_node_per_second", result.wire_rate},
+        {"payload_bytes_per_node_per_second", result.payload_rate},
+        {"peak_bytes_per_node_per_second", result.peak_rate},
+        {"efficiency", result.efficiency},
+        {"wall_seconds", wall_seconds}};
+    if (const auto* packets = dynamic_cast<const gups::PacketNetwork*>(timing.get())) {
+      const auto& a = packets->audit();
+      out["packets"] = {{"packets", a.packets},           {"hops", a.hops},
+                        {"shortest_hops", a.shortest_hops}, {"off_route_hops", a.off_route_hops},
+                        {"escape_hops", a.escape_hops},     {"held_upstream", a.held_upstream},
+                        {"most_chunks_held", a.most_chunks_held}, {"overfilled", a.overfilled}};
+    }
+    std::cout << fmt::format(
+        "{} on {} {} (wraps {}), level {}: {} messages of {} bytes ({} on the wire) in {:.6g} s simulated\n"
+        "Delivered {:.4g} MB/s per node on the wire, {:.4g} MB/s of payload; peak {:.4g} MB/s per node "
+        "(the busiest line's links full)\nEfficiency {:.1f}% of peak; mean latency {:.4g} us; wall {:.1f} s\n",
+        traffic, machine.name, shape.to_string(), wraps_text, level.name(), result.messages, payload, run.wire_bytes,
+        result.seconds, result.wire_rate / 1e6, result.payload_rate / 1e6, result.peak_rate / 1e6,
+        100 * result.efficiency, result.mean_latency * 1e6, wall_seconds);
+    if (!json_path.empty()) {
+      std::ofstream file(json_path);
+      file << out.dump(1) << "\n";
+      if (!file) throw std::invalid_argument("cannot write " + json_path);
+    }
+    return 0;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "gups-network: error: " << e.what() << "\n";
+    return 2;
+  }
+}

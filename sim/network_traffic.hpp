@@ -1,0 +1,47 @@
+// Global-exchange traffic driven straight through a network level's timing
+// (no kernel, no SimGrid): what a network delivers under all-to-all,
+// bisection or uniform traffic, against the peak its longest line allows.
+// gups-network runs it; the unit tests check it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "kernel/core/exchange_pattern.hpp"
+#include "sim/levels/network_level.hpp"
+#include "topologies/network/torus_links.hpp"
+
+namespace gups {
+
+struct TrafficRun {
+  ExchangePattern pattern = ExchangePattern::all_to_all;
+  std::uint64_t steps = 0;     // 0: the pattern's own (exchange_steps); uniform needs some
+  double payload_bytes = 256;  // per message
+  double wire_bytes = 256;     // per message, with its packets' headers and rounding
+  std::uint64_t seed = 1;
+};
+
+struct TrafficResult {
+  std::uint64_t messages = 0;
+  double seconds = 0;         // from the first injection (all at 0) to the last arrival
+  double mean_latency = 0;    // seconds, injection to arrival, over the messages
+  double wire_rate = 0;       // wire bytes delivered per node per second
+  double payload_rate = 0;    // payload bytes delivered per node per second
+  double peak_rate = 0;       // per node: what the busiest line's links allow under uniform traffic
+  double efficiency = 0;      // wire_rate / peak_rate
+};
+
+// The per-node injection rate at which uniform (or all-to-all) traffic
+// loads the busiest directed link fully: 8 b / k for a ring of k nodes, 4 b /
+// k for a chain (its middle link), the least over the dimensions of more
+// than one node. Bisection traffic has its own: the links across the cut.
+double uniform_peak_rate(const TorusLinks& links, double link_bandwidth);
+double bisection_peak_rate(const TorusLinks& links, double link_bandwidth);
+
+// Every node sends its messages of each step at time 0, step by step (so
+// that the network serves older steps first), through `timing`. `progress`
+// (if set) is called with the fraction done now and then.
+TrafficResult drive_traffic(MessageTiming& timing, const TorusLinks& links, double link_bandwidth,
+                            const TrafficRun& run, const std::function<void(double)>& progress = {});
+
+}  // namespace gups
