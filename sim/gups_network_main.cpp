@@ -52,6 +52,11 @@ int main(int argc, char** argv) {
   app.add_option("--nodes,-n", nodes, "node count, mapped by the machine's shape rule")
       ->check(CLI::Range(std::uint64_t{2}, gups::kMaxNodes))
       ->excludes(shape_option);
+  std::string shape_rule = "machine";
+  app.add_option("--shape-rule", shape_rule,
+                 "with --nodes: machine (its listed partitions, else the balanced shape) or balanced")
+      ->check(CLI::IsMember({"machine", "balanced"}))
+      ->capture_default_str();
   app.add_option("--wrap", wrap,
                  "torus, mesh, machine (a mesh below the machine's torus.mesh_below_nodes), or a letter per "
                  "dimension: t wraps, m does not (ttm)")
@@ -80,7 +85,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const auto machine = gups::model::load_machine(machine_name, gups::model::default_machine_directories());
+    auto machine = gups::model::load_machine(machine_name, gups::model::default_machine_directories());
+    machine.balanced_shapes = shape_rule == "balanced";
     if (!machine.topology->is_virtual_torus) {
       throw std::invalid_argument(fmt::format("machine {} is a {}: gups-network drives tori and meshes",
                                               machine.name, machine.topology->label));

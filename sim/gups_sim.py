@@ -82,7 +82,8 @@ def run_plan(args, workdir=None):
     """gups-topology's plan of this run (and, given a work folder, its platform, hostfile and charges there);
     raises BadInput with its error."""
     command = [GUPS_TOPOLOGY, "--machine", args.machine, "--algo", args.algo, "--network", args.network]
-    command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64)]
+    command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64), "--shape-rule",
+                                                           args.shape_rule]
     if args.algo in PROBE_ALGORITHMS:
         sizes = (("--cores-per-node", args.cores_per_node), ("--memory-words", args.memory_words),
                  ("--block-words", args.block_words), ("--receive-buffers", args.receive_buffers))
@@ -191,7 +192,7 @@ def simulation_section(args, plan, options, command, wall, peak_kib, stopped):
     return {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
             "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"],
             "costs": args.costs, "network_scale": args.network_scale, "zero_latency": args.zero_latency,
-            "network": plan["network"], "network_level": plan["network_level"],
+            "network": plan["network"], "network_level": plan["network_level"], "shape_rule": plan.get("shape_rule"),
             "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}
 
 

@@ -62,6 +62,9 @@ def parse_arguments(argv, levels):
     size = p.add_mutually_exclusive_group()
     size.add_argument("--shape", help="torus of nodes, such as 4x4x4")
     size.add_argument("--nodes", type=int, help="node count, mapped by the machine's shape rule")
+    p.add_argument("--shape-rule", choices=("machine", "balanced"), default="machine",
+                   help="with --nodes: machine (its listed partitions, torus.partitions, else the balanced shape; "
+                        "default) or balanced (the most balanced shape always)")
     p.add_argument("--cores-per-node", type=int,
                    help="multicore: ranks per node (default: the machine's); direct: processes per node (default 1)")
     updates = p.add_mutually_exclusive_group()

@@ -29,6 +29,7 @@ struct Request {
   std::string buckets = "sizing";
   std::string owner = "division";
   std::string nodes_per_host = "1";
+  std::string shape_rule = "machine";
   bool explain = false;
   ModelOptions options;
 };
@@ -72,7 +73,8 @@ std::vector<gups::TorusShape> shapes_of(const Machine& machine, const Request& r
 }
 
 int run(const Request& request) {
-  const auto machine = load_machine(request.machine, default_machine_directories());
+  auto machine = load_machine(request.machine, default_machine_directories());
+  machine.balanced_shapes = request.shape_rule == "balanced";
   auto options = request.options;
   options.buckets = request.buckets == "reference" ? BucketRule::reference : BucketRule::sizing;
   options.owner = request.owner == to_string(OwnerMode::predict) ? OwnerMode::predict : OwnerMode::division;
@@ -123,6 +125,11 @@ int main(int argc, char** argv) {
   app.add_option("--shape", request.shapes, "torus shapes such as 8x8x8 (comma list)")
       ->delimiter(',')
       ->check(gups::cli::kNotEmpty);
+  app.add_option("--shape-rule", request.shape_rule,
+                 "node counts to shapes: machine (its listed partitions, torus.partitions, else the balanced "
+                 "shape) or balanced (the most balanced shape always)")
+      ->check(CLI::IsMember({"machine", "balanced"}))
+      ->capture_default_str();
   app.add_option("--sweep", request.sweep, "node counts FROM:TO, doubling (default 64:32768 if no sizes given)")
       ->check(gups::cli::kNotEmpty);
   app.add_option("--lookahead", request.options.lookahead, "updates in flight per node")

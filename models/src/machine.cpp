@@ -346,10 +346,15 @@ double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const 
   return mode == OwnerMode::predict ? costs.owner_prediction : costs.owner_division;
 }
 
+std::string Machine::shape_rule_for(std::uint64_t nodes) const {
+  return !balanced_shapes && torus.partitions.count(nodes) ? "partition" : "balanced";
+}
+
 TorusShape Machine::shape_for(std::uint64_t nodes) const {
   if (nodes == 0) throw std::invalid_argument("the node count must be at least 1");
   // The partition must exist; the virtual torus then only needs its nodes.
   if (topology->partition) topology->partition(network_parameters, nodes, name);
+  if (shape_rule_for(nodes) == "partition") return torus.partitions.at(nodes);
   const auto shape = TorusShape::balanced(nodes, torus.dimensions);
   for (const auto side : shape.sizes()) {
     if (side > torus.max_side) {

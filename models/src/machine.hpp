@@ -63,6 +63,9 @@ struct TorusLimits {
   std::uint32_t max_side = 0;  // longest torus side a partition may have
   // Partitions of fewer nodes have no wrap-around links (0: none is a mesh).
   std::uint64_t mesh_below_nodes = 0;
+  // The machine's own partitions by node count (the file's torus.partitions):
+  // shape_for gives these where listed, the balanced rule elsewhere.
+  std::map<std::uint64_t, TorusShape> partitions;
 };
 
 struct Machine {
@@ -96,9 +99,16 @@ struct Machine {
   nlohmann::json notes;                                       // free-form, kept as read
   std::string path;                                           // file it was read from, empty if made
 
-  // The partition shape for a node count under this machine's rules;
-  // throws std::invalid_argument naming the count when it cannot be mapped.
+  // Set by a program asked for balanced shapes (--shape-rule balanced): the
+  // listed partitions are then left aside.
+  bool balanced_shapes = false;
+
+  // The partition shape for a node count under this machine's rules: its
+  // listed partition, else the most balanced shape; throws
+  // std::invalid_argument naming the count when it cannot be mapped.
   TorusShape shape_for(std::uint64_t nodes) const;
+  // Where shape_for takes a count's shape from: "partition" or "balanced".
+  std::string shape_rule_for(std::uint64_t nodes) const;
 
   // A partition of this many nodes is a mesh, not a torus.
   bool is_mesh(std::uint64_t nodes) const noexcept {

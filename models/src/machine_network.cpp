@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cstdlib>
 #include <stdexcept>
 
 #include "models/src/object_reader.hpp"
@@ -60,6 +61,31 @@ void read_torus(ObjectReader& torus, Machine& machine) {
   }
   machine.torus.max_side = torus.count("max_side");
   machine.torus.mesh_below_nodes = torus.count("mesh_below_nodes", 0);
+  if (torus.has("partitions")) {
+    const auto& listed = torus.child("partitions");
+    if (!listed.is_object()) ObjectReader::fail("torus.partitions", "must map node counts to shapes such as \"8x8x16\"");
+    for (const auto& [count, shape_text] : listed.items()) {
+      const auto field = "torus.partitions." + count;
+      char* end = nullptr;
+      const auto nodes = std::strtoull(count.c_str(), &end, 10);
+      if (count.empty() || *end != '\0' || nodes == 0) ObjectReader::fail(field, "must be keyed by a node count");
+      if (!shape_text.is_string()) ObjectReader::fail(field, "must be a shape such as \"8x8x16\"");
+      try {
+        auto shape = TorusShape::parse(shape_text.get<std::string>());
+        if (shape.nodes() != nodes || shape.dimensions() != machine.torus.dimensions) {
+          ObjectReader::fail(field, fmt::format("is {}: {} nodes in {} dimensions, not {} in {}", shape.to_string(),
+                                                shape.nodes(), shape.dimensions(), nodes, machine.torus.dimensions));
+        }
+        for (const auto side : shape.sizes()) {
+          if (side > machine.torus.max_side) ObjectReader::fail(field, "has a side longer than torus.max_side");
+        }
+        machine.torus.partitions.emplace(nodes, std::move(shape));
+      } catch (const std::invalid_argument& e) {
+        if (std::string(e.what()).find(field) != std::string::npos) throw;
+        ObjectReader::fail(field, e.what());
+      }
+    }
+  }
   read_links(torus, machine);
 }
 
@@ -90,9 +116,14 @@ void read_dragonfly(ObjectReader& fly, Machine& machine) {
 }
 
 nlohmann::ordered_json write_torus(const Machine& machine) {
-  return {{"dimensions", machine.torus.dimensions},
-          {"max_side", machine.torus.max_side},
-          {"mesh_below_nodes", machine.torus.mesh_below_nodes}};
+  nlohmann::ordered_json section{{"dimensions", machine.torus.dimensions},
+                                 {"max_side", machine.torus.max_side},
+                                 {"mesh_below_nodes", machine.torus.mesh_below_nodes}};
+  if (!machine.torus.partitions.empty()) {
+    auto& listed = section["partitions"] = nlohmann::ordered_json::object();
+    for (const auto& [nodes, shape] : machine.torus.partitions) listed[std::to_string(nodes)] = shape.to_string();
+  }
+  return section;
 }
 
 nlohmann::ordered_json write_fat_tree(const Machine& machine) {

@@ -190,6 +190,34 @@ TEST(MachineFile, NetworkLevelParametersAreObjectsKeptAsGiven) {
   EXPECT_FALSE(to_json(load_document(doc)).contains("network_levels"));
 }
 
+// A machine's listed partitions give the shape of their node counts; the
+// balanced rule covers the others, or all of them when asked.
+TEST(MachineFile, ListedPartitionsGiveTheirShapes) {
+  auto m = load_machine("bgp", default_machine_directories());
+  EXPECT_EQ(m.shape_for(4096).to_string(), "8x16x32");
+  EXPECT_EQ(m.shape_rule_for(4096), "partition");
+  EXPECT_EQ(m.shape_for(256).to_string(), "4x8x8");  // not listed: balanced
+  EXPECT_EQ(m.shape_rule_for(256), "balanced");
+  m.balanced_shapes = true;
+  EXPECT_EQ(m.shape_for(4096).to_string(), "16x16x16");
+  EXPECT_EQ(load_machine("bgl", default_machine_directories()).shape_for(65536).to_string(), "64x32x32");
+  auto doc = bgp_document();
+  doc["torus"]["partitions"]["4096"] = "8x8x32";
+  EXPECT_NE(load_error(doc).find("'torus.partitions.4096' is 8x8x32: 2048 nodes"), std::string::npos) << load_error(doc);
+  doc = bgp_document();
+  doc["torus"]["partitions"]["many"] = "8x8x32";
+  EXPECT_NE(load_error(doc).find("'torus.partitions.many' must be keyed by a node count"), std::string::npos);
+  doc = bgp_document();
+  doc["torus"]["partitions"]["256"] = "256x1x1";
+  EXPECT_NE(load_error(doc).find("longer than torus.max_side"), std::string::npos);
+  doc = bgp_document();
+  doc["torus"]["partitions"]["64"] = "8x8";
+  EXPECT_NE(load_error(doc).find("in 2 dimensions, not 64 in 3"), std::string::npos) << load_error(doc);
+  doc = bgp_document();
+  doc["torus"]["partitions"]["64"] = "4xx4";
+  EXPECT_NE(load_error(doc).find("'torus.partitions.64'"), std::string::npos) << load_error(doc);
+}
+
 TEST(MachineFile, UnknownMachineListsTheKnownOnes) {
   try {
     load_machine("bgz", default_machine_directories());

@@ -47,6 +47,12 @@ int main(int argc, char** argv) {
       ->check(gups::cli::kNotEmpty);
   app.add_option("--nodes,-n", request.nodes, "node count, mapped by the machine's shape rule")
       ->check(CLI::Range(std::uint64_t{1}, gups::kMaxNodes));
+  std::string shape_rule = "machine";
+  app.add_option("--shape-rule", shape_rule,
+                 "with --nodes: machine (its listed partitions, torus.partitions, else the balanced shape) or "
+                 "balanced (the most balanced shape always)")
+      ->check(CLI::IsMember({"machine", "balanced"}))
+      ->capture_default_str();
   app.add_option("--ranks-per-node,--cores-per-node", request.cores_per_node,
                  "multicore: cores per node (0: the machine's); direct: processes per node; routed: 1")
       ->check(CLI::Range(0u, 1024u));
@@ -142,6 +148,7 @@ int main(int argc, char** argv) {
       probe.algorithm = algorithm;
       probe.shape = request.shape;
       probe.nodes = request.nodes;
+      probe.balanced_shapes = shape_rule == "balanced";
       probe.ranks_per_node = request.cores_per_node ? request.cores_per_node : 1;
       if (level != "auto") probe.network_level = gups::network_level_named(level);
       if (wrap == "machine") throw std::invalid_argument("--wrap machine applies to the update algorithms");
@@ -154,6 +161,7 @@ int main(int argc, char** argv) {
     request.owner = owner == "predict" ? gups::OwnerMode::predict : gups::OwnerMode::division;
     request.wrap = wrap == "mesh" ? Wrap::mesh : wrap == "machine" ? Wrap::machine : Wrap::torus;
     request.paper_buckets = paper_buckets;
+    request.balanced_shapes = shape_rule == "balanced";
     if (level != "auto") request.network_level = gups::network_level_named(level);
     request.nodes_per_host = gups::model::nodes_per_host_named(nodes_per_host);
     if (log2_table) request.log2_table = log2_table;

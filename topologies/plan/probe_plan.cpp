@@ -17,6 +17,7 @@ ProbePlan plan_probe_run(const ProbeRequest& request) {
   }
   ProbePlan plan;
   plan.machine = model::load_machine(request.machine, model::default_machine_directories());
+  plan.machine.balanced_shapes = request.balanced_shapes;
   plan.algorithm = request.algorithm;
   plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();

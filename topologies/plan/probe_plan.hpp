@@ -30,6 +30,7 @@ struct ProbeRequest {
   std::string algorithm = "apex-map-mpi";
   std::string shape;        // or
   std::uint64_t nodes = 0;  // mapped by the machine's shape rule
+  bool balanced_shapes = false;  // the balanced rule even where the machine lists a partition
   unsigned ranks_per_node = 1;
   std::uint64_t memory_words = 0;          // M (0: kSimulatedShareWords per process)
   std::uint64_t block_words = 1;           // L, for the receive buffers' memory

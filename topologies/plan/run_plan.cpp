@@ -116,6 +116,7 @@ NetworkLevel automatic_network_level(std::uint64_t nodes) {
 RunPlan plan_run(const PlanRequest& request) {
   RunPlan plan;
   plan.machine = model::load_machine(request.machine, model::default_machine_directories());
+  plan.machine.balanced_shapes = request.balanced_shapes;
   plan.algorithm = request.algorithm;
   plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
@@ -180,9 +181,17 @@ nlohmann::json network_plan_json(const model::Machine& machine, const TorusShape
   const auto links = model::physical_links(machine, shape, mesh);
   physical["directed_links"] = links->count();
   physical["link_classes"] = links->class_names();
+  const auto nodes = shape.nodes();
+  const char* rule = "given";
+  if (on_torus && machine.shape_rule_for(nodes) == "partition" && machine.shape_for(nodes).sizes() == shape.sizes()) {
+    rule = "machine partition";
+  } else if (shape.sizes() == TorusShape::balanced(nodes, shape.dimensions()).sizes()) {
+    rule = "balanced";
+  }
   return {{"schema", "torus-gups/plan/1"},
           {"machine", written},
           {"shape", shape.to_string()},
+          {"shape_rule", rule},
           {"nodes", shape.nodes()},
           {"network", on_torus ? (mesh ? "mesh" : "torus") : "virtual torus on a " + topology},
           {"physical_network", physical},

@@ -36,6 +36,7 @@ struct PlanRequest {
   Algorithm algorithm = Algorithm::multicore;
   std::string shape;                 // or
   std::uint64_t nodes = 0;           // mapped by the machine's shape rule
+  bool balanced_shapes = false;      // the balanced rule even where the machine lists a partition
   unsigned cores_per_node = 0;       // multicore: 0 = the machine's; direct: processes per node (0 = 1)
   std::optional<unsigned> log2_table;
   std::uint64_t words_per_node = 1024;      // with no log2_table: the table has at least this many per node
