@@ -12,10 +12,12 @@
 // it saturate is what it books: a packet holds room in a buffer from the
 // moment the link towards it starts sending (credits are counted by the
 // sender) until its tail has left on the next link and the credit is back,
-// so a packet that cannot move on keeps the buffer behind it full; and a
-// packet whose buffer ahead would fill before it could leave it again waits
-// upstream instead, back to its injection FIFO, which then holds the
-// node's next packets behind it.
+// so a packet that cannot move on keeps the buffer behind it full; each
+// buffer is a FIFO, so a packet leaves it only after those that came in
+// before it (head-of-line blocking: one waiting for a busy link holds back
+// one behind it bound elsewhere); and a packet whose buffer ahead would fill
+// before it could leave it again waits upstream instead, back to its
+// injection FIFO, which then holds the node's next packets behind it.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -113,7 +115,19 @@ class Buffer {
   void forget_before(double now) {
     const auto at = in_effect(now);
     if (at != steps_.end()) steps_.erase(steps_.begin(), at);
+    std::erase_if(passages_, [now](const Passage& p) { return p.out <= now; });
   }
+
+  // A buffer is a FIFO: a packet whose head came in at `in` leaves it only
+  // after every packet that came in before it has (head-of-line blocking).
+  double clear_after(double in) const {
+    double clear = 0;
+    for (const auto& p : passages_) {
+      if (p.in <= in) clear = std::max(clear, p.out);
+    }
+    return clear;
+  }
+  void pass(double in, double out) { passages_.push_back({in, out}); }
 
   // Each step from `from` to `until`, as (time, chunks held).
   template <typename Visit>
@@ -142,6 +156,11 @@ class Buffer {
     return static_cast<std::size_t>(made - steps_.begin());
   }
   std::vector<Step> steps_;
+  struct Passage {
+    double in;   // its head came in
+    double out;  // its tail had left
+  };
+  std::vector<Passage> passages_;  // in booking order
 };
 
 class TorusPackets final : public PacketNetwork {
@@ -260,17 +279,19 @@ class TorusPackets final : public PacketNetwork {
       // cannot leave before it came in.
       const double head_in = k == 0 ? injected : steps_[k - 1].depart + speeds_.latency;
       const double tail_in = k == 0 ? injected : head_in + steps_[k - 1].on_link;
+      // Behind the packets that came into its buffer before it.
+      const double free_from = k == 0 ? head_in : std::max(head_in, steps_[k - 1].into->clear_after(head_in));
       double leave = 0;  // when its tail has left where it is (k > 0)
       Choice best;
       if (here == to) {
         auto& drain = drains_[to];
         drain.forget_before(now);
         const double emptying = size / p_.reception_bytes_per_s;
-        const double start = drain.earliest(head_in, emptying);
+        const double start = drain.earliest(free_from, emptying);
         leave = std::max(start + emptying, tail_in);
         best.depart = start;
       } else {
-        choose(here, to, head_in, tail_in, size, chunks, now, best);
+        choose(here, to, free_from, tail_in, size, chunks, now, best);
         if (best.depart == kNever) throw std::logic_error("packet level: a packet has nowhere to go");
         leave = best.depart + best.step.on_link + speeds_.latency;  // its credit is back upstream then
       }
@@ -335,6 +356,8 @@ class TorusPackets final : public PacketNetwork {
         audit_.most_chunks_held = std::max(audit_.most_chunks_held, held + chunks);
       });
       s.into->hold(s.depart, leave, chunks);
+      s.into->pass(s.depart + speeds_.latency, i + 1 < steps_.size() ? steps_[i + 1].depart + steps_[i + 1].on_link
+                                                                     : drain_start + size / p_.reception_bytes_per_s);
       ++audit_.hops;
       audit_.escape_hops += s.escape;
       if (i < route_.size() && s.link != route_[i]) ++audit_.off_route_hops;

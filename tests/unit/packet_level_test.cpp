@@ -161,6 +161,23 @@ TEST(PacketLevel, AFullReceptionFifoPushesBackOnPacketsThatOnlyShareItsPath) {
   EXPECT_GT(at_packet, at_queue + 10.0) << at_packet << " vs " << at_queue;
 }
 
+TEST(PacketLevel, APacketWaitsBehindTheOneAheadOfItInItsBuffer) {
+  // Dimension order on a 4x4 mesh: ten packets from node 1 to node 2 hold
+  // link 1 -> 2 for 10 s; a packet from 0 to 3 then waits at node 1 for it.
+  // A packet from 0 to 5 comes into the same buffer at node 1 behind it and
+  // goes on along Y (1 -> 5), a free link: it still waits until the one
+  // ahead has left (head-of-line blocking).
+  const TorusShape shape({4, 4});
+  auto net = network(shape, {false, false}, parameters(64, "deterministic"));
+  EXPECT_NEAR(net->arrival(1, 2, 2560.0, 0.0), 10.1, 1e-9);
+  const double ahead = net->arrival(0, 3, 256.0, 0.0);
+  EXPECT_GT(ahead, 10.0);
+  const double behind = net->arrival(0, 5, 256.0, 0.0);
+  EXPECT_GT(behind, ahead - 1.5);  // it left node 1 just after the one ahead did
+  // Where it has a buffer of its own (another node's), it is not held.
+  EXPECT_LT(net->arrival(4, 5, 256.0, 0.0), 2.0);
+}
+
 TEST(PacketLevel, BadParametersAreRefusedWithOneLineNamingTheField) {
   auto refused = [](LevelParameters p, const std::string& field) {
     try {
