@@ -74,6 +74,12 @@ int main(int argc, char** argv) {
                                                "all-to-all, 1 for bisection; uniform needs it)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
   app.add_option("--seed", seed, "uniform traffic's seed")->capture_default_str();
+  double offered_load = 0;
+  app.add_option("--offered-load", offered_load,
+                 "each node injects at this fraction of the peak (1: the busiest line's links full), step after "
+                 "step; 0 (default): every message at once, as an all-to-all posted to a DMA")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
   app.add_option("--json", json_path, "write the result as JSON here");
   app.add_flag("--quiet,-q", quiet, "no progress lines");
   try {
@@ -113,6 +119,7 @@ int main(int argc, char** argv) {
     run.steps = steps;
     run.seed = seed;
     run.payload_bytes = payload;
+    run.offered_load = offered_load;
     const auto updates = static_cast<std::uint64_t>(std::ceil(payload / machine.packet.update_bytes));
     run.wire_bytes = static_cast<double>(gups::message_wire_bytes(machine.packet, updates));
     std::string wraps_text;
@@ -137,6 +144,7 @@ int main(int argc, char** argv) {
         {"wraps", wraps_text},
         {"network_level", level.name()},
         {"traffic", traffic},
+        {"offered_load", offered_load},
         {"payload_bytes", payload},
         {"wire_bytes", run.wire_bytes},
         {"messages", result.messages},

@@ -35,15 +35,20 @@ TrafficResult drive_traffic(MessageTiming& timing, const TorusLinks& links, doub
   const std::uint64_t steps = run.steps ? run.steps : exchange_steps(run.pattern, nodes);
   if (steps == 0) throw std::invalid_argument("uniform traffic needs a number of messages per node");
   TrafficResult r;
+  r.peak_rate = run.pattern == ExchangePattern::bisection ? bisection_peak_rate(links, link_bandwidth)
+                                                          : uniform_peak_rate(links, link_bandwidth);
+  if (run.offered_load < 0) throw std::invalid_argument("the offered load must not be negative");
+  const double interval = run.offered_load > 0 ? run.wire_bytes / (run.offered_load * r.peak_rate) : 0.0;
   double latency_sum = 0;
   std::uint64_t senders = 0;
   for (std::uint64_t step = 0; step < steps; ++step) {
+    const double now = static_cast<double>(step) * interval;
     for (std::uint64_t node = 0; node < nodes; ++node) {
       const auto to = exchange_destination(run.pattern, node, step, nodes, run.seed);
       if (to == node) continue;
-      const double arrived = timing.arrival(node, to, run.wire_bytes, 0.0);
+      const double arrived = timing.arrival(node, to, run.wire_bytes, now);
       r.seconds = std::max(r.seconds, arrived);
-      latency_sum += arrived;
+      latency_sum += arrived - now;
       ++r.messages;
     }
     if (step == 0) senders = r.messages;
@@ -54,8 +59,6 @@ TrafficResult drive_traffic(MessageTiming& timing, const TorusLinks& links, doub
   const double per_node = static_cast<double>(r.messages) / static_cast<double>(senders) / r.seconds;
   r.wire_rate = per_node * run.wire_bytes;
   r.payload_rate = per_node * run.payload_bytes;
-  r.peak_rate = run.pattern == ExchangePattern::bisection ? bisection_peak_rate(links, link_bandwidth)
-                                                          : uniform_peak_rate(links, link_bandwidth);
   r.efficiency = r.wire_rate / r.peak_rate;
   return r;
 }

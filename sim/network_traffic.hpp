@@ -19,6 +19,10 @@ struct TrafficRun {
   double payload_bytes = 256;  // per message
   double wire_bytes = 256;     // per message, with its packets' headers and rounding
   std::uint64_t seed = 1;
+  // Each node injects a message every wire_bytes / (offered_load x peak)
+  // seconds, step after step; 0: every message at time 0 (an all-to-all
+  // posted at once, as a DMA takes it).
+  double offered_load = 0;
 };
 
 struct TrafficResult {
@@ -38,8 +42,9 @@ struct TrafficResult {
 double uniform_peak_rate(const TorusLinks& links, double link_bandwidth);
 double bisection_peak_rate(const TorusLinks& links, double link_bandwidth);
 
-// Every node sends its messages of each step at time 0, step by step (so
-// that the network serves older steps first), through `timing`. `progress`
+// Every node sends its messages step by step (so that the network serves
+// older steps first), all at time 0 or paced at the offered load, through
+// `timing`. `progress`
 // (if set) is called with the fraction done now and then.
 TrafficResult drive_traffic(MessageTiming& timing, const TorusLinks& links, double link_bandwidth,
                             const TrafficRun& run, const std::function<void(double)>& progress = {});

@@ -185,7 +185,7 @@ class TorusPackets final : public PacketNetwork {
     double arrived = now;
     double left = bytes;
     do {
-      const double size = std::min(left, static_cast<double>(p_.max_packet_bytes));
+      const double size = std::min(left, p_.max_wire_bytes());
       arrived = std::max(arrived, send_packet(from, to, size, now));
       left -= size;
     } while (left > 0);
@@ -397,7 +397,8 @@ unsigned whole(const LevelParameters& p, const char* key, unsigned minimum, cons
 }  // namespace
 
 unsigned PacketParameters::chunks(double bytes) const noexcept {
-  return static_cast<unsigned>(std::ceil(bytes / chunk_bytes - 1e-9));
+  const double held = std::min(bytes, static_cast<double>(max_packet_bytes));
+  return std::max(1u, static_cast<unsigned>(std::ceil(held / chunk_bytes - 1e-9)));
 }
 
 PacketParameters PacketParameters::read(const LevelParameters& p) {
@@ -418,6 +419,7 @@ PacketParameters PacketParameters::read(const LevelParameters& p) {
   const auto packet = p.value("packet", nlohmann::json::object());
   r.max_packet_bytes = packet.value("max_bytes", 0u);
   r.chunk_bytes = packet.value("granularity_bytes", 0u);
+  r.ack_bytes = packet.value("ack_bytes", 0u);
   if (r.chunk_bytes == 0 || r.max_packet_bytes < r.chunk_bytes) {
     throw std::invalid_argument("the packet level needs the machine's packet.max_bytes and packet.granularity_bytes");
   }

@@ -19,8 +19,14 @@ struct PacketParameters {
   double reception_bytes_per_s = 0;    // what one node's DMA drains from its reception FIFOs into memory
   unsigned chunk_bytes = 0;            // the machine's packet granularity
   unsigned max_packet_bytes = 0;       // the machine's largest packet
+  unsigned ack_bytes = 0;              // the machine's acknowledgement traffic per packet, counted in its wire bytes
 
+  // The chunks a packet of `bytes` on the wire holds in a buffer (its
+  // acknowledgement takes none).
   unsigned chunks(double bytes) const noexcept;
+  // The most wire bytes one packet stands for: a message's wire bytes are
+  // cut into packets of this many.
+  double max_wire_bytes() const noexcept { return static_cast<double>(max_packet_bytes) + ack_bytes; }
   unsigned max_chunks() const noexcept { return chunks(max_packet_bytes); }
 
   // Throws std::invalid_argument, one line naming the field at fault.

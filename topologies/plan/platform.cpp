@@ -139,7 +139,8 @@ LevelParameters level_parameters(const model::Machine& machine, NetworkLevel lev
   LevelParameters parameters = machine.network_levels.value(level.name(), LevelParameters::object());
   parameters["topology"] = machine.topology->name;
   parameters["packet"] = {{"max_bytes", machine.packet.max_bytes},
-                          {"granularity_bytes", machine.packet.granularity_bytes}};
+                          {"granularity_bytes", machine.packet.granularity_bytes},
+                          {"ack_bytes", machine.packet.ack_bytes}};
   return parameters;
 }
 
