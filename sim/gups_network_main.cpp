@@ -98,6 +98,9 @@ int main(int argc, char** argv) {
                                               machine.name, machine.topology->label));
     }
     if (shape_text.empty() && nodes == 0) throw std::invalid_argument("give --shape or --nodes");
+    if (traffic == "uniform" && steps == 0) {
+      throw std::invalid_argument("uniform traffic needs --messages-per-node");
+    }
     const auto shape = shape_text.empty() ? machine.shape_for(nodes) : gups::TorusShape::parse(shape_text);
     if (shape.nodes() < 2) throw std::invalid_argument("traffic needs 2 nodes or more");
     const auto level = gups::NetworkLevel::named(level_name);

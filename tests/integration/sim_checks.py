@@ -201,6 +201,18 @@ def mesh_link_load(workdir):
 
 
 @check
+def network_traffic(workdir, name):
+    """A gups-network result: its messages and efficiency, and the packet level's audit (every hop on a shortest
+    path, no buffer filled beyond its depth)."""
+    r = result(workdir, name)
+    p = r.get("packets", {})
+    print(f"{r['messages']} messages, efficiency {r['efficiency']:.3f},",
+          "every hop minimal," if p.get("hops") == p.get("shortest_hops") else f"hops {p.get('hops')} of "
+          f"{p.get('shortest_hops')} shortest,",
+          "credits never below 0" if p.get("overfilled") == 0 else f"overfilled {p.get('overfilled')}")
+
+
+@check
 def machine_with(workdir, name, machine, *settings):
     """Writes WORKDIR/NAME.json: a machine file with dotted fields set (FIELD=VALUE, VALUE as JSON), for a run
     that needs a machine with one thing changed."""
