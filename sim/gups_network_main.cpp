@@ -80,6 +80,12 @@ int main(int argc, char** argv) {
                  "step; 0 (default): every message at once, as an all-to-all posted to a DMA")
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
+  std::uint64_t window = 0;
+  app.add_option("--window", window,
+                 "at most this many of a node's messages in flight: it waits for its oldest to arrive before "
+                 "injecting another (bounds the backlog past saturation); 0 (default): no bound")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20))
+      ->capture_default_str();
   app.add_option("--json", json_path, "write the result as JSON here");
   app.add_flag("--quiet,-q", quiet, "no progress lines");
   try {
@@ -123,6 +129,7 @@ int main(int argc, char** argv) {
     run.seed = seed;
     run.payload_bytes = payload;
     run.offered_load = offered_load;
+    run.window = window;
     const auto updates = static_cast<std::uint64_t>(std::ceil(payload / machine.packet.update_bytes));
     run.wire_bytes = static_cast<double>(gups::message_wire_bytes(machine.packet, updates));
     std::string wraps_text;
@@ -148,6 +155,7 @@ int main(int argc, char** argv) {
         {"network_level", level.name()},
         {"traffic", traffic},
         {"offered_load", offered_load},
+        {"window", window},
         {"payload_bytes", payload},
         {"wire_bytes", run.wire_bytes},
         {"messages", result.messages},

@@ -23,6 +23,11 @@ struct TrafficRun {
   // seconds, step after step; 0: every message at time 0 (an all-to-all
   // posted at once, as a DMA takes it).
   double offered_load = 0;
+  // At most so many of a node's messages in flight (injected, not yet
+  // arrived): a node waits for its oldest to arrive before it injects
+  // another, so that a network driven past saturation holds a bounded
+  // backlog. 0: no bound.
+  std::uint64_t window = 0;
 };
 
 struct TrafficResult {
