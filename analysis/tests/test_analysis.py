@@ -176,15 +176,17 @@ def test_machines_are_found_and_shaped_as_the_cxx_does(tmp_path, monkeypatch):
     bgp = programs.load_machine("bgp", BUILD)
     assert bgp["name"] == "bgp" and bgp["path"].endswith("bgp.json")
     tiny = {key: value for key, value in bgp.items() if key != "path"}
-    tiny.update(name="tiny", torus={**bgp["torus"], "max_side": 4})
+    torus = {key: value for key, value in bgp["torus"].items() if key != "partitions"}
+    tiny.update(name="tiny", torus={**torus, "max_side": 4})
     (tmp_path / "tiny.json").write_text(json.dumps(tiny))
     monkeypatch.setenv("TORUS_GUPS_MACHINES", str(tmp_path))
     assert programs.load_machine("tiny", BUILD)["path"] == str(tmp_path / "tiny.json")
     assert programs.plan(BUILD, "tiny", 64)["shape"] == "4x4x4"
     with pytest.raises(ValueError, match="longer than its 4"):
         programs.plan(BUILD, "tiny", 128)
-    assert [programs.plan(BUILD, "bgp", n)["shape"] for n in (1, 2, 12, 96)] == \
-        [cxx_plan("--nodes", str(n))["shape"] for n in (1, 2, 12, 96)]
+    assert [programs.plan(BUILD, "bgp", n)["shape"] for n in (1, 2, 12, 96, 4096)] == \
+        [cxx_plan("--nodes", str(n))["shape"] for n in (1, 2, 12, 96, 4096)]
+    assert programs.plan(BUILD, "bgp", 4096)["shape"] == "8x16x32"  # a listed partition
 
 
 @needs_build
