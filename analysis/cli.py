@@ -86,6 +86,8 @@ def parser():
                         "auto: gups-topology's rule by size; each row names the level that gave it)")
     s.add_argument("--resume", action="store_true",
                    help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
+    s.add_argument("--beside", help="table4: another table4 study's folder (at another network level, say): its "
+                                    "simulated steady state beside this one's, row by row, where the shape is the same")
     slurm.add_arguments(s)
     s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)
     s.add_argument("--build", default=os.path.join(ROOT, "build"))

@@ -328,7 +328,34 @@ SIMULATED_COLUMNS = [
 ]
 
 
-def markdown4(rows, wall, commands):
+def beside_rows(folder):
+    """Another table4 study's rows (its table4.json), by (machine, algorithm, nodes). Raises ValueError."""
+    path = os.path.join(folder, "table4.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+    except (OSError, ValueError) as error:
+        raise ValueError(f"--beside {folder}: cannot read its table4.json ({error})") from None
+    return {(r["machine"], r["algorithm"], r["nodes"]): r for r in document.get("rows", [])}
+
+
+def beside_columns(beside):
+    """The other study's level and steady state beside this one's, and their ratio (on the same shape only)."""
+    def other(r):
+        o = beside.get((r["machine"], r["algorithm"], r["nodes"]))
+        return o if o and o.get("shape") == r["shape"] else None
+
+    def level(r):
+        o = other(r)
+        return (o.get("network_level") or "-") if o else "- (not on this shape)"
+    return [("beside: level", False, level),
+            ("beside: steady", True, lambda r: fmt(other(r) and other(r).get("sim_steady_gups"))),
+            ("beside: steady/Eq.", True, lambda r: fmt(other(r) and other(r).get("sim_over_eq"), ".3f")),
+            ("this/beside", True, lambda r: fmt(ratio(r.get("sim_steady_gups"),
+                                                     other(r) and other(r).get("sim_steady_gups")), ".4f"))]
+
+
+def markdown4(rows, wall, commands, beside=None):
     columns = [
         ("machine", False, lambda r: r["machine"]), ("algorithm", False, lambda r: r["algorithm"]),
         ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
@@ -336,7 +363,7 @@ def markdown4(rows, wall, commands):
         ("Eq. rule", True, lambda r: fmt(r["eq_rule_gups"])),
         ("Eq. paper buckets", True, lambda r: fmt(r["eq_paper_gups"])),
         ("paper's Bottleneck", True, lambda r: fmt(r["paper_bound_gups"])),
-    ] + SIMULATED_COLUMNS + [
+    ] + SIMULATED_COLUMNS + (beside_columns(beside) if beside else []) + [
         ("binds", False, lambda r: r.get("binds", r["model_binds"])),
         ("busy shares", False, lambda r: shares(r.get("busy_shares"))),
         ("stalled shares", False, lambda r: shares(r.get("stalled_shares"))),
@@ -406,10 +433,13 @@ def study(args):
         raise ValueError("--reception-fifo must be 0 (unbounded) or more")
     if args.jobs < 1 or args.wall_budget < 0 or not math.isfinite(args.wall_budget):
         raise ValueError("--jobs needs 1 or more and --wall-budget 0 (no limit) or more seconds")
+    beside = beside_rows(args.beside) if getattr(args, "beside", None) else None
+    if beside is not None and args.which != "table4":
+        raise ValueError("--beside compares two table4 studies")
     start = time.monotonic()
     rows, commands = (table4 if args.which == "table4" else table3)(args)
     wall = time.monotonic() - start
-    text = (markdown4 if args.which == "table4" else markdown3)(rows, wall, commands)
+    text = markdown4(rows, wall, commands, beside) if args.which == "table4" else markdown3(rows, wall, commands)
     write(args, args.which, rows, text)
     png = plot.study_plot(args.which, rows, args.out)
     sys.stdout.write(text)

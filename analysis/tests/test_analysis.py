@@ -207,3 +207,23 @@ def test_division_against_prediction_plot(folder):
     assert "| direct | 12 | 48 | 2x2x2 | 0.03 |" in text  # the table shows the division runs, as HPCC does
     rows = list(csv.DictReader(open(folder / "results.csv")))
     assert sorted(r["owner"] for r in rows if r["source"] == "measured") == ["division", "predict"]
+
+
+def test_table4_beside_another_study_shows_both_levels_on_the_same_shape(tmp_path):
+    """study table4 --beside: the other study's steady state and this/beside where the shape is the same,
+    nothing where it is not."""
+    from analysis.paper import study
+    row = {"machine": "bgp", "algorithm": "multicore", "rule_bucket": 31, "paper_bucket": 29, "eq_rule_gups": 1.0,
+           "eq_paper_gups": 1.0, "paper_bound_gups": None, "model_binds": "cpu", "sim_gups": 0.9, "steady_spread": 0.0,
+           "network_level": "packet", "sim_over_eq": 0.99}
+    rows = [dict(row, nodes=64, shape="4x4x4", sim_steady_gups=0.99),
+            dict(row, nodes=4096, shape="8x16x32", sim_steady_gups=20.0)]
+    other = [dict(row, nodes=64, shape="4x4x4", sim_steady_gups=1.1, network_level="flow"),
+             dict(row, nodes=4096, shape="16x16x16", sim_steady_gups=22.0, network_level="queue")]
+    (tmp_path / "table4.json").write_text(json.dumps({"study": {}, "rows": other}))
+    text = study.markdown4(rows, 1.0, [], study.beside_rows(str(tmp_path)))
+    lines = [line for line in text.splitlines() if line.startswith("| bgp")]
+    assert "| flow |" in lines[0] and "| 0.9000 |" in lines[0]
+    assert "not on this shape" in lines[1] and "| 0.9000 |" not in lines[1]
+    with pytest.raises(ValueError, match="cannot read its table4.json"):
+        study.beside_rows(str(tmp_path / "missing"))
