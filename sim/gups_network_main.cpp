@@ -86,6 +86,10 @@ int main(int argc, char** argv) {
                  "injecting another (bounds the backlog past saturation); 0 (default): no bound")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20))
       ->capture_default_str();
+  std::vector<std::string> settings;
+  app.add_option("--set", settings,
+                 "KEY=VALUE: one of the level's parameters (the machine file's network_levels.LEVEL.KEY) for this "
+                 "run, VALUE as JSON (--set channel_buffer_chunks=64 --set routing='\"deterministic\"')");
   app.add_option("--json", json_path, "write the result as JSON here");
   app.add_flag("--quiet,-q", quiet, "no progress lines");
   try {
@@ -117,6 +121,18 @@ int main(int argc, char** argv) {
     }
     const auto links = std::make_shared<gups::TorusLinks>(shape, wraps_named(wrap, machine, shape));
     gups::LevelParameters parameters = gups::topology::level_parameters(machine, level);
+    for (const auto& setting : settings) {
+      const auto equals = setting.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        throw std::invalid_argument(fmt::format("--set '{}': give KEY=VALUE", setting));
+      }
+      const auto key = setting.substr(0, equals), text = setting.substr(equals + 1);
+      try {
+        parameters[key] = nlohmann::json::parse(text);
+      } catch (const nlohmann::json::exception&) {
+        parameters[key] = text;  // a bare word: a string
+      }
+    }
     try {
       level.check(parameters);
     } catch (const std::invalid_argument& e) {
@@ -156,6 +172,7 @@ int main(int argc, char** argv) {
         {"traffic", traffic},
         {"offered_load", offered_load},
         {"window", window},
+        {"level_parameters", parameters},
         {"payload_bytes", payload},
         {"wire_bytes", run.wire_bytes},
         {"messages", result.messages},

@@ -75,11 +75,18 @@ def main(argv):
     p.add_argument("--all-to-all-max-nodes", type=int, default=1024,
                    help="all-to-all (n(n-1) messages) up to this size (default 1024)")
     p.add_argument("--message-bytes", type=float, default=240, help="payload per message (default 240: one packet)")
+    p.add_argument("--vary", help="a packet-level parameter (channel_buffer_chunks, injection_fifos, ...): each "
+                                   "value of --values on each shape, uniform traffic, packet level (a what-if over an "
+                                   "assumed parameter); writes network-traffic-VARY.md")
+    p.add_argument("--values", help="with --vary: comma list of JSON values")
     p.add_argument("--out", default=os.path.join(ROOT, "results", "bench-network-traffic"))
     p.add_argument("--resume", action="store_true", help="keep results of the same command already in --out")
     args = p.parse_args(argv)
     shapes = [s for s in args.shapes.split(",") if s]
     levels = [level for level in args.levels.split(",") if level]
+    if bool(args.vary) != bool(args.values):
+        p.error("--vary and --values go together")
+    settings = [None] if not args.vary else [f"{args.vary}={v}" for v in args.values.split(",") if v]
     described = dict(SHAPES)
     os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
     start = time.monotonic()
@@ -87,21 +94,25 @@ def main(argv):
     for shape in shapes:
         n = nodes_of(shape)
         traffics = [("uniform", max(32, args.messages // n))]
-        if n <= args.all_to_all_max_nodes:
+        if n <= args.all_to_all_max_nodes and not args.vary:
             traffics.append(("all-to-all", n - 1))
         for traffic, per_node in traffics:
-            for level in levels:
-                path = os.path.join(args.out, "raw", f"{shape}-{traffic}-{level}.json")
-                print(f"bench: {shape} {traffic} {level} [{time.monotonic() - start:.0f} s]", file=sys.stderr,
-                      flush=True)
+            for level, setting in [(lv, st) for lv in (["packet"] if args.vary else levels) for st in settings]:
+                tag = "" if setting is None else "-" + setting.replace("=", "-")
+                path = os.path.join(args.out, "raw", f"{shape}-{traffic}-{level}{tag}.json")
+                print(f"bench: {shape} {traffic} {level} {setting or ''} [{time.monotonic() - start:.0f} s]",
+                      file=sys.stderr, flush=True)
                 command = [NETWORK, "--machine", args.machine, "--shape", shape, "--wrap", "torus", "--network",
                            level, "--traffic", traffic, "--message-bytes", str(args.message_bytes), "--quiet",
                            "--json", path]
                 if traffic == "uniform":
                     command += ["--messages-per-node", str(per_node), "--offered-load", str(args.offered_load),
                                 "--window", str(args.window)]
+                if setting:
+                    command += ["--set", setting]
                 d = run(command, path, args.resume)
                 rows.append({"shape": shape, "nodes": n, "what": described.get(shape, ""), "traffic": traffic,
+                             "setting": setting or "",
                              "offered_load": args.offered_load if traffic == "uniform" else None,
                              "messages_per_node": per_node, "level": level,
                              "efficiency": d.get("efficiency"), "published": PUBLISHED.get(shape),
@@ -115,6 +126,8 @@ def main(argv):
              "line allows (8 b / k on a ring of k).", "",
              "| shape | nodes | partition | traffic | messages/node | level | efficiency | published | "
              "mean latency us | wall s |", "|---|---:|---|---|---:|---|---:|---:|---:|---:|"]
+    if args.vary:
+        lines[-2] = lines[-2].replace("| level |", f"| {args.vary} |")
     for r in rows:
         eff = "-" if r["efficiency"] is None else f"{100 * r['efficiency']:.1f}%"
         pub = "" if r["published"] is None else f"{100 * r['published']:.0f}% (all-to-all)"
@@ -122,13 +135,15 @@ def main(argv):
         wall = "-" if r["wall_seconds"] is None else f"{r['wall_seconds']:.1f}"
         status = "" if r["status"] == "done" else f" ({r['status']})"
         lines.append(f"| {r['shape']} | {r['nodes']:,} | {r['what']} | {r['traffic']} | {r['messages_per_node']:,} "
-                     f"| {r['level']}{status} | {eff} | {pub} | {lat} | {wall} |")
+                     f"| {r['setting'].split('=', 1)[-1] if args.vary else r['level']}{status} | {eff} | {pub} "
+                     f"| {lat} | {wall} |")
     lines += ["", f"Repeat: {command}"]
     text = "\n".join(lines) + "\n"
-    for name, body in (("network-traffic.md", text), ("network-traffic.json", json.dumps(rows, indent=1))):
+    stem = "network-traffic" + (f"-{args.vary}" if args.vary else "")
+    for name, body in ((f"{stem}.md", text), (f"{stem}.json", json.dumps(rows, indent=1))):
         with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
             f.write(body)
-    with open(os.path.join(args.out, "network-traffic.csv"), "w", newline="", encoding="utf-8") as f:
+    with open(os.path.join(args.out, f"{stem}.csv"), "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
