@@ -131,7 +131,7 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--nodes", default="64,512,4096", help="comma list (default 64,512,4096)")
     p.add_argument("--cases", default=",".join(CASES), help="comma list of " + ", ".join(CASES))
-    p.add_argument("--levels", default="flow,queue,latency", help="comma list; flow first (the reference)")
+    p.add_argument("--levels", default="flow,queue,latency,packet", help="comma list; flow first (the reference)")
     p.add_argument("--min-updates", type=int, default=8192,
                    help="at least this many updates per node (default 8192, as study table4: DMA fills its "
                         "pipeline slowly)")

@@ -140,6 +140,21 @@ TEST(PacketLevel, AdaptiveRoutingChoosesOnlyAmongMinimalDirections) {
   EXPECT_EQ(deterministic->audit().off_route_hops, 0u);
 }
 
+TEST(PacketLevel, RunsOnToriAndMeshesOfOneToSixDimensions) {
+  for (const auto& [sizes, wraps] :
+       std::vector<std::pair<std::vector<std::uint32_t>, std::vector<bool>>>{
+           {{6}, {true}},
+           {{4, 3}, {false, true}},
+           {{2, 3, 2, 2, 3}, {true, true, false, true, true}},
+           {{2, 2, 3, 2, 2, 3}, {false, true, true, false, true, true}}}) {
+    const TorusShape shape(sizes);
+    auto net = network(shape, wraps);
+    burst(*net, shape, 10, 512.0, 3);
+    EXPECT_EQ(net->audit().hops, net->audit().shortest_hops) << shape.to_string();
+    EXPECT_EQ(net->audit().overfilled, 0u) << shape.to_string();
+  }
+}
+
 TEST(PacketLevel, AFullReceptionFifoPushesBackOnPacketsThatOnlyShareItsPath) {
   // A chain of 8: nodes 0, 1 and 2 send 30 packets each to node 7, whose
   // DMA drains a quarter of a link's rate. Their packets back up along the
