@@ -19,6 +19,8 @@ SOURCES = {
     "main-job": ("results/main/report.md", "first-screen"),
     "sim-levels": ("results/bench-sim-levels/sim-levels.md", "whole"),
     "network-traffic": ("results/bench-network-traffic/network-traffic.md", "whole"),
+    "network-traffic-buffers": ("results/bench-network-traffic/network-traffic-channel_buffer_chunks.md", "whole"),
+    "network-traffic-fifos": ("results/bench-network-traffic/network-traffic-injection_fifos.md", "whole"),
     "sim-scale": ("results/bench-sim-scale/sim-scale.md", "whole"),
     "sim-mechanisms": ("results/bench-sim-mechanisms/sim-mechanisms.md", "whole"),
     "host-model": ("results/bench-host-model/host-model.md", "whole"),
