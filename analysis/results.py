@@ -125,6 +125,16 @@ def host_description():
     return f"{os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}"
 
 
+def kept_result(path, command_text):
+    """A benchmark's raw result at PATH when an earlier run of the same command wrote it (the command it keeps as
+    "bench_command"), else None: what a benchmark's --resume keeps."""
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        document = json.load(f)
+    return document if document.get("bench_command") == command_text else None
+
+
 def provenance(command=None):
     """When and where a table was measured, and the command that ran (default: this analysis command)."""
     command = command or "python3 -m analysis " + " ".join(shlex.quote(a) for a in sys.argv[1:])

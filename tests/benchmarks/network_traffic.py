@@ -19,7 +19,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
-from analysis.results import provenance  # noqa: E402
+from analysis.results import kept_result, provenance  # noqa: E402
 
 NETWORK = os.path.join(ROOT, "build", "sim", "gups-network")
 # (shape, what it is)
@@ -44,11 +44,9 @@ def nodes_of(shape):
 
 def run(command, path, resume):
     quoted = " ".join(shlex.quote(c) for c in command)
-    if resume and os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            document = json.load(f)
-        if document.get("bench_command") == quoted:
-            return document
+    kept = kept_result(path, quoted) if resume else None
+    if kept is not None:
+        return kept
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         document = {"failed": done.stderr.strip()[-300:]}
