@@ -188,7 +188,7 @@ class TorusPackets final : public PacketNetwork {
       const double size = std::min(left, p_.max_wire_bytes());
       arrived = std::max(arrived, send_packet(from, to, size, now));
       left -= size;
-    } while (left > 0);
+    } while (left > 1e-9);  // a byte count's rounding leaves no packet of nothing
     return arrived;
   }
 
