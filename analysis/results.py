@@ -125,7 +125,7 @@ def host_description():
     return f"{os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}"
 
 
-def kept_result(path, command_text):
+def kept_benchmark_result(path, command_text):
     """A benchmark's raw result at PATH when an earlier run of the same command wrote it (the command it keeps as
     "bench_command"), else None: what a benchmark's --resume keeps."""
     if not os.path.exists(path):

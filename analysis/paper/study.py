@@ -373,8 +373,11 @@ def markdown4(rows, wall, commands, beside=None):
     skipped = next((r for r in rows if r.get("not_simulated")), None)
     extra = ["", f"Not simulated from {skipped['nodes']} nodes: {skipped['not_simulated']} "
              "(`--max-nodes` and a larger `--wall-budget` simulate them)."] if skipped else []
+    simulated = sum(r.get("wall_seconds") or 0 for r in rows)
     return markdown("Table 4, predicted", f"gups-model (Eq. 1 / Eq. 6-7) and gups-sim (every modelled mechanism), "
-                    f"{wall:.0f} s of wall time on this machine.", columns, rows, commands, extra)
+                    f"{wall:.0f} s of wall time on this machine for this command, {simulated:.0f} s in the rows' "
+                    "simulations (runs an earlier command made and --resume kept count theirs).", columns, rows,
+                    commands, extra)
 
 
 def markdown3(rows, wall, commands):

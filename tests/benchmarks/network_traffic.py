@@ -19,7 +19,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
-from analysis.results import kept_result, provenance  # noqa: E402
+from analysis.results import kept_benchmark_result, provenance  # noqa: E402
 
 NETWORK = os.path.join(ROOT, "build", "sim", "gups-network")
 # (shape, what it is)
@@ -44,7 +44,7 @@ def nodes_of(shape):
 
 def run(command, path, resume):
     quoted = " ".join(shlex.quote(c) for c in command)
-    kept = kept_result(path, quoted) if resume else None
+    kept = kept_benchmark_result(path, quoted) if resume else None
     if kept is not None:
         return kept
     done = subprocess.run(command, capture_output=True, text=True)

@@ -19,7 +19,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
-from analysis.results import kept_result, provenance  # noqa: E402
+from analysis.results import kept_benchmark_result, provenance  # noqa: E402
 SIM = os.path.join(ROOT, "build", "sim", "gups-sim")
 MECHANISMS = {"multicore": "wire,receive-batches,dma,mesh,paper-buckets", "routed": "wire,receive-batches,dma,mesh"}
 # name: (machine, algorithm, extra gups-sim options, what it is)
@@ -59,7 +59,7 @@ def command_of(case, nodes, level, args, path):
 
 def run(command, path, resume):
     quoted = " ".join(shlex.quote(c) for c in command)
-    kept = kept_result(path, quoted) if resume else None
+    kept = kept_benchmark_result(path, quoted) if resume else None
     if kept is not None:
         return kept
     start = time.monotonic()
