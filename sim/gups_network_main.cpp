@@ -133,11 +133,7 @@ int main(int argc, char** argv) {
         parameters[key] = text;  // a bare word: a string
       }
     }
-    try {
-      level.check(parameters);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(fmt::format("machine {}, network level {}: {}", machine.name, level.name(), e.what()));
-    }
+    gups::topology::check_level_parameters(machine, level, parameters);
     auto timing = level.timing(links, {machine.link_bandwidth, machine.link_latency}, parameters);
     gups::TrafficRun run;
     run.pattern = gups::exchange_pattern_named(traffic);

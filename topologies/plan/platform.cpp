@@ -144,12 +144,16 @@ LevelParameters level_parameters(const model::Machine& machine, NetworkLevel lev
   return parameters;
 }
 
-std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options) {
+void check_level_parameters(const model::Machine& machine, NetworkLevel level, const LevelParameters& parameters) {
   try {
-    options.level.check(level_parameters(machine, options.level));
+    level.check(parameters);
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(fmt::format("machine {}, network level {}: {}", machine.name, options.level.name(), e.what()));
+    throw std::invalid_argument(fmt::format("machine {}, network level {}: {}", machine.name, level.name(), e.what()));
   }
+}
+
+std::string platform_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options) {
+  check_level_parameters(machine, options.level, level_parameters(machine, options.level));
   // SimGrid names a torus link by its ends, so two sides of size 1 would
   // both declare the link from a node to itself: leave them out. Host
   // numbering (dimension 0 fastest) is unchanged by it.

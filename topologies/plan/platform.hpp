@@ -39,6 +39,9 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
 // What a level reads besides the links' speeds: the machine file's
 // network_levels.LEVEL, with the machine's packet format and topology name.
 LevelParameters level_parameters(const model::Machine& machine, NetworkLevel level);
+// The level's own check of `parameters` (NetworkLevel::check), its one-line
+// error naming the machine and the level.
+void check_level_parameters(const model::Machine& machine, NetworkLevel level, const LevelParameters& parameters);
 std::string hostfile(const TorusShape& shape, unsigned ranks_per_node);
 
 }  // namespace gups::topology
