@@ -346,23 +346,26 @@ class TorusPackets final : public PacketNetwork {
     fifo_free = steps_.front().depart + steps_.front().on_link;
     links_->route(from, to, route_);
     audit_.shortest_hops += route_.size();
+    const double emptying = size / p_.reception_bytes_per_s;
     for (std::size_t i = 0; i < steps_.size(); ++i) {
       const auto& s = steps_[i];
       wires_[s.link].book(s.depart, s.on_link);
-      const double leave =
-          i + 1 < steps_.size() ? steps_[i + 1].depart + steps_[i + 1].on_link + speeds_.latency : arrived;
+      const bool last = i + 1 == steps_.size();
+      // Its tail leaves the buffer on the next link (or into memory); its
+      // room there is free again when the credit is back upstream.
+      const double out = last ? drain_start + emptying : steps_[i + 1].depart + steps_[i + 1].on_link;
+      const double leave = last ? arrived : out + speeds_.latency;
       s.into->each_step(s.depart, leave, [&](double, unsigned held) {
         if (held + chunks > s.depth) ++audit_.overfilled;
         audit_.most_chunks_held = std::max(audit_.most_chunks_held, held + chunks);
       });
       s.into->hold(s.depart, leave, chunks);
-      s.into->pass(s.depart + speeds_.latency, i + 1 < steps_.size() ? steps_[i + 1].depart + steps_[i + 1].on_link
-                                                                     : drain_start + size / p_.reception_bytes_per_s);
+      s.into->pass(s.depart + speeds_.latency, out);
       ++audit_.hops;
       audit_.escape_hops += s.escape;
       if (i < route_.size() && s.link != route_[i]) ++audit_.off_route_hops;
     }
-    drains_[to].book(drain_start, size / p_.reception_bytes_per_s);
+    drains_[to].book(drain_start, emptying);
     return arrived;
   }
 
