@@ -24,7 +24,9 @@ set(GUPS_CORE_SOURCES
   # Apex-Map, MPI-free: its access stream, run parameters and charges.
   kernel/apex_map/access.cpp
   kernel/apex_map/charges.cpp
-  kernel/apex_map/run.cpp)
+  kernel/apex_map/run.cpp
+  # The global-exchange probes, MPI-free: pairings, payloads, command line, report.
+  kernel/exchange/run.cpp)
 set(GUPS_MPI_SOURCES
   kernel/mpi/direct.cpp
   kernel/mpi/distributed_verification.cpp
@@ -42,7 +44,12 @@ set(GUPS_MPI_SOURCES
   # Apex-Map over MPI: the driver and one file per implementation.
   kernel/apex_map/driver.cpp
   kernel/apex_map/one_sided.cpp
-  kernel/apex_map/two_sided.cpp)
+  kernel/apex_map/two_sided.cpp
+  # The global-exchange probes over MPI: the driver and one file per probe.
+  kernel/exchange/all_to_all.cpp
+  kernel/exchange/bisection.cpp
+  kernel/exchange/driver.cpp
+  kernel/exchange/pair_exchange.cpp)
 # The real-MPI build's answers to what a simulation would answer
 # (kernel/mpi/simulation.hpp); the SMPI build takes sim/smpi's instead.
 set(GUPS_REAL_MPI_SOURCES kernel/mpi/without_simulator.cpp)

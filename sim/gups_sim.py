@@ -23,7 +23,7 @@ import time
 
 # Beside this file, in the source and in the build.
 from sim_convergence import binds_line, converged, what_binds
-from sim_options import (PROBE_ALGORITHMS, PROBE_OPTIONS, BadInput, check_applies, check_writable, chosen_mechanisms,
+from sim_options import (EXCHANGE_PROBE_OPTIONS, EXCHANGE_PROBES, PROBE_ALGORITHMS, PROBE_OPTIONS, BadInput, check_applies, check_writable, chosen_mechanisms,
                          given, mechanism_options, parse_arguments)
 from sim_supervision import check_memory, last_progress, phase_walls, progress_notes, run_simulation
 
@@ -84,7 +84,9 @@ def run_plan(args, workdir=None):
     command = [GUPS_TOPOLOGY, "--machine", args.machine, "--algo", args.algo, "--network", args.network]
     command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64), "--shape-rule",
                                                            args.shape_rule]
-    if args.algo in PROBE_ALGORITHMS:
+    if args.algo in EXCHANGE_PROBES:
+        sizes = (("--cores-per-node", args.cores_per_node), ("--sizes", args.sizes))
+    elif args.algo in PROBE_ALGORITHMS:
         sizes = (("--cores-per-node", args.cores_per_node), ("--memory-words", args.memory_words),
                  ("--block-words", args.block_words), ("--receive-buffers", args.receive_buffers))
     else:
@@ -132,6 +134,11 @@ def build_command(args, workdir, plan):
                "-hostfile", os.path.join(workdir, "hostfile.txt")]
     command += [f"--cfg={o}" for o in options] + ["--log=root.thres:warning"]
     command += [GUPS_SMPI] + plan["kernel_arguments"]
+    if plan.get("probe") == "exchange":  # the network alone: no CPU cost is charged
+        command += [a for option in EXCHANGE_PROBE_OPTIONS + ("--sizes",)
+                    if (value := given(args, option)) is not None for a in (option, value)]
+        command += ["--json", os.path.join(workdir, "raw.json"), "--message-layer", args.message_layer]
+        return command, options
     if "probe" in plan:
         command += [a for option in PROBE_OPTIONS if option != "--memory-words"
                     and (value := given(args, option)) is not None for a in (option, value)]
@@ -218,19 +225,23 @@ def finish(status, lines, stopped, raw_path, simulation, args, progress=None):
     with open(raw_path, encoding="utf-8") as f:
         result = json.load(f)
     result["partial"] = False
-    simulation["simulated_seconds"] = result["seconds"]
+    simulation["simulated_seconds"] = (result["seconds"] if "seconds" in result
+                                       else sum(size["seconds"] for size in result["sizes"]))
     result["simulation"] = simulation
     return status, result, lines
 
 
 def announcement(args, plan):
     """The line that says what is simulated, for the person."""
-    what = (f"{plan['nodes']} nodes x {plan['ranks_per_node']} processes), {plan['share_words']} words per process"
+    what = (f"{plan['nodes']} nodes x {plan['ranks_per_node']} processes), messages up to "
+            f"{plan['largest_message_bytes']} bytes" if plan.get("probe") == "exchange" else
+            f"{plan['nodes']} nodes x {plan['ranks_per_node']} processes), {plan['share_words']} words per process"
             if "probe" in plan else
             f"{plan['nodes']} nodes x {plan['ranks_per_node']} ranks), 2^{plan['table']['log2_words']} words, "
             f"{plan['table']['updates_per_word']} updates per word")
+    costs = "none (the network alone)" if plan.get("probe") == "exchange" else args.costs
     line = (f"gups-sim: {plan['algorithm']} on {plan['machine']['name']}, {plan['shape']} {plan['network']} ({what}, "
-            f"network level {plan['network_level']}, costs: {args.costs}")
+            f"network level {plan['network_level']}, costs: {costs}")
     return line if "probe" in plan else line + f", mechanisms: {', '.join(args.chosen_mechanisms) or 'none'}"
 
 
@@ -251,6 +262,13 @@ def simulate(args, workdir, max_wall, first_attempt=True):
             os.remove(path)
     status, lines, wall, peak_kib, stopped = run_simulation(command, max_wall, args.quiet, workdir)
     simulation = simulation_section(args, plan, options, command, wall, peak_kib, stopped)
+    if plan.get("probe") == "exchange":
+        simulation.update({"charges": None, "shape": plan["shape"], "nodes": plan["nodes"],
+                           "ranks_per_node": plan["ranks_per_node"], "message_layer": args.message_layer})
+        status, result, lines = finish(status, lines, stopped, raw_path, simulation, args)
+        if status == 0:
+            result["links"] = plan["links"]
+        return status, result, lines
     if "probe" in plan:
         simulation.update({"charges": plan["charges"] if args.costs == "machine" else None, "shape": plan["shape"],
                            "nodes": plan["nodes"], "ranks_per_node": plan["ranks_per_node"],
@@ -272,7 +290,7 @@ def simulate(args, workdir, max_wall, first_attempt=True):
 def explain(args):
     """gups-model's explanation of the run's prediction, on the plan's shape and cores."""
     if args.algo in PROBE_ALGORITHMS:
-        raise BadInput("--explain explains the update algorithms' bounds (for the probe: apex-map-model)")
+        raise BadInput("--explain explains the update algorithms' bounds (for the Apex-Map probe: apex-map-model)")
     plan = run_plan(args)
     command = [GUPS_MODEL, "--machine", plan["machine"]["path"], "--algorithm", plan["algorithm"], "--shape",
                plan["shape"], "--explain"]
@@ -285,6 +303,29 @@ def explain(args):
         raise BadInput(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "gups-model failed")
     text = done.stdout
     print(text[text.index("\n## "):].strip() + "\n" if "\n## " in text else text, flush=True)
+
+
+def against_links(result):
+    """What a global-exchange probe's largest size delivered against what the machine's links allow (the plan's
+    `links`), for the person; the same figures go into the JSON as `against_links`."""
+    links, largest = result["links"], max(result["sizes"], key=lambda size: size["bytes"])
+    probe, per_node = result["algorithm"], result["simulation"]["ranks_per_node"]
+    if probe == "all-to-all":
+        rate = largest["per_pair_bytes_per_s"] * per_node
+        peak = links["all_to_all_peak_bytes_per_s_per_node"]
+        figures = {"delivered_bytes_per_s_per_node": rate, "peak_bytes_per_s_per_node": peak,
+                   "efficiency": rate / peak}
+        text = (f"{rate / 1e6:.4g} MB/s per node at {largest['bytes']} bytes: {100 * rate / peak:.1f}% of the "
+                f"all-to-all peak ({peak / 1e6:.4g} MB/s per node: the busiest line's links full)")
+    else:
+        one_way = largest["aggregate_bytes_per_s"] / (2 if probe == "exchange" else 1)
+        cut, model = links["probe_cut_bytes_per_s"], links["model_bisection_bytes_per_s"]
+        figures = {"one_way_bytes_per_s": one_way, "probe_cut_bytes_per_s": cut, "of_probe_cut": one_way / cut,
+                   "model_bisection_bytes_per_s": model, "of_model_bisection": one_way / model}
+        text = (f"{one_way / 1e9:.4g} GB/s one way across the halves at {largest['bytes']} bytes: "
+                f"{100 * one_way / cut:.1f}% of the links across the cut its pairs cross ({cut / 1e9:.4g} GB/s), "
+                f"{100 * one_way / model:.1f}% of the model's bisection B ({model / 1e9:.4g} GB/s)")
+    return figures, "Against the links: " + text
 
 
 def discard_workdir(args, workdir, keep=False):
@@ -344,6 +385,9 @@ def main(argv):
                 print(line)
         if "binds" in result:
             print(binds_line(result["binds"]))
+        if "links" in result:
+            result["against_links"], line = against_links(result)
+            print(line)
         simulation = result["simulation"]
         print(f"Simulation: {simulation['wall_seconds']:.1f} s wall, {simulation['peak_memory_bytes'] / 2**20:.0f} "
               f"MiB peak, SimGrid {SIMGRID_VERSION}")

@@ -9,28 +9,6 @@
 
 namespace gups {
 
-double uniform_peak_rate(const TorusLinks& links, double link_bandwidth) {
-  double peak = std::numeric_limits<double>::infinity();
-  const auto& shape = links.shape();
-  for (unsigned d = 0; d < shape.dimensions(); ++d) {
-    const double k = shape.size(d);
-    if (k < 2) continue;
-    peak = std::min(peak, (links.wraps(d) ? 8.0 : 4.0) * link_bandwidth / k);
-  }
-  return peak;
-}
-
-double bisection_peak_rate(const TorusLinks& links, double link_bandwidth) {
-  // r -> r + n/2 crosses the cut of the last dimension (node numbering puts
-  // dimension 0 fastest): the lower half's n/2 senders share the links
-  // across it, one way: 2 per line of that dimension on a ring, 1 on a chain.
-  const auto& shape = links.shape();
-  const unsigned last = shape.dimensions() - 1;
-  const double lines = static_cast<double>(shape.nodes()) / shape.size(last);
-  const double across = lines * (links.wraps(last) && shape.size(last) > 2 ? 2.0 : 1.0) * link_bandwidth;
-  return across / (static_cast<double>(shape.nodes()) / 2);
-}
-
 TrafficResult drive_traffic(MessageTiming& timing, const TorusLinks& links, double link_bandwidth,
                             const TrafficRun& run, const std::function<void(double)>& progress) {
   const std::uint64_t nodes = links.nodes();

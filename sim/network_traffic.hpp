@@ -40,13 +40,6 @@ struct TrafficResult {
   double efficiency = 0;      // wire_rate / peak_rate
 };
 
-// The per-node injection rate at which uniform (or all-to-all) traffic
-// loads the busiest directed link fully: 8 b / k for a ring of k nodes, 4 b /
-// k for a chain (its middle link), the least over the dimensions of more
-// than one node. Bisection traffic has its own: the links across the cut.
-double uniform_peak_rate(const TorusLinks& links, double link_bandwidth);
-double bisection_peak_rate(const TorusLinks& links, double link_bandwidth);
-
 // Every node sends its messages step by step (so that the network serves
 // older steps first), all at time 0 or paced at the offered load, through
 // `timing`. `progress`

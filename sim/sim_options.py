@@ -34,7 +34,11 @@ PROBE_OPTIONS = {
 }
 
 
-PROBE_ALGORITHMS = ("apex-map-mpi", "apex-map-rma")
+APEX_MAP_ALGORITHMS = ("apex-map-mpi", "apex-map-rma")
+EXCHANGE_PROBES = ("bisection", "exchange", "all-to-all")
+PROBE_ALGORITHMS = APEX_MAP_ALGORITHMS + EXCHANGE_PROBES
+# The options the global-exchange probes share with Apex-Map (the others are its own).
+EXCHANGE_PROBE_OPTIONS = ("--repeats",)
 
 
 def given(args, option):
@@ -58,7 +62,9 @@ def parse_arguments(argv, levels):
     p = OneLineArgumentParser(prog="gups-sim", description=__doc__,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--machine", "-m", default="bgp", help="machine name or path (default bgp)")
-    p.add_argument("--algo", default="multicore", help="direct, routed or multicore (default multicore)")
+    p.add_argument("--algo", default="multicore",
+                   help="direct, routed or multicore (default multicore); apex-map-mpi or apex-map-rma (the Apex-Map "
+                        "probe); bisection, exchange or all-to-all (the global-exchange probes, docs/networks.md)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--shape", help="torus of nodes, such as 4x4x4")
     size.add_argument("--nodes", type=int, help="node count, mapped by the machine's shape rule")
@@ -129,6 +135,10 @@ def parse_arguments(argv, levels):
     probe = p.add_argument_group("the Apex-Map probe (--algo apex-map-mpi or apex-map-rma; docs/apexmap.md)")
     for option, what in PROBE_OPTIONS.items():
         probe.add_argument(option, help=what)
+    exchange = p.add_argument_group("the global-exchange probes (--algo bisection, exchange or all-to-all; "
+                                    "docs/networks.md; --repeats as above, default: 4 MiB per process)")
+    exchange.add_argument("--sizes", help="message sizes in bytes, a comma list, K and M for 1024 and 1024^2 "
+                                          "(default: bisection 1M, the others 8 B to 1M by factors of 8)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--explain", action="store_true",
                    help="first print how gups-model predicts this run (gups-model --explain): the role plan (the "
@@ -191,6 +201,12 @@ def check_applies(args, plan):
     """What only routing algorithms have (the plan says whether this one routes), and what only the probe has;
     raises BadInput."""
     probe_options = [o for o in PROBE_OPTIONS if given(args, o) is not None]
+    if plan.get("probe") == "exchange":
+        probe_options = [o for o in probe_options if o not in EXCHANGE_PROBE_OPTIONS]
+        if probe_options:
+            raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe, not to the global-exchange probes")
+    elif args.sizes is not None:
+        raise BadInput(f"--sizes applies to the global-exchange probes (--algo {' or '.join(EXCHANGE_PROBES)})")
     if "probe" in plan:
         update_options = [o for o, default in (("--link-load", False), ("--converge", False),
                                                ("--stream-offset", DEFAULT_STREAM_OFFSET), ("--updates-per-node", None),
@@ -199,7 +215,7 @@ def check_applies(args, plan):
         if args.chosen_mechanisms:
             update_options.insert(0, "--mechanisms")
         if update_options:
-            raise BadInput(f"{update_options[0]} applies to the update algorithms, not to the Apex-Map probe")
+            raise BadInput(f"{update_options[0]} applies to the update algorithms, not to the probes")
         return
     if probe_options:
         raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe (--algo {' or '.join(PROBE_ALGORITHMS)})")

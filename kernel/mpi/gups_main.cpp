@@ -14,6 +14,8 @@
 #include "kernel/apex_map/run.hpp"
 #include "kernel/core/result_output.hpp"
 #include "kernel/core/run_report.hpp"
+#include "kernel/exchange/probe.hpp"
+#include "kernel/exchange/run.hpp"
 #include "kernel/mpi/distributed_verification.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
 #include "kernel/mpi/link_load.hpp"
@@ -253,6 +255,8 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
   if (apex_map::asks_for(argc, argv, apex_map::implementation_names())) {
     return apex_map::probe_main(argc, argv, rank, ranks, mpi_library_version());
   }
+  // So are the global-exchange probes.
+  if (exchange::asks_for(argc, argv)) return exchange::probe_main(argc, argv, rank, ranks, mpi_library_version());
   const auto parsed = parse_command_line(argc, argv, update_algorithm_names(), simulation::active());
   if (parsed.outcome == ParsedCommandLine::Outcome::help) {
     if (rank == 0) std::fputs(parsed.message.c_str(), stdout);

@@ -69,8 +69,12 @@ class S4uMessageSlots final : public MessageSlots {
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
     const TimedCode timing(sends_.timed_code);
     auto& entry = slots_[slot];
-    if (entry.mailbox == nullptr) {
+    // Looked up again when the slot's channel changes (the all-to-all probe
+    // receives on a channel per step).
+    if (entry.mailbox == nullptr || entry.destination != rank_ || entry.channel_sent != channel) {
       entry.mailbox = mailbox(rank_, channel);
+      entry.destination = rank_;
+      entry.channel_sent = channel;
       // Set before any message can be sent to it: every receive is posted
       // before the ranks start sending.
       if (sends_.dma_injection) entry.mailbox->set_receiver(simgrid::s4u::Actor::self());
@@ -148,7 +152,7 @@ class S4uMessageSlots final : public MessageSlots {
     simgrid::s4u::CommPtr comm;
     int channel = -1;  // -1: a send
     // Where the slot's sends go, or its receives come from, found again only
-    // when a send goes elsewhere.
+    // when that place (rank and channel) changes.
     simgrid::s4u::Mailbox* mailbox = nullptr;
     int destination = -1;
     int channel_sent = -1;

@@ -71,6 +71,7 @@ struct Channel {
   std::deque<Message> unmatched;
   std::deque<PostedReceive> posted;
   unsigned fifo_use = 0;  // messages injected towards it that no receive has taken yet
+  bool listed = false;    // in its receiving rank's receive_channels_
 };
 
 // What every simulated rank of this process shares: the level's timing, the
@@ -183,10 +184,15 @@ class TimedMessageSlots final : public MessageSlots {
     const TimedCode timing(sends_.timed_code);
     ++outstanding_;
     receiving_[slot] = true;
+    // Looked up again only when the slot's channel changes (the all-to-all
+    // probe receives on a channel per step).
     Channel*& cached = channel_of_[slot];
-    if (cached == nullptr) {
+    const auto source = channel_key(rank_, channel);
+    if (cached == nullptr || destination_of_[slot] != source) {
       cached = &network_.channel(rank_, channel);
-      if (std::find(receive_channels_.begin(), receive_channels_.end(), cached) == receive_channels_.end()) {
+      destination_of_[slot] = source;
+      if (!cached->listed) {
+        cached->listed = true;
         receive_channels_.push_back(cached);
       }
     }
@@ -387,7 +393,7 @@ class TimedMessageSlots final : public MessageSlots {
   // map never moves an entry).
   std::vector<Channel*> channel_of_;
   static constexpr std::uint64_t kNoDestination = std::numeric_limits<std::uint64_t>::max();
-  std::vector<std::uint64_t> destination_of_;  // a send slot's (rank, channel), as the channels' key
+  std::vector<std::uint64_t> destination_of_;  // a slot's (rank, channel), as the channels' key
   std::vector<DeferredSend> deferred_;
   unsigned dones_unfinished_ = 0;
   double dones_end_ = 0;

@@ -57,4 +57,11 @@ class TorusLinks final : public PhysicalLinks {
   std::vector<bool> wraps_;
 };
 
+// The per-node injection rate at which uniform (or all-to-all) traffic
+// loads the busiest directed link fully: 8 b / k for a ring of k nodes, 4 b /
+// k for a chain (its middle link), the least over the dimensions of more
+// than one node. Bisection traffic has its own: the links across the cut.
+double uniform_peak_rate(const TorusLinks& links, double link_bandwidth);
+double bisection_peak_rate(const TorusLinks& links, double link_bandwidth);
+
 }  // namespace gups

@@ -10,6 +10,8 @@
 
 #include "kernel/apex_map/run.hpp"
 #include "kernel/core/cli_checks.hpp"
+#include "kernel/exchange/run.hpp"
+#include "topologies/plan/exchange_plan.hpp"
 #include "topologies/plan/platform.hpp"
 #include "topologies/plan/probe_plan.hpp"
 #include "topologies/plan/run_plan.hpp"
@@ -35,11 +37,12 @@ int main(int argc, char** argv) {
   CLI::App app{"gups-topology: the plan of a run on a machine's torus as JSON; with --platform, --hostfile and "
                "--charges, the SimGrid platform, hostfile and per-core charges of the simulation"};
   app.add_option("--machine,-m", request.machine, "machine name or path")->capture_default_str();
-  app.add_option("--algo", algorithm, "update algorithm, or an Apex-Map implementation")
+  app.add_option("--algo", algorithm, "update algorithm, an Apex-Map implementation or a global-exchange probe")
       ->check(CLI::IsMember([] {
         auto names = gups::algorithm_names();
         names.insert(names.end(), gups::apex_map::kImplementationNames.begin(),
                      gups::apex_map::kImplementationNames.end());
+        names.insert(names.end(), gups::exchange::kProbeNames.begin(), gups::exchange::kProbeNames.end());
         return names;
       }()))
       ->capture_default_str();
@@ -116,6 +119,8 @@ int main(int argc, char** argv) {
   app.add_option("--receive-buffers", probe.receive_buffers, "Apex-Map: B, for the receive buffers' memory")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  std::string sizes;
+  app.add_option("--sizes", sizes, "global-exchange probes: message sizes in bytes (gups --sizes), for the buffers' memory");
   app.add_option("--platform", platform_path, "write the SimGrid platform XML here");
   app.add_option("--hostfile", hostfile_path, "write the hostfile here");
   app.add_option("--charges", charges_path, "write the per-core charges (gups-smpi --charges) here");
@@ -156,6 +161,22 @@ int main(int argc, char** argv) {
       const auto plan = gups::topology::plan_probe_run(probe);
       return emit(plan, gups::access_charges_document(plan.machine.name, plan.charges));
     }
+    if (gups::exchange::is_probe(algorithm)) {
+      gups::topology::ExchangeRequest exchange;
+      exchange.machine = request.machine;
+      exchange.probe = algorithm;
+      exchange.shape = request.shape;
+      exchange.nodes = request.nodes;
+      exchange.balanced_shapes = shape_rule == "balanced";
+      exchange.ranks_per_node = request.cores_per_node ? request.cores_per_node : 1;
+      if (!sizes.empty()) exchange.sizes = gups::exchange::parse_sizes(sizes);
+      if (level != "auto") exchange.network_level = gups::network_level_named(level);
+      if (wrap == "machine") throw std::invalid_argument("--wrap machine applies to the update algorithms");
+      exchange.mesh = wrap == "mesh";
+      // Network alone: the probes charge no CPU cost, so their charges are empty.
+      return emit(gups::topology::plan_exchange_run(exchange), nlohmann::json::object());
+    }
+    if (!sizes.empty()) throw std::invalid_argument("--sizes applies to the global-exchange probes");
     using gups::topology::Wrap;
     request.algorithm = *gups::algorithm_named(algorithm);
     request.owner = owner == "predict" ? gups::OwnerMode::predict : gups::OwnerMode::division;

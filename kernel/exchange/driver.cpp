@@ -1,0 +1,146 @@
+// The global-exchange probes inside gups: parse, fill each process's
+// payload, then for each size a barrier, the probe's repetitions timed to
+// the slowest process's end, and every received payload checked.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "kernel/core/result_output.hpp"
+#include "kernel/exchange/probe.hpp"
+#include "kernel/exchange/run.hpp"
+#include "kernel/mpi/host_memory_check.hpp"
+#include "kernel/mpi/simulation.hpp"
+
+namespace gups::exchange {
+namespace {
+
+constexpr int kExitBadInput = 2;
+constexpr int kExitWrongMessage = 1;
+
+// On a real machine a size runs for about kTargetSeconds, so that the
+// smallest messages are timed over thousands of repetitions: repetitions are
+// multiplied by 4 until one batch takes kCalibrationSeconds (these runs warm
+// the buffers up, and are checked too), then scaled to the target. A
+// simulation's clock does not drift: it takes automatic_repeats.
+constexpr double kCalibrationSeconds = 0.02;
+constexpr double kTargetSeconds = 0.2;
+constexpr std::uint64_t kMostRepeats = std::uint64_t{1} << 22;
+
+double slowest_seconds(const Probe& probe, ProbeContext& context, std::uint64_t words, std::uint64_t repeats,
+                       std::uint64_t& wrong) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  wrong += probe.run(context, words, repeats);
+  const double seconds = MPI_Wtime() - start;
+  double slowest = 0;
+  MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return slowest;
+}
+
+std::uint64_t calibrated_repeats(const Probe& probe, ProbeContext& context, std::uint64_t words,
+                                 std::uint64_t& wrong) {
+  std::uint64_t repeats = 1;
+  double seconds = slowest_seconds(probe, context, words, repeats, wrong);
+  while (seconds < kCalibrationSeconds && repeats < kMostRepeats) {
+    repeats *= 4;
+    seconds = slowest_seconds(probe, context, words, repeats, wrong);
+  }
+  const double scaled = static_cast<double>(repeats) * kTargetSeconds / std::max(seconds, 1e-9);
+  return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(scaled), 1, kMostRepeats);
+}
+
+}  // namespace
+
+const std::vector<Probe>& probes() {
+  static const std::vector<Probe> table{
+      {kProbeNames[0], run_bisection},
+      {kProbeNames[1], run_exchange},
+      {kProbeNames[2], run_all_to_all},
+  };
+  return table;
+}
+
+std::optional<std::uint64_t> received_from(const std::vector<std::uint64_t>& buffer, std::size_t count,
+                                           std::uint64_t words, std::optional<std::uint64_t> sender) {
+  if (count != words) return std::nullopt;
+  const auto named = payload_sender(buffer.data(), words);
+  if (!named || (sender && *named != *sender)) return std::nullopt;
+  return named;
+}
+
+int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mpi_library) {
+  const auto processes = static_cast<std::uint64_t>(ranks);
+  const auto parsed = parse_probe_command_line(argc, argv, processes);
+  if (parsed.outcome == ParsedProbe::Outcome::help) {
+    if (rank == 0) std::fputs(parsed.message.c_str(), stdout);
+    return 0;
+  }
+  if (parsed.outcome == ParsedProbe::Outcome::error) {
+    if (rank == 0) std::fprintf(stderr, "gups: error: %s\n", parsed.message.c_str());
+    return kExitBadInput;
+  }
+  const auto& config = parsed.config;
+  const std::uint64_t largest_words = *std::max_element(config.sizes.begin(), config.sizes.end()) / 8;
+  if (const auto shortfall = host_memory_shortfall(8.0 * static_cast<double>(largest_words * (1 + kProbeSlots)),
+                                                   "the probe's message buffers (--sizes)", rank)) {
+    if (!shortfall->empty()) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
+    return kExitBadInput;
+  }
+  const std::string layer = !config.message_layer.empty() ? config.message_layer
+                            : simulation::active()        ? "s4u"
+                                                          : "mpi";
+  std::unique_ptr<MessageSlots> slots;
+  try {
+    slots = make_message_slots(layer, MPI_COMM_WORLD, rank, kProbeSlots, SimulatedMessages{}, RealSends::standard);
+  } catch (const std::invalid_argument& error) {
+    if (rank == 0) std::fprintf(stderr, "gups: error: --message-layer: %s\n", error.what());
+    return kExitBadInput;
+  }
+  if (layer == "mpi") {
+    // Each all-to-all step is a tag of its own; MPI promises 32,767 tags.
+    int* tag_limit = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_limit, &found);
+    const auto most = found && tag_limit ? static_cast<std::uint64_t>(*tag_limit) : 32767;
+    if (config.probe == "all-to-all" && processes > most) {
+      if (rank == 0) {
+        std::fprintf(stderr, "gups: error: the all-to-all takes a tag per step, and this MPI has %llu tags for %llu steps\n",
+                     static_cast<unsigned long long>(most), static_cast<unsigned long long>(processes - 1));
+      }
+      return kExitBadInput;
+    }
+  }
+  const auto& probe = *std::find_if(probes().begin(), probes().end(),
+                                    [&](const auto& p) { return p.name == config.probe; });
+  std::vector<std::uint64_t> outgoing(largest_words);
+  std::vector<std::vector<std::uint64_t>> incoming(kProbeSlots, std::vector<std::uint64_t>(largest_words));
+  ProbeContext context{*slots, static_cast<std::uint64_t>(rank), processes, outgoing, incoming};
+  ProbeResult result;
+  std::uint64_t wrong = 0;
+  for (const auto bytes : config.sizes) {
+    const std::uint64_t words = bytes / 8;
+    fill_payload(outgoing.data(), words, static_cast<std::uint64_t>(rank));
+    if (rank == 0) {
+      for (std::uint64_t i = 0; i < std::min(config.inject_errors, words); ++i) outgoing[words - 1 - i] ^= 1;
+    }
+    const std::uint64_t repeats = config.repeats        ? config.repeats
+                                  : simulation::active() ? automatic_repeats(config.probe, bytes, processes)
+                                                         : calibrated_repeats(probe, context, words, wrong);
+    const double seconds = slowest_seconds(probe, context, words, repeats, wrong);
+    result.sizes.push_back(size_result(config.probe, processes, bytes, repeats, seconds));
+  }
+  slots->finish();
+  slots.reset();
+  MPI_Allreduce(&wrong, &result.wrong_messages, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) {
+    result.config = config;
+    result.processes = processes;
+    result.mpi_library = mpi_library;
+    if (!print_and_save(format_lines(result), to_json(result), config.json_path)) return kExitBadInput;
+  }
+  return result.passed() ? 0 : kExitWrongMessage;
+}
+
+}  // namespace gups::exchange

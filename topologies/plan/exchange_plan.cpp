@@ -1,0 +1,65 @@
+#include "topologies/plan/exchange_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "kernel/exchange/run.hpp"
+#include "models/src/bounds.hpp"
+#include "topologies/network/torus_links.hpp"
+#include "topologies/plan/run_plan.hpp"
+
+namespace gups::topology {
+
+ExchangePlan plan_exchange_run(const ExchangeRequest& request) {
+  if (!exchange::is_probe(request.probe)) {
+    throw std::invalid_argument(fmt::format("'{}' is not a global-exchange probe", request.probe));
+  }
+  ExchangePlan plan;
+  plan.machine = model::load_machine(request.machine, model::default_machine_directories());
+  plan.machine.balanced_shapes = request.balanced_shapes;
+  plan.probe = request.probe;
+  plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
+  const auto nodes = plan.shape.nodes();
+  plan.mesh = request.mesh;
+  plan.network_level = request.network_level.value_or(automatic_network_level(nodes));
+  if (request.ranks_per_node < 1) throw std::invalid_argument("--ranks-per-node must be at least 1");
+  plan.ranks_per_node = request.ranks_per_node;
+  plan.ranks = nodes * plan.ranks_per_node;
+  if (const auto why = exchange::problem(plan.probe, plan.ranks)) throw std::invalid_argument(*why);
+  const auto sizes = request.sizes.empty() ? exchange::default_sizes(plan.probe) : request.sizes;
+  plan.largest_message_bytes = *std::max_element(sizes.begin(), sizes.end());
+  // A payload and a receive buffer per slot, each of the largest size.
+  plan.simulation_bytes = (static_cast<double>(plan.largest_message_bytes) * (1 + exchange::kProbeSlots) +
+                           kSimulatedBytesPerRank) *
+                          static_cast<double>(plan.ranks);
+  plan.kernel_arguments = {"--algo", plan.probe};
+  const double bandwidth = plan.machine.link_bandwidth;
+  plan.model_bisection_bytes_per_s = model::bisection_bandwidth(plan.shape, bandwidth, plan.mesh);
+  const TorusLinks links(plan.shape, std::vector<bool>(plan.shape.dimensions(), !plan.mesh));
+  if (nodes >= 2) {
+    plan.probe_cut_bytes_per_s = bisection_peak_rate(links, bandwidth) * static_cast<double>(nodes) / 2;
+    plan.all_to_all_peak_bytes_per_s = uniform_peak_rate(links, bandwidth);
+  }
+  return plan;
+}
+
+nlohmann::json to_json(const ExchangePlan& plan) {
+  auto json = network_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node,
+                                plan.ranks);
+  json.update({{"probe", "exchange"},
+               {"algorithm", plan.probe},
+               {"routes_over_torus", false},
+               {"specialised_cores", false},
+               {"largest_message_bytes", plan.largest_message_bytes},
+               {"simulation_memory_bytes", plan.simulation_bytes},
+               {"kernel_arguments", plan.kernel_arguments},
+               {"links", {{"link_bytes_per_s", plan.machine.link_bandwidth},
+                          {"model_bisection_bytes_per_s", plan.model_bisection_bytes_per_s},
+                          {"probe_cut_bytes_per_s", plan.probe_cut_bytes_per_s},
+                          {"all_to_all_peak_bytes_per_s_per_node", plan.all_to_all_peak_bytes_per_s}}}});
+  return json;
+}
+
+}  // namespace gups::topology
