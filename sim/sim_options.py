@@ -206,7 +206,7 @@ def check_applies(args, plan):
         if probe_options:
             raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe, not to the global-exchange probes")
     elif args.sizes is not None:
-        raise BadInput(f"--sizes applies to the global-exchange probes (--algo {' or '.join(EXCHANGE_PROBES)})")
+        raise BadInput("--sizes applies to the global-exchange probes (--algo bisection, exchange or all-to-all)")
     if "probe" in plan:
         update_options = [o for o, default in (("--link-load", False), ("--converge", False),
                                                ("--stream-offset", DEFAULT_STREAM_OFFSET), ("--updates-per-node", None),
