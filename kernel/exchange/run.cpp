@@ -15,6 +15,7 @@ bool is_probe(std::string_view name) {
 
 std::vector<std::uint64_t> default_sizes(std::string_view probe) {
   if (probe == "bisection") return {std::uint64_t{1} << 20};
+  if (probe == "all-to-all") return {8, 64, 512, 4096};
   std::vector<std::uint64_t> sizes;
   for (std::uint64_t bytes = 8; bytes <= (std::uint64_t{1} << 20); bytes *= 8) sizes.push_back(bytes);
   sizes.push_back(std::uint64_t{1} << 20);
@@ -52,8 +53,10 @@ std::uint64_t steps_per_repetition(std::string_view probe, std::uint64_t ranks) 
 }
 
 std::uint64_t automatic_repeats(std::string_view probe, std::uint64_t bytes, std::uint64_t processes) {
-  const std::uint64_t per_repetition = bytes * steps_per_repetition(probe, processes);
-  return std::clamp<std::uint64_t>((std::uint64_t{4} << 20) / std::max<std::uint64_t>(per_repetition, 1), 1, 64);
+  if (probe == "all-to-all") {
+    return std::clamp<std::uint64_t>((std::uint64_t{256} << 10) / (bytes * (processes - 1)), 1, 4);
+  }
+  return std::clamp<std::uint64_t>((std::uint64_t{4} << 20) / bytes, 1, 64);
 }
 
 Step step_of(std::string_view probe, std::uint64_t rank, std::uint64_t ranks, std::uint64_t step) {
@@ -137,11 +140,11 @@ ParsedProbe parse_probe_command_line(int argc, const char* const* argv, std::uin
       ->option_text("{bisection|exchange|all-to-all}");
   std::string sizes;
   app.add_option("--sizes", sizes,
-                 "message sizes in bytes, a comma list, K and M for 1024 and 1024^2 [bisection: 1M; the others: "
-                 "8,64,512,4K,32K,256K,1M]");
+                 "message sizes in bytes, a comma list, K and M for 1024 and 1024^2 [bisection: 1M; exchange: "
+                 "8,64,512,4K,32K,256K,1M; all-to-all: 8,64,512,4K]");
   app.add_option("--repeats", config.repeats,
                  "repetitions of each size (the all-to-all: whole exchanges) [on MPI: about 0.2 s of each size, "
-                 "measured; simulated: enough for 4 MiB per process, 1 to 64]")
+                 "measured; simulated: 4 MiB per process, 1 to 64; the all-to-all 256 KiB, 1 to 4]")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
   app.add_option("--json", config.json_path, "also write the result as JSON to this file");
   app.add_option("--message-layer", config.message_layer,

@@ -20,7 +20,9 @@ inline constexpr std::array<std::string_view, 3> kProbeNames{"bisection", "excha
 bool is_probe(std::string_view name);
 
 // Message sizes swept when --sizes is not given: 8 B to 1 MiB by factors of
-// 8, and 1 MiB (the X1 test's) alone for the bisection.
+// 8 for the exchange, 1 MiB (the X1 test's) alone for the bisection, and
+// 8 B to 4 KiB for the all-to-all (each process sends n - 1 of each: a
+// simulated 512 nodes moves 1 GiB at 4 KiB).
 std::vector<std::uint64_t> default_sizes(std::string_view probe);
 // The most a size may be: 64 MiB (a simulated machine holds two per process).
 inline constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 26;
@@ -31,8 +33,8 @@ inline constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 26;
 std::vector<std::uint64_t> parse_sizes(const std::string& text);
 
 // Repetitions of a size in a simulation when --repeats is not given: enough
-// that each process sends at least 4 MiB (the all-to-all: one whole exchange
-// at least), between 1 and 64. (A real run measures how many take 0.2 s.)
+// that each process sends 4 MiB, 1 to 64; the all-to-all 256 KiB, 1 to 4
+// whole exchanges. (A real run measures how many take 0.2 s.)
 std::uint64_t automatic_repeats(std::string_view probe, std::uint64_t bytes, std::uint64_t processes);
 
 // What `rank` does at `step` of one repetition of `probe` among `ranks`.

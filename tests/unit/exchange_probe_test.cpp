@@ -103,13 +103,15 @@ TEST(ExchangeProbe, SizesParseWithUnitsAndRefuseWhatIsNoMessage) {
   const auto sweep = default_sizes("exchange");
   EXPECT_EQ(sweep.front(), 8u);
   EXPECT_EQ(sweep.back(), 1u << 20);
+  EXPECT_EQ(default_sizes("all-to-all").back(), 4096u);
 }
 
 TEST(ExchangeProbe, AutomaticRepeatsStayWithinBounds) {
   EXPECT_EQ(automatic_repeats("exchange", 8, 64), 64u);
   EXPECT_EQ(automatic_repeats("exchange", 1 << 20, 64), 4u);
   EXPECT_EQ(automatic_repeats("all-to-all", 1 << 20, 64), 1u);
-  EXPECT_EQ(automatic_repeats("all-to-all", 64, 64), 64u);
+  EXPECT_EQ(automatic_repeats("all-to-all", 64, 64), 4u);
+  EXPECT_EQ(automatic_repeats("all-to-all", 512, 257), 2u);  // 256 KiB / (512 B x 256)
 }
 
 TEST(ExchangeProbe, PayloadNamesItsSenderAndAnyChangedWordIsFound) {
