@@ -180,11 +180,17 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
   const bool routes = options.algorithm != Algorithm::direct;
   const bool on_torus = machine.topology->is_virtual_torus;
   if (on_torus) {
-    p.bisection_bytes_per_s = bisection_bandwidth(p.shape, machine.link_bandwidth, p.mesh);
+    p.model_bisection_bytes_per_s = bisection_bandwidth(p.shape, machine.link_bandwidth, p.mesh);
+    p.bisection_bytes_per_s = p.model_bisection_bytes_per_s;
+    if (options.measured_bisection && options.measured_bisection->nodes == p.nodes) {
+      p.bisection_bytes_per_s = options.measured_bisection->bytes_per_s;
+      p.bisection_measured = true;
+    }
     if (p.bisection_bytes_per_s > 0) p.network_gups = 4 * p.bisection_bytes_per_s / p.bytes_per_update * 1e-9;
     if (!routes) return;
   } else {
     p.bisection_bytes_per_s = partition_bisection(machine, p.nodes);
+    p.model_bisection_bytes_per_s = p.bisection_bytes_per_s;
   }
   const auto links = physical_links(machine, p.shape, p.mesh);
   const auto bound = network_bound(*links, p.shape, routes, p.bytes_per_update, machine.link_bandwidth);

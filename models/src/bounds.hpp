@@ -11,6 +11,7 @@
 #include "kernel/core/algorithm.hpp"
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
+#include "models/src/measured_bisection.hpp"
 
 namespace gups::model {
 
@@ -30,6 +31,9 @@ struct ModelOptions {
   // memory (a routed run of 2 nodes on one 2-core host: 2). 0: as many as
   // its cores hold, up to the node count (mpirun's placement by slot).
   unsigned nodes_per_host = 1;
+  // A bisection measured by the bisection probe: at its node count the
+  // torus's network bound 4B/b takes it for B (gups-model --bisection).
+  std::optional<MeasuredBisection> measured_bisection;
 };
 
 struct CoreLoad {
@@ -65,6 +69,8 @@ struct Prediction {
   bool mesh = false;                    // the machine's partition of this size has no wrap-around links
   const TopologyKind* topology = nullptr;  // of the physical network
   double bisection_bytes_per_s = 0;     // B: one way across the cut of the longest side (or halving the nodes)
+  double model_bisection_bytes_per_s = 0;  // B from the links, whether or not a measured one replaced it
+  bool bisection_measured = false;      // B is the bisection probe's (ModelOptions::measured_bisection)
   double software_hops = 0;             // network crossings per update (0: not worked out, direct on a torus)
   double physical_hops_per_software_hop = 0;
   std::string network_bottleneck;       // the busiest links' class

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -31,6 +32,7 @@ struct Request {
   std::string nodes_per_host = "1";
   std::string shape_rule = "machine";
   bool explain = false;
+  std::string bisection_path;
   ModelOptions options;
 };
 
@@ -79,7 +81,34 @@ int run(const Request& request) {
   options.buckets = request.buckets == "reference" ? BucketRule::reference : BucketRule::sizing;
   options.owner = request.owner == to_string(OwnerMode::predict) ? OwnerMode::predict : OwnerMode::division;
   options.nodes_per_host = nodes_per_host_named(request.nodes_per_host);
-  const auto shapes = shapes_of(machine, request);
+  auto sized = request;
+  if (!request.bisection_path.empty()) {
+    const auto measured = read_measured_bisection(request.bisection_path);
+    if (!machine.topology->is_virtual_torus) {
+      throw std::invalid_argument(fmt::format("--bisection: machine '{}' is no torus; its network bound rests on its "
+                                              "routes, not on 4B/b", machine.name));
+    }
+    if (measured.machine && *measured.machine != machine.name && *measured.machine != request.machine) {
+      throw std::invalid_argument(fmt::format("--bisection {}: it was measured on machine '{}', not '{}'",
+                                              measured.source, *measured.machine, machine.name));
+    }
+    // Without sizes, the probe's own.
+    if (sized.nodes.empty() && sized.shapes.empty() && sized.sweep.empty()) {
+      if (measured.shape) {
+        sized.shapes.push_back(*measured.shape);
+      } else {
+        sized.nodes.push_back(measured.nodes);
+      }
+    }
+    options.measured_bisection = measured;
+  }
+  const auto shapes = shapes_of(machine, sized);
+  if (options.measured_bisection &&
+      std::none_of(shapes.begin(), shapes.end(),
+                   [&](const auto& shape) { return shape.nodes() == options.measured_bisection->nodes; })) {
+    throw std::invalid_argument(fmt::format("--bisection {}: it measured {} nodes, and no size asked has as many",
+                                            options.measured_bisection->source, options.measured_bisection->nodes));
+  }
   nlohmann::json results = nlohmann::json::array();
   std::string text;
   for (const auto& algorithm : request.algorithms) {
@@ -155,6 +184,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
       ->capture_default_str();
   app.add_option("--json", request.json_path, "also write the figures as JSON to this file");
+  app.add_option("--bisection", request.bisection_path,
+                 "a bisection probe's JSON (gups or gups-sim --algo bisection --json): at its node count the "
+                 "network bound 4B/b takes its measured B (without sizes: its own shape or node count)");
   app.add_flag("--explain", request.explain,
                "after each table, how each prediction came about: the role plan, the virtual torus on the physical "
                "network, each core's load, the network bound's derivation");

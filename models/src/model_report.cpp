@@ -124,6 +124,22 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     out += fmt::format("CPU with each timed cost at the median of its calibration's repeats (costs_cycles_spread): "
                        "{} nodes\n", fmt::join(typical, ", "));
   }
+  for (const auto& p : series.rows) {
+    if (!p.bisection_measured) continue;
+    const auto& measured = *o.measured_bisection;
+    const double model_gups = 4 * p.model_bisection_bytes_per_s / p.bytes_per_update * 1e-9;
+    out += fmt::format("network bound at {} nodes from the measured bisection B = {:.4g} GB/s ({}, {} byte "
+                       "messages): {} GUPS; from the links' B = {:.4g} GB/s it is {} GUPS ({:.1f}% of it)\n",
+                       p.nodes, p.bisection_bytes_per_s / 1e9, measured.source, measured.message_bytes,
+                       gups_text(*p.network_gups), p.model_bisection_bytes_per_s / 1e9, gups_text(model_gups),
+                       100.0 * p.bisection_bytes_per_s / p.model_bisection_bytes_per_s);
+    const std::string modelled = p.mesh ? "mesh" : "torus";
+    if (measured.network && *measured.network != modelled) {
+      out += fmt::format("  (the probe's network was a {}, the model's is a {}: the machine file's "
+                         "torus.mesh_below_nodes)\n",
+                         *measured.network, modelled);
+    }
+  }
   if (series.crossover) {
     out += fmt::format("network bound below the CPU bound from {} nodes ({}; doubling from {})\n",
                        *series.crossover, machine.shape_for(*series.crossover).to_string(),
@@ -179,6 +195,8 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"bytes_per_update", p.bytes_per_update},
                     {"network", p.topology->is_virtual_torus ? (p.mesh ? "mesh" : "torus") : p.topology->name},
                     {"bisection_bytes_per_s", p.bisection_bytes_per_s},
+                    {"model_bisection_bytes_per_s", p.model_bisection_bytes_per_s},
+                    {"bisection_source", p.bisection_measured ? "measured" : "model"},
                     {"software_hops", p.software_hops},
                     {"physical_hops_per_software_hop", p.physical_hops_per_software_hop},
                     {"network_bottleneck", p.network_bottleneck},
