@@ -6,12 +6,6 @@
 #include "kernel/exchange/run.hpp"
 
 namespace gups::exchange {
-namespace {
-
-constexpr std::size_t kInFlight = 2;
-
-}  // namespace
-
 std::uint64_t run_bisection(ProbeContext& context, std::uint64_t words, std::uint64_t repeats) {
   const auto step = step_of("bisection", context.rank, context.ranks, 0);
   auto& slots = context.slots;
@@ -25,7 +19,7 @@ std::uint64_t run_bisection(ProbeContext& context, std::uint64_t words, std::uin
     }
     ++started;
   };
-  for (std::size_t slot = 0; slot < kInFlight; ++slot) start_next(slot);
+  for (std::size_t slot = 0; slot < receive_buffers("bisection"); ++slot) start_next(slot);
   for (std::uint64_t done = 0; done < repeats; ++done) {
     const auto completion = slots.wait_any();
     if (step.receive_from &&

@@ -83,7 +83,8 @@ int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mp
   }
   const auto& config = parsed.config;
   const std::uint64_t largest_words = *std::max_element(config.sizes.begin(), config.sizes.end()) / 8;
-  if (const auto shortfall = host_memory_shortfall(8.0 * static_cast<double>(largest_words * (1 + kProbeSlots)),
+  const auto buffers = receive_buffers(config.probe);
+  if (const auto shortfall = host_memory_shortfall(8.0 * static_cast<double>(largest_words * (1 + buffers)),
                                                    "the probe's message buffers (--sizes)", rank)) {
     if (!shortfall->empty()) std::fprintf(stderr, "gups: error: %s\n", shortfall->c_str());
     return kExitBadInput;
@@ -115,7 +116,7 @@ int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mp
   const auto& probe = *std::find_if(probes().begin(), probes().end(),
                                     [&](const auto& p) { return p.name == config.probe; });
   std::vector<std::uint64_t> outgoing(largest_words);
-  std::vector<std::vector<std::uint64_t>> incoming(kProbeSlots, std::vector<std::uint64_t>(largest_words));
+  std::vector<std::vector<std::uint64_t>> incoming(buffers, std::vector<std::uint64_t>(largest_words));
   ProbeContext context{*slots, static_cast<std::uint64_t>(rank), processes, outgoing, incoming};
   ProbeResult result;
   std::uint64_t wrong = 0;

@@ -15,8 +15,8 @@
 namespace gups::exchange {
 
 // A process's means for one probe: its message slots (kProbeSlots of
-// them), the payload it sends (filled once per size) and a receive buffer
-// per slot, each at least the largest size.
+// them), the payload it sends (filled once per size) and the probe's
+// receive buffers (receive_buffers), each at least the largest size.
 struct ProbeContext {
   MessageSlots& slots;
   std::uint64_t rank = 0;

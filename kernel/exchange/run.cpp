@@ -48,6 +48,8 @@ std::vector<std::uint64_t> parse_sizes(const std::string& text) {
   return sizes;
 }
 
+std::size_t receive_buffers(std::string_view probe) { return probe == "bisection" ? 2 : 1; }
+
 std::uint64_t steps_per_repetition(std::string_view probe, std::uint64_t ranks) {
   return probe == "all-to-all" ? ranks - 1 : 1;
 }

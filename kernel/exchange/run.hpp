@@ -51,8 +51,11 @@ std::uint64_t bytes_per_repetition(std::string_view probe, std::uint64_t ranks, 
 // Why a probe cannot run on `ranks` processes, if it cannot.
 std::optional<std::string> problem(std::string_view probe, std::uint64_t ranks);
 
-// Message slots (and receive buffers) a process holds.
+// Message slots a process holds, and the receive buffers a probe uses
+// (the bisection keeps two receives posted, the others one), each of the
+// largest size, beside the one payload it sends.
 inline constexpr std::size_t kProbeSlots = 4;
+std::size_t receive_buffers(std::string_view probe);
 
 // A message's words: its sender first, then a pattern of sender and index,
 // so that the receiver checks every word and knows who sent it.

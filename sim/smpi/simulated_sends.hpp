@@ -13,9 +13,10 @@
 namespace gups {
 
 // A (rank, channel) as one number: both layers' mailboxes or channels are
-// looked up by it (channels are below 256).
+// looked up by it (channels are 0 or more: the all-to-all probe has one per
+// step, as many as ranks).
 inline std::uint64_t channel_key(int rank, int channel) {
-  return (static_cast<std::uint64_t>(rank) << 8) | static_cast<std::uint64_t>(channel);
+  return (static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(channel);
 }
 
 struct SimulatedSends {

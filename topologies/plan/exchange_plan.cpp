@@ -30,8 +30,8 @@ ExchangePlan plan_exchange_run(const ExchangeRequest& request) {
   if (const auto why = exchange::problem(plan.probe, plan.ranks)) throw std::invalid_argument(*why);
   const auto sizes = request.sizes.empty() ? exchange::default_sizes(plan.probe) : request.sizes;
   plan.largest_message_bytes = *std::max_element(sizes.begin(), sizes.end());
-  // A payload and a receive buffer per slot, each of the largest size.
-  plan.simulation_bytes = (static_cast<double>(plan.largest_message_bytes) * (1 + exchange::kProbeSlots) +
+  // A payload and the probe's receive buffers, each of the largest size.
+  plan.simulation_bytes = (static_cast<double>(plan.largest_message_bytes) * (1 + exchange::receive_buffers(plan.probe)) +
                            kSimulatedBytesPerRank) *
                           static_cast<double>(plan.ranks);
   plan.kernel_arguments = {"--algo", plan.probe};
