@@ -1,9 +1,9 @@
-"""Command line: python3 -m analysis sweep|plot|report|study|main|table2|explain|apexmap"""
+"""Command line: python3 -m analysis sweep|plot|report|study|main|table2|explain|apexmap|probes"""
 import argparse
 import os
 import sys
 
-from . import apexmap, explain, report, results, whatif
+from . import apexmap, explain, probes, report, results, whatif
 from .explain import mechanisms as explain_mechanisms
 from .paper import main_job, study, sweep, table2
 from .report import plot
@@ -145,6 +145,26 @@ def parser():
                                      "against another, one network level against another)")
     s.add_argument("--resume", action="store_true", help="keep the points whose finished results are in OUT/raw")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+    s = sub.add_parser("probes", help="the global-exchange probes (bisection, exchange, all-to-all) measured on this "
+                                       "host and simulated on a machine: bandwidth by message size, the all-to-all's "
+                                       "share of its peak by shape, the measured B in the network bound")
+    s.add_argument("--out", required=True, help="results folder")
+    s.add_argument("--probes", default=",".join(probes.PROBES), help="comma list (default all three)")
+    s.add_argument("--sources", default="measured,sim", help="measured, sim (comma list; default both)")
+    s.add_argument("--ranks", type=int, default=0, help="measured: MPI ranks (default: this host's cores)")
+    s.add_argument("--machine", default="bgp", help="sim: machine name or path (default bgp)")
+    s.add_argument("--nodes", default="512", help="sim: node counts, a comma list, mapped by --shape-rule (default 512)")
+    s.add_argument("--shape-rule", default="machine", choices=["machine", "balanced"])
+    s.add_argument("--shapes", help="sim: shapes instead of --nodes, a comma list such as 8x8x8,4x8x16")
+    s.add_argument("--levels", default="queue,packet", help="sim: network levels, a comma list (default queue,packet)")
+    s.add_argument("--sim-bisection-sizes", default=probes.SIM_BISECTION_SIZES,
+                   help=f"sim: the bisection's message sizes (default {probes.SIM_BISECTION_SIZES})")
+    s.add_argument("--sweep-max-nodes", type=int, default=probes.SWEEP_MAX_NODES,
+                   help=f"sim: the exchange and the all-to-all up to this many nodes (default {probes.SWEEP_MAX_NODES})")
+    s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed", "direct"],
+                   help="the model's network bound 4B/b for this algorithm's bytes per update (default multicore)")
+    s.add_argument("--resume", action="store_true", help="keep the results whose finished JSON is in OUT/raw")
+    s.add_argument("--build", default=os.path.join(ROOT, "build"))
     s = sub.add_parser("task", help=argparse.SUPPRESS)  # one task of a Slurm array: TASKS.json INDEX
     s.add_argument("file")
     s.add_argument("index", type=int)
@@ -170,6 +190,9 @@ def main(argv):
             return explain.explain(args)
         if args.command == "apexmap":
             return apexmap.apexmap(args)
+        if args.command == "probes":
+            args.argv = argv
+            return probes.probes(args)
         if args.command == "table2":
             if min(args.error_runs, args.rate_runs) < 1 or not 1 <= args.log2_table <= 40 or args.threads < 0:
                 raise ValueError("--error-runs and --rate-runs must be at least 1, --log2-table 1 to 40, "
