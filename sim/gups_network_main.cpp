@@ -18,26 +18,8 @@
 #include "sim/levels/packet_network.hpp"
 #include "sim/network_traffic.hpp"
 #include "topologies/plan/platform.hpp"
+#include "topologies/plan/run_plan.hpp"
 
-namespace {
-
-std::vector<bool> wraps_named(const std::string& wrap, const gups::model::Machine& machine,
-                              const gups::TorusShape& shape) {
-  if (wrap == "torus") return std::vector<bool>(shape.dimensions(), true);
-  if (wrap == "mesh") return std::vector<bool>(shape.dimensions(), false);
-  if (wrap == "machine") return std::vector<bool>(shape.dimensions(), !machine.is_mesh(shape.nodes()));
-  // One letter per dimension: t (torus) or m (mesh).
-  if (wrap.size() != shape.dimensions() || wrap.find_first_not_of("tm") != std::string::npos) {
-    throw std::invalid_argument(fmt::format(
-        "--wrap '{}': give torus, mesh, machine, or one letter per dimension of {} (t: wraps, m: mesh), such as {}",
-        wrap, shape.to_string(), std::string(shape.dimensions() - 1, 't') + "m"));
-  }
-  std::vector<bool> wraps;
-  for (const char c : wrap) wraps.push_back(c == 't');
-  return wraps;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::string machine_name = "bgp", shape_text, wrap = "machine", level_name = "packet", traffic = "all-to-all",
@@ -119,7 +101,7 @@ int main(int argc, char** argv) {
                                               "give queue, latency or packet",
                                               level_name));
     }
-    const auto links = std::make_shared<gups::TorusLinks>(shape, wraps_named(wrap, machine, shape));
+    const auto links = std::make_shared<gups::TorusLinks>(shape, gups::topology::wraps_named(wrap, machine, shape));
     gups::LevelParameters parameters = gups::topology::level_parameters(machine, level);
     for (const auto& setting : settings) {
       const auto equals = setting.find('=');

@@ -84,6 +84,8 @@ def run_plan(args, workdir=None):
     command = [GUPS_TOPOLOGY, "--machine", args.machine, "--algo", args.algo, "--network", args.network]
     command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64), "--shape-rule",
                                                            args.shape_rule]
+    if args.algo in PROBE_ALGORITHMS and args.wrap:
+        command += ["--wrap", args.wrap]
     if args.algo in EXCHANGE_PROBES:
         sizes = (("--cores-per-node", args.cores_per_node), ("--sizes", args.sizes))
     elif args.algo in PROBE_ALGORITHMS:
@@ -92,7 +94,7 @@ def run_plan(args, workdir=None):
     else:
         command += ["--words-per-node", str(args.words_per_node), "--lookahead", str(args.lookahead),
                     "--owner", args.owner, "--verify", args.verify, "--nodes-per-host", args.nodes_per_host,
-                    "--wrap", "machine" if "mesh" in args.chosen_mechanisms else "torus"]
+                    "--wrap", args.wrap or ("machine" if "mesh" in args.chosen_mechanisms else "torus")]
         sizes = (("--cores-per-node", args.cores_per_node), ("--log2-table", args.log2_table),
                  ("--updates-per-node", args.updates_per_node), ("--updates-per-word", args.updates_per_word),
                  ("--min-updates-per-node", args.min_updates_per_node or None))

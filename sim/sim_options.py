@@ -92,6 +92,10 @@ def parse_arguments(argv, levels):
     p.add_argument("--costs", default="machine", choices=["machine", "zero", "measured"],
                    help="machine: charge the machine file's cycles; zero: no CPU cost at all (network only); "
                         "measured: SMPI times the real code on this host")
+    p.add_argument("--wrap",
+                   help="the partition's wrap-around links: torus (default), mesh, or one letter per dimension, t "
+                        "where it wraps and m where not, such as ttm (at the levels that route messages themselves: "
+                        "queue, latency, packet); the mesh mechanism instead takes the machine's rule")
     p.add_argument("--network-scale", type=float, default=1.0,
                    help="multiply link bandwidth (a very fast network: 1000)")
     p.add_argument("--zero-latency", action="store_true", help="links without latency")
@@ -161,6 +165,8 @@ def chosen_mechanisms(args):
     if unknown or not asked:
         raise BadInput(f"--mechanisms: unknown {', '.join(unknown) or 'empty list'}; "
                        f"give none, all, or a comma list of {', '.join(MECHANISMS)}")
+    if "mesh" in asked and args.wrap is not None:
+        raise BadInput("--wrap sets the wrap-around links itself: leave the mesh mechanism out")
     for name in ("wire", "dma"):
         if name in asked and args.message_layer == "mpi":
             raise BadInput(f"--mechanisms {name} needs --message-layer s4u (SMPI's calls send payloads only, "

@@ -88,8 +88,8 @@ int main(int argc, char** argv) {
   app.add_flag("--zero-latency", options.zero_latency, "links without latency");
   app.add_option("--wrap", wrap,
                  "torus: every line wraps around; mesh: no line does; machine: a mesh below the machine's "
-                 "torus.mesh_below_nodes, a torus from there")
-      ->check(CLI::IsMember({"torus", "mesh", "machine"}))
+                 "torus.mesh_below_nodes, a torus from there; or one letter per dimension, t where it wraps and m "
+                 "where not, such as ttm (update algorithms, at the levels that route messages themselves)")
       ->capture_default_str();
   std::string level_help = "network level of the platform:";
   for (const auto& each : gups::NetworkLevel::all()) level_help += std::string(" ") + each.name() + " (" + each.help() + ");";
@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
   auto emit = [&](const auto& plan, const nlohmann::json& charges) {
     options.ranks_per_node = plan.ranks_per_node;
     options.mesh = plan.mesh;
+    if constexpr (requires { plan.wraps; }) options.wraps = plan.wraps;
     options.level = plan.network_level;
     if (!platform_path.empty()) write_file(platform_path, gups::topology::platform_xml(plan.machine, plan.shape, options));
     if (!hostfile_path.empty()) write_file(hostfile_path, gups::topology::hostfile(plan.shape, plan.ranks_per_node));
@@ -156,7 +157,7 @@ int main(int argc, char** argv) {
       probe.balanced_shapes = shape_rule == "balanced";
       probe.ranks_per_node = request.cores_per_node ? request.cores_per_node : 1;
       if (level != "auto") probe.network_level = gups::network_level_named(level);
-      if (wrap == "machine") throw std::invalid_argument("--wrap machine applies to the update algorithms");
+      if (wrap != "torus" && wrap != "mesh") throw std::invalid_argument("--wrap " + wrap + " applies to the update algorithms");
       probe.mesh = wrap == "mesh";
       const auto plan = gups::topology::plan_probe_run(probe);
       return emit(plan, gups::access_charges_document(plan.machine.name, plan.charges));
@@ -171,7 +172,7 @@ int main(int argc, char** argv) {
       exchange.ranks_per_node = request.cores_per_node ? request.cores_per_node : 1;
       if (!sizes.empty()) exchange.sizes = gups::exchange::parse_sizes(sizes);
       if (level != "auto") exchange.network_level = gups::network_level_named(level);
-      if (wrap == "machine") throw std::invalid_argument("--wrap machine applies to the update algorithms");
+      if (wrap != "torus" && wrap != "mesh") throw std::invalid_argument("--wrap " + wrap + " applies to the update algorithms");
       exchange.mesh = wrap == "mesh";
       // Network alone: the probes charge no CPU cost, so their charges are empty.
       return emit(gups::topology::plan_exchange_run(exchange), nlohmann::json::object());
@@ -181,6 +182,7 @@ int main(int argc, char** argv) {
     request.algorithm = *gups::algorithm_named(algorithm);
     request.owner = owner == "predict" ? gups::OwnerMode::predict : gups::OwnerMode::division;
     request.wrap = wrap == "mesh" ? Wrap::mesh : wrap == "machine" ? Wrap::machine : Wrap::torus;
+    if (wrap != "torus" && wrap != "mesh" && wrap != "machine") request.wrap_pattern = wrap;
     request.paper_buckets = paper_buckets;
     request.balanced_shapes = shape_rule == "balanced";
     if (level != "auto") request.network_level = gups::network_level_named(level);

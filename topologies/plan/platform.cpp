@@ -77,11 +77,16 @@ std::string level_parameters_xml(const model::Machine& machine, NetworkLevel lev
 std::string level_xml(const model::Machine& machine, const TorusShape& shape, const PlatformOptions& options,
                       double bandwidth, double latency) {
   std::vector<int> wraps;
-  for (unsigned d = 0; d < shape.dimensions(); ++d) wraps.push_back(options.mesh ? 0 : 1);
+  for (unsigned d = 0; d < shape.dimensions(); ++d) {
+    wraps.push_back(options.wraps.empty() ? (options.mesh ? 0 : 1) : (options.wraps[d] ? 1 : 0));
+  }
+  const std::string kind = !options.wraps.empty() ? fmt::format("torus wrapping {}", fmt::join(wraps, ","))
+                           : options.mesh         ? "mesh"
+                                                  : "torus";
   return platform_document(
       machine,
-      fmt::format("{} {}, {} cores per node, network level {}", shape.to_string(), options.mesh ? "mesh" : "torus",
-                  options.ranks_per_node, to_string(options.level)),
+      fmt::format("{} {}, {} cores per node, network level {}", shape.to_string(), kind, options.ranks_per_node,
+                  to_string(options.level)),
       fmt::format("  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
                   "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\">\n"
                   "    <prop id=\"{}\" value=\"{}\"/>\n"
@@ -166,6 +171,12 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
   const double latency = options.zero_latency ? 0.0 : machine.link_latency;
   if (!machine.topology->is_virtual_torus) return cluster_xml(machine, shape, options, bandwidth, latency);
   if (!options.level.simgrid_links()) return level_xml(machine, shape, options, bandwidth, latency);
+  if (!options.wraps.empty()) {
+    throw std::invalid_argument(fmt::format(
+        "a torus that wraps in some dimensions only needs a network level that routes messages itself (queue, "
+        "latency or packet), not {}",
+        to_string(options.level)));
+  }
   if (options.mesh) return mesh_xml(machine, shape, options, bandwidth, latency);
   // Ranks of one node talk through a loopback link far faster than the
   // torus: the cost of a local hand-off is charged to the cores instead.

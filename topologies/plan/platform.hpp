@@ -29,6 +29,9 @@ struct PlatformOptions {
   // No wrap-around links: each line of nodes is a chain (Blue Gene
   // partitions smaller than a midplane).
   bool mesh = false;
+  // By dimension, when some wrap and others do not (empty: as `mesh` says).
+  // Only the levels that route messages themselves take it.
+  std::vector<bool> wraps;
   NetworkLevel level;  // flow unless asked
 };
 

@@ -1,4 +1,7 @@
 #include "topologies/plan/run_plan.hpp"
+#include "topologies/network/torus_links.hpp"
+
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -109,6 +112,26 @@ TorusShape requested_shape(const model::Machine& machine, const std::string& sha
   return parsed;
 }
 
+std::vector<bool> wraps_named(const std::string& wrap, const model::Machine& machine, const TorusShape& shape) {
+  if (wrap == "torus") return std::vector<bool>(shape.dimensions(), true);
+  if (wrap == "mesh") return std::vector<bool>(shape.dimensions(), false);
+  if (wrap == "machine") return std::vector<bool>(shape.dimensions(), !machine.is_mesh(shape.nodes()));
+  if (wrap.size() != shape.dimensions() || wrap.find_first_not_of("tm") != std::string::npos) {
+    throw std::invalid_argument(fmt::format(
+        "--wrap '{}': give torus, mesh, machine, or one letter per dimension of {} (t: wraps, m: mesh), such as {}",
+        wrap, shape.to_string(), std::string(shape.dimensions() - 1, 't') + "m"));
+  }
+  std::vector<bool> wraps;
+  for (const char c : wrap) wraps.push_back(c == 't');
+  return wraps;
+}
+
+std::string wraps_text(const std::vector<bool>& wraps) {
+  std::string text;
+  for (const bool wraps_here : wraps) text += wraps_here ? 't' : 'm';
+  return text;
+}
+
 NetworkLevel automatic_network_level(std::uint64_t nodes) {
   return nodes <= kFlowMaxNodes ? NetworkLevel() : NetworkLevel::named("queue");
 }
@@ -121,7 +144,13 @@ RunPlan plan_run(const PlanRequest& request) {
   plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
-  if (plan.mesh && !plan.machine.topology->is_virtual_torus) {
+  if (!request.wrap_pattern.empty()) {
+    auto wraps = wraps_named(request.wrap_pattern, plan.machine, plan.shape);
+    const auto wrapping = std::count(wraps.begin(), wraps.end(), true);
+    plan.mesh = wrapping == 0;
+    if (wrapping > 0 && wrapping < static_cast<long>(wraps.size())) plan.wraps = std::move(wraps);
+  }
+  if ((plan.mesh || !plan.wraps.empty()) && !plan.machine.topology->is_virtual_torus) {
     throw std::invalid_argument(fmt::format("--wrap mesh: '{}' is a {}, whose virtual torus always wraps",
                                             plan.machine.name, plan.machine.topology->name));
   }
@@ -166,19 +195,21 @@ RunPlan plan_run(const PlanRequest& request) {
 }
 
 nlohmann::json network_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
-                               unsigned ranks_per_node, std::uint64_t ranks) {
+                               unsigned ranks_per_node, std::uint64_t ranks, const std::vector<bool>& wraps) {
   nlohmann::json written = nlohmann::json::parse(model::to_json(machine).dump());
   written["path"] = machine.path;
   const bool on_torus = machine.topology->is_virtual_torus;
   const std::string topology = machine.topology->name;
-  nlohmann::json physical{{"topology", on_torus ? (mesh ? "mesh" : "torus") : topology},
-                          {"nodes", shape.nodes()}};
+  const std::string torus_kind = !wraps.empty() ? "torus wrapping " + wraps_text(wraps) : mesh ? "mesh" : "torus";
+  nlohmann::json physical{{"topology", on_torus ? torus_kind : topology}, {"nodes", shape.nodes()}};
+  if (on_torus) physical["wraps"] = wraps_text(wraps.empty() ? std::vector<bool>(shape.dimensions(), !mesh) : wraps);
   if (on_torus) {
     physical["shape"] = shape.to_string();
   } else {
     physical["simgrid_parameters"] = model::simgrid_parameters(machine, shape.nodes());
   }
-  const auto links = model::physical_links(machine, shape, mesh);
+  const auto links = wraps.empty() ? model::physical_links(machine, shape, mesh)
+                                    : std::make_shared<const TorusLinks>(shape, wraps);
   physical["directed_links"] = links->count();
   physical["link_classes"] = links->class_names();
   const auto nodes = shape.nodes();
@@ -193,7 +224,7 @@ nlohmann::json network_plan_json(const model::Machine& machine, const TorusShape
           {"shape", shape.to_string()},
           {"shape_rule", rule},
           {"nodes", shape.nodes()},
-          {"network", on_torus ? (mesh ? "mesh" : "torus") : "virtual torus on a " + topology},
+          {"network", on_torus ? torus_kind : "virtual torus on a " + topology},
           {"physical_network", physical},
           {"virtual_torus",
            {{"shape", shape.to_string()},
@@ -206,7 +237,8 @@ nlohmann::json network_plan_json(const model::Machine& machine, const TorusShape
 }
 
 nlohmann::json to_json(const RunPlan& plan) {
-  auto json = network_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node, plan.ranks);
+  auto json = network_plan_json(plan.machine, plan.shape, plan.mesh, plan.network_level, plan.ranks_per_node, plan.ranks,
+                                plan.wraps);
   json.update({{"algorithm", to_string(plan.algorithm)},
                {"routes_over_torus", traits(plan.algorithm).routes_over_torus},
                {"specialised_cores", traits(plan.algorithm).specialised_cores},

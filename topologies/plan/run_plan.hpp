@@ -31,6 +31,14 @@ inline constexpr double kSimulatedBytesPerRank = 88 * 1024;
 
 enum class Wrap { torus, mesh, machine };
 
+// A partition's wrap-around links by dimension: "torus", "mesh", "machine"
+// (a mesh below the machine's torus.mesh_below_nodes) or one letter per
+// dimension, t where it wraps and m where it does not ("ttm"). Throws
+// std::invalid_argument naming the forms.
+std::vector<bool> wraps_named(const std::string& wrap, const model::Machine& machine, const TorusShape& shape);
+// "ttm" for {true, true, false}.
+std::string wraps_text(const std::vector<bool>& wraps);
+
 struct PlanRequest {
   std::string machine = "bgp";
   Algorithm algorithm = Algorithm::multicore;
@@ -48,6 +56,7 @@ struct PlanRequest {
   std::string verify = "auto";              // auto, full, checksum, none
   bool paper_buckets = false;               // the machine's reference_bucket_sizes
   Wrap wrap = Wrap::torus;
+  std::string wrap_pattern;                 // one letter per dimension (t, m); set, it overrides wrap
   unsigned nodes_per_host = 1;              // torus nodes per machine node (model::kFillHost: as its cores hold)
   std::optional<NetworkLevel> network_level;  // none: automatic_network_level(nodes)
 };
@@ -66,6 +75,9 @@ struct RunPlan {
   Algorithm algorithm = Algorithm::multicore;
   TorusShape shape{std::vector<std::uint32_t>{1}};
   bool mesh = false;
+  // By dimension, when some wrap and others not (PlanRequest::wrap_pattern);
+  // empty when every one is as `mesh` says.
+  std::vector<bool> wraps;
   NetworkLevel network_level;  // flow unless asked
   unsigned ranks_per_node = 1;
   std::uint64_t ranks = 1;
@@ -100,7 +112,8 @@ TorusShape requested_shape(const model::Machine& machine, const std::string& sha
 // What every plan says of its machine and networks: the plan's schema, the
 // machine file (with its path), the physical network and the virtual
 // torus, nodes, level, ranks and clock.
+// `wraps`: by dimension, when they differ (else every one as `mesh` says).
 nlohmann::json network_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
-                               unsigned ranks_per_node, std::uint64_t ranks);
+                               unsigned ranks_per_node, std::uint64_t ranks, const std::vector<bool>& wraps = {});
 
 }  // namespace gups::topology
