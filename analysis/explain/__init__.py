@@ -18,6 +18,7 @@ from .. import results
 from ..paper import study
 from ..run import launcher, programs
 from . import laws as explain_laws, mechanisms as explain_mechanisms, model as explain_model
+from . import partition as explain_partition
 from .measured import read_measured
 
 
@@ -33,7 +34,10 @@ def explain(args):
         raise BadInput("--sim-steps must be at least 1 and --wall-budget zero or more")
     measured = read_measured(args.measured)
     machine = programs.load_machine(args.machine, args.build)
-    mechanisms = explain_mechanisms.chosen(args.mechanisms, args.algorithm, machine)
+    try:
+        mechanisms = explain_mechanisms.chosen(args.mechanisms, args.algorithm, machine, args.network)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
     model = programs.binary(args.build, "gups-model")
     buckets = "reference" if args.algorithm == "multicore" else "sizing"
     nodes = list(measured)
@@ -106,7 +110,10 @@ class Simulations:
                 continue
             self.nominal[n] = nominal
             for mechanism in mechanisms:
-                self.search(entries[mechanism.name], mechanism, n, nominal)
+                if mechanism.categorical:
+                    self.try_partitions(entries[mechanism.name], n, nominal)
+                else:
+                    self.search(entries[mechanism.name], mechanism, n, nominal)
 
     def fits(self, n):
         if not self.args.wall_budget:
@@ -118,24 +125,27 @@ class Simulations:
         estimate = wall * n / m * 1.3 * (1 + 2 * len(explain_mechanisms.MECHANISMS) / 3)
         return time.monotonic() - self.started + estimate <= self.args.wall_budget
 
-    def run(self, n, mechanism, value):
-        """Steady-state GUPS of one simulation (None if it failed)."""
-        machine = self.machine if mechanism is None else mechanism.applied(self.machine, value)
-        name = f"{n}-nominal" if mechanism is None else f"{n}-{mechanism.name}-{value:.6g}"
+    def run(self, n, mechanism, value, partition=None):
+        """Steady-state GUPS of one simulation (None if it failed): the machine as given, a mechanism at a
+        value, or the machine on another partition (explain/partition.py)."""
+        machine = self.machine if mechanism is None or partition else mechanism.applied(self.machine, value)
+        name = (f"{n}-partition-{partition.shape}-{partition.wraps}" if partition else
+                f"{n}-nominal" if mechanism is None else f"{n}-{mechanism.name}-{value:.6g}")
         folder = os.path.join(self.args.out, "raw")
         os.makedirs(folder, exist_ok=True)
         machine_path = programs.write_machine(machine, os.path.join(folder, f"machine-{name}.json"))
         path = os.path.join(folder, f"sim-{name}.json")
         command = simulation_command(self.sim, machine_path, self.args.algorithm, n, self.args.owner,
-                                     self.args.network, self.machine, path)
-        if mechanism is not None:
+                                     self.args.network, self.machine, path, partition)
+        if mechanism is not None and not partition:
             command += mechanism.sim_options(value)
         self.commands.append(" ".join(shlex.quote(c) for c in command))
         begun = time.monotonic()
         status, gups, err = simulated_gups(command, path)
         self.runs += 1
         self.wall_by_nodes[n] = max(self.wall_by_nodes.get(n, 0.0), time.monotonic() - begun)
-        what = "the machine as given" if mechanism is None else f"{mechanism.name} = {value:.4g}"
+        what = (f"partition {partition.label}" if partition else
+                "the machine as given" if mechanism is None else f"{mechanism.name} = {value:.4g}")
         if gups is None:
             print(f"explain: {n} nodes, {what}: the simulation failed (status {status}): {err.strip()[-200:]}",
                   file=sys.stderr, flush=True)
@@ -143,6 +153,25 @@ class Simulations:
         print(f"explain: {n} nodes, {what}: {gups:.4g} GUPS simulated ({time.monotonic() - self.started:.0f} s)",
               file=sys.stderr, flush=True)
         return gups
+
+    def partitions(self, n):
+        """The machine's partition of n nodes (its shape, its wraps) and the balanced shape with its wraps."""
+        wraps = ("m" if n < self.machine["torus"].get("mesh_below_nodes", 0) else "t")
+        shapes = [programs.plan(self.args.build, self.machine["path"], n, self.args.algorithm,
+                                ("--shape-rule", rule))["shape"] for rule in ("machine", "balanced")]
+        return [explain_partition.Partition(shape, wraps * len(shape.split("x"))) for shape in shapes]
+
+    def try_partitions(self, entry, n, nominal_gups):
+        """Each partition a rule gives at this size, simulated once (the machine's own is the nominal run)."""
+        given, balanced = self.partitions(n)
+        point = entry["points"][n]
+        point.update(given=given, balanced=balanced, tried={given.label: nominal_gups})
+        for label, partition in explain_partition.partitions_at(given, balanced).items():
+            if label not in point["tried"]:
+                gups = self.run(n, entry["mechanism"], None, partition)
+                if gups is not None:
+                    point["tried"][label] = gups
+        point["simulated"] = sorted(point["tried"].items(), key=lambda t: t[1])
 
     def search(self, entry, mechanism, n, nominal_gups):
         """Secant steps towards the simulation's value, from the machine's value and the model's guess."""
@@ -174,11 +203,19 @@ class Simulations:
                 break
 
 
-def simulation_command(sim, machine_path, algorithm, nodes, owner, network, machine, json_path):
-    """gups-sim as the study runs it: every mechanism of the machine, converged run lengths."""
-    return programs.sim_command(sim, machine_path, algorithm, nodes, "--verify", "no", "--owner", owner, "--mechanisms",
-                                study.mechanisms_for(algorithm, nodes, machine) or "none", "--network", network,
-                                "--min-updates-per-node", str(study.MIN_UPDATES_PER_NODE), "--json", json_path)
+def simulation_command(sim, machine_path, algorithm, nodes, owner, network, machine, json_path, partition=None):
+    """gups-sim as the study runs it: every mechanism of the machine, converged run lengths; on another
+    partition (its shape and wraps instead of the machine's, so without the mesh mechanism) when given."""
+    chosen = study.mechanisms_for(algorithm, nodes, machine).split(",")
+    if partition:
+        chosen = [m for m in chosen if m and m != "mesh"]
+    command = programs.sim_command(sim, machine_path, algorithm, nodes, "--verify", "no", "--owner", owner,
+                                   "--mechanisms", ",".join(m for m in chosen if m) or "none", "--network", network,
+                                   "--min-updates-per-node", str(study.MIN_UPDATES_PER_NODE), "--json", json_path)
+    if partition:
+        at = command.index("--nodes")
+        command[at:at + 2] = explain_partition.sim_options(partition)
+    return command
 
 
 def simulated_gups(command, json_path):
@@ -240,8 +277,25 @@ def secant(tried, target, mechanism, log_scale):
 
 # ---- fitting and ranking ----------------------------------------------------------------------------------
 
+def finish_partition(entry):
+    """The partition's rules as its laws, at the sizes the simulation reached."""
+    reached = {n: p for n, p in entry["points"].items() if p.get("tried")}
+    for point in entry["points"].values():
+        tried = point.get("tried", {})
+        good = [label for label, gups in tried.items()
+                if abs(gups - point["measured"]) <= point["tolerance"] * point["measured"]]
+        point.update(value=None, low=None, high=None, sim_value=None, good=good,
+                     source="simulation" if good else None)
+    laws = explain_partition.fit(reached, {n: p["given"] for n, p in reached.items()},
+                                 {n: p["balanced"] for n, p in reached.items()}) if reached else []
+    entry.update(laws=laws, law=explain_laws.best_law(laws), unreached=len(entry["points"]) - len(reached))
+
+
 def finish(entry, mechanism, base):
     """Each size's needed value (the simulation's where it found one, else the model's) and the laws."""
+    if mechanism.categorical:
+        finish_partition(entry)
+        return
     laws_points = []
     for n, point in entry["points"].items():
         model = point["model"]
@@ -327,6 +381,10 @@ def growth(entry):
 
 def the_machines_value(entry):
     """Which sizes the machine file's value gives, and what the others need."""
+    if entry["mechanism"].categorical:
+        points = list(entry["points"].values())
+        given = [p for p in points if p.get("given") and p["given"].label in p.get("good", [])]
+        return f"the machine's partition gives {len(given)} of {len(points)} sizes"
     nominal, unit = entry["nominal"], entry["mechanism"].unit
     points = list(entry["points"].values())
     given = [p for p in points if p["value"] is not None and p["low"] <= nominal <= p["high"]]
@@ -350,6 +408,7 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         m = entry["mechanism"]
         mechanisms.append({
             "rank": rank, "mechanism": m.name, "meaning": m.meaning, "unit": m.unit, "nominal": entry["nominal"],
+            "nominal_text": "the machine's partitions" if m.categorical else f"{entry['nominal']:.4g} {m.unit}",
             "in_model": args.algorithm in m.in_model, "explains": explain_laws.ranking_key(entry)[0] == 0,
             "growth": growth(entry),
             "law": None if entry["law"] is None else law_json(entry["law"]),
@@ -381,15 +440,23 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
 
 
 def law_json(law):
+    def finite(x):  # a partition a rule gives that no simulation tried has no error
+        return x if math.isfinite(x) else None
     return {"name": law.name, "parameters": law.parameters, "describe": law.describe, "explains": law.explains,
-            "max_error": law.max_error, "values": {str(k): v for k, v in law.values.items()},
-            "errors": {str(k): v for k, v in law.errors.items()}}
+            "max_error": finite(law.max_error), "values": {str(k): v for k, v in law.values.items()},
+            "errors": {str(k): finite(v) for k, v in law.errors.items()}}
 
 
 def point_json(point):
     model = point["model"]
     def number(x):
         return None if x is None or not math.isfinite(x) else x
+    if "tried" in point:  # the partition: each partition tried, and those that give the point
+        return {"nodes": point["nodes"], "measured": point["measured"], "tolerance": point["tolerance"],
+                "value": None, "low": None, "high": None, "unbounded_above": False, "source": point["source"],
+                "model_value": None, "model_low": None, "model_high": None, "model_says": None,
+                "simulated": [{"value": label, "steady_gups": g} for label, g in point["simulated"]],
+                "simulated_value": None, "machine_partition": point["given"].label, "giving": point["good"]}
     return {"nodes": point["nodes"], "measured": point["measured"], "tolerance": point["tolerance"],
             "value": number(point["value"]), "low": number(point["low"]), "high": number(point["high"]),
             "unbounded_above": point["high"] is not None and math.isinf(point["high"]), "source": point["source"],
@@ -402,7 +469,7 @@ def point_json(point):
 def summary(document):
     lines = [f"explain: {document['algorithm']} on {document['machine']}: {document['verdict']}", "", "Ranking:"]
     for m in document["mechanisms"]:
-        lines.append(f"  {m['rank']}. {m['mechanism']} ({m['meaning']}, {m['nominal']:.4g} {m['unit']} in the "
+        lines.append(f"  {m['rank']}. {m['mechanism']} ({m['meaning']}, {m['nominal_text']} in the "
                      f"machine file): {m['growth']}")
     sim = document["simulation"]
     lines += ["", f"{sim['runs']} simulations, {document['wall_seconds']:.0f} s of wall time"]
@@ -414,6 +481,8 @@ def fmt(x, spec=".4g"):
 
 
 def needed_cell(p):
+    if "giving" in p:
+        return (", ".join(p["giving"]) + " (simulation)" if p["giving"] else "no partition tried").replace("|", "/")
     if p["value"] is None:
         return (p["model_says"] or "out of reach").replace("|", "/")
     high = "inf" if p["unbounded_above"] else fmt(p["high"])
@@ -428,7 +497,7 @@ def markdown(document):
              "", f"**{document['verdict']}.**", "", "## Ranking", ""]
     lines += study.table_lines([
         ("rank", True, lambda m: m["rank"]), ("mechanism", False, lambda m: m["mechanism"]),
-        ("in the machine file", True, lambda m: f"{m['nominal']:.4g} {m['unit']}"),
+        ("in the machine file", True, lambda m: m["nominal_text"]),
         ("best law", False, lambda m: m["growth"].replace("|", "/"))], document["mechanisms"])
     lines += ["", "## Needed value by size", "",
               "Each cell: the value that gives the measured point, the range within its tolerance, and who "

@@ -23,6 +23,10 @@ class Mechanism:
     # The simulation's direction: +1 if GUPS grows with the value, -1 if it falls.
     direction: int = -1
     integer: bool = False
+    # The network levels whose simulation has it (empty: every level).
+    levels: tuple = ()
+    # A choice among partitions (explain/partition.py), not a value: searched by trying each.
+    categorical: bool = False
 
     def nominal(self, machine):
         return self.nominal_of(machine)
@@ -85,6 +89,18 @@ def _set_latency(machine, value):
     machine["torus"]["link_latency_s"] = value
 
 
+def _packet(name):
+    return lambda machine: machine["network_levels"]["packet"][name]
+
+
+def _set_packet(name):
+    return lambda machine, value: machine["network_levels"]["packet"].__setitem__(name, int(round(value)))
+
+
+# The levels that route messages themselves, where a partition may wrap in some dimensions only.
+ROUTING_LEVELS = ("queue", "latency", "packet")
+
+
 def _cost(name):
     return lambda machine: _costs(machine)[name]
 
@@ -112,6 +128,18 @@ MECHANISMS = {m.name: m for m in [
     # Unbounded in the machine as given: the deepest FIFO the search tries stands for it.
     Mechanism("reception_fifo", "messages a core's reception FIFO holds (with DMA injection)", "messages", "sim",
               lambda machine: 1024, sim_option="--reception-fifo", direction=+1, integer=True),
+    # The network's structure (the packet level's parameters, the partition): simulation only.
+    Mechanism("channel_buffer_chunks", "32-byte chunks a router's buffer holds per virtual channel (packet level)",
+              "chunks", "sim", _packet("channel_buffer_chunks"), _set_packet("channel_buffer_chunks"), direction=+1,
+              integer=True, levels=("packet",)),
+    Mechanism("injection_fifos", "hardware injection FIFOs a node drains in order (packet level)", "FIFOs", "sim",
+              _packet("injection_fifos"), _set_packet("injection_fifos"), direction=+1, integer=True,
+              levels=("packet",)),
+    Mechanism("dynamic_channels", "adaptive virtual channels beside the escape channel (the escape's share of a "
+              "link's buffers is 1 / (this + 1); packet level)", "channels", "sim", _packet("dynamic_channels"),
+              _set_packet("dynamic_channels"), direction=+1, integer=True, levels=("packet",)),
+    Mechanism("partition", "the partition's shape and which dimensions wrap (explain/partition.py's rules)",
+              "partition", "sim", lambda machine: 0, levels=ROUTING_LEVELS, categorical=True),
 ]}
 
 
@@ -120,11 +148,25 @@ def _lacks_its_core(name, algorithm, machine):
     return name.startswith("top") and (algorithm != "multicore" or int(name[3:]) >= machine.get("cores_per_node", 1))
 
 
-def applicable(algorithm, machine):
-    """The mechanisms that can move GUPS for this algorithm on this machine (the default candidates)."""
+def _lacks_its_level(mechanism, machine, network):
+    """Why the simulation at this network level cannot move it on this machine, if it cannot."""
+    if mechanism.levels and network not in mechanism.levels:
+        return f"mechanism '{mechanism.name}' is simulated at the network level {' or '.join(mechanism.levels)} " \
+               f"(--network), not {network}"
+    if "packet" in mechanism.levels and not mechanism.categorical and \
+            "packet" not in machine.get("network_levels", {}):
+        return f"mechanism '{mechanism.name}': machine {machine.get('name')} has no network_levels.packet"
+    if mechanism.categorical and "torus" not in machine:
+        return f"mechanism '{mechanism.name}': machine {machine.get('name')} is no torus"
+    return None
+
+
+def applicable(algorithm, machine, network="auto"):
+    """The mechanisms that can move GUPS for this algorithm on this machine at this network level (the default
+    candidates)."""
     names = []
     for mechanism in MECHANISMS.values():
-        if _lacks_its_core(mechanism.name, algorithm, machine):
+        if _lacks_its_core(mechanism.name, algorithm, machine) or _lacks_its_level(mechanism, machine, network):
             continue
         if mechanism.kind != "sim" and algorithm not in mechanism.in_model:
             continue
@@ -132,10 +174,11 @@ def applicable(algorithm, machine):
     return names
 
 
-def chosen(text, algorithm, machine):
-    """The mechanisms named in a comma list ('all': every applicable one). ValueError names an unknown one."""
+def chosen(text, algorithm, machine, network="auto"):
+    """The mechanisms named in a comma list ('all': every applicable one). ValueError names an unknown one, or
+    one this network level or machine cannot simulate."""
     if text in (None, "", "all"):
-        return [MECHANISMS[n] for n in applicable(algorithm, machine)]
+        return [MECHANISMS[n] for n in applicable(algorithm, machine, network)]
     names = [n.strip() for n in text.split(",") if n.strip()]
     for name in names:
         if name not in MECHANISMS:
@@ -143,4 +186,6 @@ def chosen(text, algorithm, machine):
         if _lacks_its_core(name, algorithm, machine):
             raise ValueError(f"mechanism '{name}' is a multi-core overhead: the {algorithm} algorithm on "
                              f"{machine.get('name')} has no core {name[3:]} role")
+        if why := _lacks_its_level(MECHANISMS[name], machine, network):
+            raise ValueError(why)
     return [MECHANISMS[n] for n in dict.fromkeys(names)]

@@ -8,12 +8,38 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def partition_panel(ax, m, document):
+    """The partition has no value to plot: the GUPS of each partition tried against the measured column, the
+    best rule's partitions joined."""
+    measured = document["measured"]
+    ax.plot([r["nodes"] for r in measured], [r["gups"] for r in measured], "k-o", label="measured")
+    for p in m["points"]:
+        tried = p["simulated"]
+        ax.plot([p["nodes"]] * len(tried), [t["steady_gups"] for t in tried], "o", color="tab:gray", alpha=0.5,
+                markersize=4)
+    law = m["law"]
+    if law:
+        by_nodes = {p["nodes"]: {t["value"]: t["steady_gups"] for t in p["simulated"]} for p in m["points"]}
+        xs = sorted(int(n) for n in law["values"] if law["values"][n] in by_nodes.get(int(n), {}))
+        ax.plot(xs, [by_nodes[n][law["values"][str(n)]] for n in xs], "-s", color="tab:red", alpha=0.7,
+                label=law["name"])
+    ax.set_title(f"{m['rank']}. {m['mechanism']} (each grey dot: a partition tried)", fontsize=9)
+    ax.set_xscale("log", base=2)
+    ax.set_ylabel("GUPS", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=6)
+
+
 def needed_values_plot(document, path):
     mechanisms = document["mechanisms"]
     columns = min(3, len(mechanisms))
     rows = math.ceil(len(mechanisms) / columns)
     fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False)
     for ax, m in zip(axes.flat, mechanisms):
+        if any("giving" in p for p in m["points"]):
+            partition_panel(ax, m, document)
+            continue
         reached = [p for p in m["points"] if p["value"] is not None]
         for source, marker, colour in (("model", "o", "tab:blue"), ("simulation", "s", "tab:orange")):
             shown = [p for p in reached if p["source"] == source]

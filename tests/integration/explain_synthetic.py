@@ -5,8 +5,9 @@ come first, with its value within 10% and its law; a column no candidate can giv
         [--wall-budget SECONDS]
 
 Cases: top3-step (top3 + 40 cycles above the second size, multi-core on bgp), bandwidth-half (links at half
-their bandwidth on a bgp whose network binds, single-core), unexplained (the model's GUPS, every other size 30%
-lower).
+their bandwidth on a bgp whose network binds, single-core), meshed-long-side (the same slow bgp, every partition a
+torus as given, the column made with the longest side of each partition a mesh, cubes wrapped; single-core, queue
+level), unexplained (the model's GUPS, every other size 30% lower).
 Prints what explain found and exits 1 if it is not what was made."""
 import argparse
 import json
@@ -18,6 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 from analysis import explain  # noqa: E402
 from analysis.explain import mechanisms as explain_mechanisms, model as explain_model  # noqa: E402
+from analysis.explain import partition as explain_partition  # noqa: E402
 from analysis.run import launcher, programs  # noqa: E402
 
 CASES = {
@@ -26,8 +28,13 @@ CASES = {
                   lambda nominal, i: nominal + (40 if i >= 2 else 0), "step"),
     "bandwidth-half": ("routed", "routing_hop,update,link_bandwidth", "link_bandwidth",
                        lambda nominal, i: 0.5 * nominal, "constant"),
+    "meshed-long-side": ("routed", "partition,link_bandwidth,routing_hop,update", "partition", None,
+                         "the longest side a mesh"),
     "unexplained": ("multicore", "top0,top1,top2,top3,send_call,receive_call,link_bandwidth", None, None, None),
 }
+# The network level of each case's simulations (a partition wrapping in some dimensions only needs one that
+# routes messages itself).
+NETWORK = {"meshed-long-side": "queue"}
 # bandwidth-half's machine: bgp with links 200 times slower, so that the network binds from 8 nodes.
 SLOW_LINKS = 1 / 200
 
@@ -37,10 +44,13 @@ def machine_for(case, build, out):
     if case != "top3-step":
         machine = explain_mechanisms.MECHANISMS["link_bandwidth"].applied(machine, SLOW_LINKS)
         machine["name"] = "bgp-slow-links"
+    if case == "meshed-long-side":  # assumed for the case: every partition a torus as the machine gives it
+        machine["torus"]["mesh_below_nodes"] = 0
+        machine["name"] = "bgp-slow-links-tori"
     return machine, programs.write_machine(machine, os.path.join(out, "machine.json"))
 
 
-def measured_column(case, machine, build, out, nodes):
+def measured_column(case, machine, machine_path, build, out, nodes):
     algorithm, _, name, value_at, _ = CASES[case]
     rows = []
     if name is None:  # the model's GUPS, every other size 30% lower: no one value or simple law gives it
@@ -50,11 +60,17 @@ def measured_column(case, machine, build, out, nodes):
     else:
         mechanism = explain_mechanisms.MECHANISMS[name]
         for i, n in enumerate(nodes):
-            variant = mechanism.applied(machine, value_at(mechanism.nominal(machine), i))
+            partition = None
+            if mechanism.categorical:  # the machine's partition with its longest side a mesh
+                shape = programs.plan(build, machine_path, n, algorithm)["shape"]
+                partition = explain_partition.longest_meshed(explain_partition.Partition(shape, "t" * 3))
+                variant = machine
+            else:
+                variant = mechanism.applied(machine, value_at(mechanism.nominal(machine), i))
             path = programs.write_machine(variant, os.path.join(out, f"made-{n}.json"))
             result = os.path.join(out, f"made-{n}-result.json")
             command = explain.simulation_command(programs.binary(build, "gups-sim"), path, algorithm, n, "division",
-                                                 "auto", machine, result)
+                                                 NETWORK.get(case, "auto"), machine, result, partition)
             status, gups, err = explain.simulated_gups(command, result)
             if gups is None:
                 sys.exit(f"explain_synthetic: the simulation at {n} nodes failed ({status}): {err[-300:]}")
@@ -79,10 +95,10 @@ def main():
     nodes = [int(n) for n in args.nodes.split(",")]
     algorithm, candidates, name, value_at, law = CASES[args.case]
     machine, machine_path = machine_for(args.case, args.build, args.out)
-    measured = measured_column(args.case, machine, args.build, args.out, nodes)
+    measured = measured_column(args.case, machine, machine_path, args.build, args.out, nodes)
     command = [sys.executable, "-m", "analysis", "explain", "--machine", machine_path, "--algorithm", algorithm,
                "--measured", measured, "--mechanisms", candidates, "--out", os.path.join(args.out, "explain"),
-               "--build", args.build, "--wall-budget", args.wall_budget]
+               "--build", args.build, "--wall-budget", args.wall_budget, "--network", NETWORK.get(args.case, "auto")]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"explain_synthetic: explain failed ({done.returncode}): {done.stderr[-500:]}")
@@ -99,6 +115,17 @@ def main():
         ok = not document["explained_by"]
         print("unexplained, as made" if ok else f"explained by {document['explained_by']}, but nothing can")
         return 0 if ok else 1
+    if explain_mechanisms.MECHANISMS[name].categorical:
+        made = {n: "the longest side a mesh" for n in nodes}
+        print(f"first: {first['mechanism']} ({first['growth']})")
+        giving = {p["nodes"]: p["giving"] for p in first["points"]} if first["mechanism"] == name else {}
+        print("partitions giving each point: " + "; ".join(f"{n}: {', '.join(giving.get(n, [])) or 'none'}"
+                                                        for n in nodes))
+        checks = {f"{name} ranked first": first["mechanism"] == name and document["explained_by"][:1] == [name],
+                  f"law: {law}": bool(first["law"]) and first["law"]["name"] == law}
+        for what, ok in checks.items():
+            print(f"{'ok' if ok else 'FAILED'}: {what}")
+        return 0 if all(checks.values()) else 1
     nominal = explain_mechanisms.MECHANISMS[name].nominal(machine)
     made = {n: value_at(nominal, i) for i, n in enumerate(nodes)}
     found = {int(k): v for k, v in first["law"]["values"].items()} if first["law"] else {}
