@@ -42,6 +42,7 @@ SOURCES = {
     "apexmap-model-flow": ("analysis/studies/apexmap/levels-64-flow/apexmap.md",
                            "section:The model against the simulation"),
     "apexmap-levels": ("analysis/studies/apexmap/levels-64-queue/apexmap.md", "section:Against another run"),
+    "probes": ("analysis/studies/probes/probes.md", "whole-body"),
     "network-bounds": ("results/bench-network-bounds/network-bounds.md", "whole-body"),
     "network-bounds-summary": ("results/bench-network-bounds/network-bounds.md", "section:Per network"),
     "whatif-bgp": ("analysis/studies/whatif/bgp-link-bandwidth/whatif.md", "before-commands"),

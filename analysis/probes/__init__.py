@@ -190,10 +190,12 @@ def largest_rows(rows, probe):
 
 
 def markdown(args, rows, bounds, wall):
-    lines = [f"# Global-exchange probes: this host ({args.ranks} ranks) and {args.machine} simulated", ""]
+    command = f"python3 -m analysis {' '.join(args.argv)}"
+    lines = [f"# Global-exchange probes: this host ({args.ranks} ranks) and {args.machine} simulated", "",
+             results.provenance(command), ""]
     bisection = largest_rows(rows, "bisection")
     if bisection:
-        lines += ["## Bisection: the lower half sends to the upper half", "",
+        lines += ["### Bisection: the lower half sends to the upper half", "",
                   "One way across the halves at the largest size, against the links across the cut the pairs "
                   "cross (the last dimension's) and the model's B (the longest side's).", "",
                   "| where | nodes | size | one way MB/s | per pair MB/s | of the pairs' cut | of the model's B |",
@@ -205,7 +207,7 @@ def markdown(args, rows, bounds, wall):
                          f"{r['per_pair_mb_per_s']:.6g} | {cut} | {model} |")
         lines.append("")
     if bounds:
-        lines += [f"## The network bound 4B/b from the measured B ({args.algorithm})", "",
+        lines += [f"### The network bound 4B/b from the measured B ({args.algorithm})", "",
                   "B links: the model's, on the machine file's network of that size (a mesh below its "
                   "torus.mesh_below_nodes, where the simulated probe still ran a torus).", "",
                   "| shape | level | B measured GB/s | B links GB/s | model's network | 4B/b measured | 4B/b links | "
@@ -227,7 +229,7 @@ def markdown(args, rows, bounds, wall):
         sizes = sorted({b for s in series.values() for b in s})
         title = ("Exchange: i with i + n/2, both ways" if probe == "exchange"
                  else "All-to-all: n - 1 pairwise steps")
-        lines += [f"## {title}", "", f"Aggregate MB/s ({pair_word} MB/s) by message size.", "",
+        lines += [f"### {title}", "", f"Aggregate MB/s ({pair_word} MB/s) by message size.", "",
                   "| where | " + " | ".join(size_text(s) for s in sizes) + " |",
                   "| --- | " + " | ".join("---:" for _ in sizes) + " |"]
         for name, by_size in series.items():
@@ -237,7 +239,7 @@ def markdown(args, rows, bounds, wall):
         lines.append("")
     all_to_all = [r for r in largest_rows(rows, "all-to-all") if "all_to_all_efficiency" in r]
     if all_to_all:
-        lines += ["## All-to-all efficiency by shape", "",
+        lines += ["### All-to-all efficiency by shape", "",
                   "Per node at the largest size, against the peak the busiest line's links allow (8b/k on a ring "
                   "of k nodes).", "",
                   "| shape | level | size | MB/s per node | of the peak |", "| --- | --- | ---: | ---: | ---: |"]
@@ -245,7 +247,7 @@ def markdown(args, rows, bounds, wall):
             lines.append(f"| {r['shape']} | {r['level']} | {size_text(r['bytes'])} | {r['per_pair_mb_per_s']:.4g} | "
                          f"{100 * r['all_to_all_efficiency']:.1f}% |")
         lines.append("")
-    lines += ["## Commands", "", f"    python3 -m analysis {' '.join(args.argv)}", "",
+    lines += ["### Command", "", f"    {command}", "",
               f"Wall time {wall:.0f} s; raw results in {os.path.join(args.out, 'raw')}.", ""]
     return "\n".join(lines)
 
