@@ -36,14 +36,7 @@ std::vector<std::string> implementation_names() {
 int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mpi_library) {
   const auto processes = static_cast<std::uint64_t>(ranks);
   const auto parsed = parse_probe_command_line(argc, argv, implementation_names(), processes);
-  if (parsed.outcome == ParsedProbe::Outcome::help) {
-    if (rank == 0) std::fputs(parsed.message.c_str(), stdout);
-    return 0;
-  }
-  if (parsed.outcome == ParsedProbe::Outcome::error) {
-    if (rank == 0) std::fprintf(stderr, "gups: error: %s\n", parsed.message.c_str());
-    return kExitBadInput;
-  }
+  if (const auto status = exit_without_running(parsed, rank)) return *status;
   const auto& config = parsed.config;
   const auto& p = config.parameters;
   const auto share = share_words(p, processes);

@@ -70,17 +70,26 @@ std::optional<std::uint64_t> received_from(const std::vector<std::uint64_t>& buf
   return named;
 }
 
+std::uint64_t send_and_receive(ProbeContext& context, std::uint64_t words, const Step& step, int channel) {
+  constexpr std::size_t kReceive = 0, kSend = 1;
+  auto& slots = context.slots;
+  slots.post(kReceive, context.incoming[kReceive].data(), words, channel);
+  slots.send(kSend, context.outgoing.data(), words, static_cast<int>(*step.send_to), channel);
+  std::uint64_t wrong = 0;
+  for (int pending = 2; pending > 0; --pending) {
+    const auto completion = slots.wait_any();
+    if (completion.slot == kReceive &&
+        !received_from(context.incoming[kReceive], completion.count, words, step.receive_from)) {
+      ++wrong;
+    }
+  }
+  return wrong;
+}
+
 int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mpi_library) {
   const auto processes = static_cast<std::uint64_t>(ranks);
   const auto parsed = parse_probe_command_line(argc, argv, processes);
-  if (parsed.outcome == ParsedProbe::Outcome::help) {
-    if (rank == 0) std::fputs(parsed.message.c_str(), stdout);
-    return 0;
-  }
-  if (parsed.outcome == ParsedProbe::Outcome::error) {
-    if (rank == 0) std::fprintf(stderr, "gups: error: %s\n", parsed.message.c_str());
-    return kExitBadInput;
-  }
+  if (const auto status = exit_without_running(parsed, rank)) return *status;
   const auto& config = parsed.config;
   const std::uint64_t largest_words = *std::max_element(config.sizes.begin(), config.sizes.end()) / 8;
   const auto buffers = receive_buffers(config.probe);

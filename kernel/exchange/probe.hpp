@@ -43,6 +43,12 @@ std::uint64_t run_exchange(ProbeContext& context, std::uint64_t words, std::uint
 // Pairwise steps, each on a channel of its own.
 std::uint64_t run_all_to_all(ProbeContext& context, std::uint64_t words, std::uint64_t repeats);
 
+// One step of a probe whose every process sends and receives: a receive
+// posted on `channel`, the send to step.send_to, both waited for; returns 1
+// when the message received is wrong (not whole, or not from
+// step.receive_from), else 0.
+std::uint64_t send_and_receive(ProbeContext& context, std::uint64_t words, const Step& step, int channel);
+
 // Whether a received message is `words` words long and whole, from
 // `sender` when given; returns its sender when it is.
 std::optional<std::uint64_t> received_from(const std::vector<std::uint64_t>& buffer, std::size_t count,

@@ -17,16 +17,9 @@ ExchangePlan plan_exchange_run(const ExchangeRequest& request) {
     throw std::invalid_argument(fmt::format("'{}' is not a global-exchange probe", request.probe));
   }
   ExchangePlan plan;
-  plan.machine = model::load_machine(request.machine, model::default_machine_directories());
-  plan.machine.balanced_shapes = request.balanced_shapes;
+  static_cast<ProbePlacement&>(plan) = place_probe(request);
   plan.probe = request.probe;
-  plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
-  plan.mesh = request.mesh;
-  plan.network_level = request.network_level.value_or(automatic_network_level(nodes));
-  if (request.ranks_per_node < 1) throw std::invalid_argument("--ranks-per-node must be at least 1");
-  plan.ranks_per_node = request.ranks_per_node;
-  plan.ranks = nodes * plan.ranks_per_node;
   if (const auto why = exchange::problem(plan.probe, plan.ranks)) throw std::invalid_argument(*why);
   const auto sizes = request.sizes.empty() ? exchange::default_sizes(plan.probe) : request.sizes;
   plan.largest_message_bytes = *std::max_element(sizes.begin(), sizes.end());

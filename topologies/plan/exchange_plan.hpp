@@ -16,29 +16,17 @@
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
 #include "sim/levels/network_level.hpp"
+#include "topologies/plan/run_plan.hpp"
 
 namespace gups::topology {
 
-struct ExchangeRequest {
-  std::string machine = "bgp";
+struct ExchangeRequest : ProbeWhere {
   std::string probe = "bisection";
-  std::string shape;        // or
-  std::uint64_t nodes = 0;  // mapped by the machine's shape rule
-  bool balanced_shapes = false;
-  unsigned ranks_per_node = 1;
   std::vector<std::uint64_t> sizes;  // bytes; empty: the probe's defaults
-  bool mesh = false;
-  std::optional<NetworkLevel> network_level;
 };
 
-struct ExchangePlan {
-  model::Machine machine;
+struct ExchangePlan : ProbePlacement {
   std::string probe;
-  TorusShape shape{std::vector<std::uint32_t>{1}};
-  bool mesh = false;
-  NetworkLevel network_level;
-  unsigned ranks_per_node = 1;
-  std::uint64_t ranks = 1;
   std::uint64_t largest_message_bytes = 0;
   double simulation_bytes = 0;
   std::vector<std::string> kernel_arguments;

@@ -16,16 +16,8 @@ ProbePlan plan_probe_run(const ProbeRequest& request) {
     throw std::invalid_argument(fmt::format("'{}' is not an Apex-Map implementation", request.algorithm));
   }
   ProbePlan plan;
-  plan.machine = model::load_machine(request.machine, model::default_machine_directories());
-  plan.machine.balanced_shapes = request.balanced_shapes;
+  static_cast<ProbePlacement&>(plan) = place_probe(request);
   plan.algorithm = request.algorithm;
-  plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
-  const auto nodes = plan.shape.nodes();
-  plan.mesh = request.mesh;
-  plan.network_level = request.network_level.value_or(automatic_network_level(nodes));
-  if (request.ranks_per_node < 1) throw std::invalid_argument("--ranks-per-node must be at least 1");
-  plan.ranks_per_node = request.ranks_per_node;
-  plan.ranks = nodes * plan.ranks_per_node;
   plan.memory_words = request.memory_words ? request.memory_words : kSimulatedShareWords * plan.ranks;
   apex_map::Parameters p;
   p.memory_words = plan.memory_words;

@@ -16,6 +16,7 @@
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
 #include "sim/levels/network_level.hpp"
+#include "topologies/plan/run_plan.hpp"
 
 namespace gups::topology {
 
@@ -25,28 +26,15 @@ namespace gups::topology {
 // window's copy 4 GiB).
 inline constexpr std::uint64_t kSimulatedShareWords = 1ULL << 16;
 
-struct ProbeRequest {
-  std::string machine = "bgp";
+struct ProbeRequest : ProbeWhere {
   std::string algorithm = "apex-map-mpi";
-  std::string shape;        // or
-  std::uint64_t nodes = 0;  // mapped by the machine's shape rule
-  bool balanced_shapes = false;  // the balanced rule even where the machine lists a partition
-  unsigned ranks_per_node = 1;
   std::uint64_t memory_words = 0;          // M (0: kSimulatedShareWords per process)
   std::uint64_t block_words = 1;           // L, for the receive buffers' memory
   unsigned receive_buffers = 32;           // B
-  bool mesh = false;
-  std::optional<NetworkLevel> network_level;
 };
 
-struct ProbePlan {
-  model::Machine machine;
+struct ProbePlan : ProbePlacement {
   std::string algorithm;
-  TorusShape shape{std::vector<std::uint32_t>{1}};
-  bool mesh = false;
-  NetworkLevel network_level;  // flow unless asked
-  unsigned ranks_per_node = 1;
-  std::uint64_t ranks = 1;
   std::uint64_t memory_words = 0;
   double simulation_bytes = 0;  // every process's share, copies and buffers, and SimGrid's state per rank
   std::vector<std::string> kernel_arguments;

@@ -136,6 +136,19 @@ NetworkLevel automatic_network_level(std::uint64_t nodes) {
   return nodes <= kFlowMaxNodes ? NetworkLevel() : NetworkLevel::named("queue");
 }
 
+ProbePlacement place_probe(const ProbeWhere& where) {
+  ProbePlacement placed;
+  placed.machine = model::load_machine(where.machine, model::default_machine_directories());
+  placed.machine.balanced_shapes = where.balanced_shapes;
+  placed.shape = requested_shape(placed.machine, where.shape, where.nodes);
+  placed.mesh = where.mesh;
+  placed.network_level = where.network_level.value_or(automatic_network_level(placed.shape.nodes()));
+  if (where.ranks_per_node < 1) throw std::invalid_argument("--ranks-per-node must be at least 1");
+  placed.ranks_per_node = where.ranks_per_node;
+  placed.ranks = placed.shape.nodes() * placed.ranks_per_node;
+  return placed;
+}
+
 RunPlan plan_run(const PlanRequest& request) {
   RunPlan plan;
   plan.machine = model::load_machine(request.machine, model::default_machine_directories());

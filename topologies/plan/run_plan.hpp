@@ -112,6 +112,28 @@ TorusShape requested_shape(const model::Machine& machine, const std::string& sha
 // What every plan says of its machine and networks: the plan's schema, the
 // machine file (with its path), the physical network and the virtual
 // torus, nodes, level, ranks and clock.
+// Where a probe (Apex-Map, the global-exchange probes) runs, as asked and
+// as planned: the machine, its torus by the machine's shape rule, processes.
+struct ProbeWhere {
+  std::string machine = "bgp";
+  std::string shape;             // or
+  std::uint64_t nodes = 0;       // mapped by the machine's shape rule
+  bool balanced_shapes = false;  // the balanced rule even where the machine lists a partition
+  unsigned ranks_per_node = 1;
+  bool mesh = false;
+  std::optional<NetworkLevel> network_level;
+};
+struct ProbePlacement {
+  model::Machine machine;
+  TorusShape shape{std::vector<std::uint32_t>{1}};
+  bool mesh = false;
+  NetworkLevel network_level;  // flow unless asked (automatic_network_level)
+  unsigned ranks_per_node = 1;
+  std::uint64_t ranks = 1;
+};
+// Throws std::invalid_argument naming the option at fault.
+ProbePlacement place_probe(const ProbeWhere& where);
+
 // `wraps`: by dimension, when they differ (else every one as `mesh` says).
 nlohmann::json network_plan_json(const model::Machine& machine, const TorusShape& shape, bool mesh, NetworkLevel level,
                                unsigned ranks_per_node, std::uint64_t ranks, const std::vector<bool>& wraps = {});
