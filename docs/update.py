@@ -34,6 +34,8 @@ SOURCES = {
     "explain-bgl": ("analysis/studies/explain/bgl-routed/explain.md", "before-command"),
     "explain-verdict": ("analysis/studies/explain/bgp-multicore/explain.md", "verdict"),
     "explain-synthetic": ("results/bench-explain-synthetic/explain-synthetic.md", "whole"),
+    "explain-synthetic-mesh": ("results/bench-explain-synthetic-meshed-long-side/explain-synthetic-meshed-long-side.md",
+                               "whole"),
     "slurm-one-node": ("results/slurm-one-node/slurm-one-node.md", "whole"),
     "slurm-checks": ("results/slurm-one-node/slurm-one-node.md", "checks"),
     "apexmap-host": ("analysis/studies/apexmap/host/apexmap.md", "whole-body"),

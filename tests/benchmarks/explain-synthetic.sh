@@ -8,7 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record explain-synthetic "bash tests/benchmarks/explain-synthetic.sh $(printf '%q ' "$@")"
+# A subset of the cases records under its own name, so that it does not replace the whole run's table.
+name=explain-synthetic${3:+-${3// /-}}
+record "$name" "bash tests/benchmarks/explain-synthetic.sh $(printf '%q ' "$@")"
 nodes="${1:-512,1024,2048,4096}"
 budget="${2:-900}"
 cases="${3:-top3-step bandwidth-half meshed-long-side unexplained}"
@@ -16,6 +18,6 @@ for case in $cases; do
   echo "== $case, $nodes nodes"
   start=$(date +%s)
   /usr/bin/python3 tests/integration/explain_synthetic.py "$case" --build build --nodes "$nodes" --wall-budget "$budget" \
-    --out "results/bench-explain-synthetic/$case" || echo "(not recovered)"
+    --out "results/bench-$name/$case" || echo "(not recovered)"
   echo "wall: $(( $(date +%s) - start )) s"
 done
