@@ -43,7 +43,8 @@ class AlarmClock {
     free_ids_.push_back(id);
   }
 
-  // The ticket of a sleep that starts now, the one the clock rings for.
+  // The ticket of a sleep that starts now, the one the clock rings for; a
+  // sleep brought forward takes a new one, so that its later booking rings no one.
   std::uint64_t start_sleep(std::uint32_t id) { return tickets_[id] = ++last_ticket_; }
   void end_sleep(std::uint32_t id) { tickets_[id] = 0; }
 
@@ -144,6 +145,13 @@ void WakeUpCall::sleep_until(double time) {
   semaphore_->acquire();
   sleeping_ = false;
   clock.end_sleep(id_);  // a booking left behind by an earlier wake rings no one
+}
+
+void WakeUpCall::bring_forward(double time) {
+  if (!sleeping_ || woken_ || time >= until_) return;
+  until_ = std::max(time, simgrid::s4u::Engine::get_clock());
+  auto& clock = AlarmClock::get();
+  clock.book(until_, id_, clock.start_sleep(id_));
 }
 
 void WakeUpCall::wake() {

@@ -11,6 +11,7 @@
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <cstdint>
+#include <limits>
 
 #include "kernel/mpi/core_sleep.hpp"
 
@@ -30,6 +31,13 @@ class WakeUpCall final : public simulation::CoreSleep {
   // Ends the current sleep, if any, from another actor or from the kernel;
   // a second call before the sleeper runs again does nothing.
   void wake();
+  // Brings the current sleep's end forward to `time` (at the earliest now),
+  // if it would end later: the clock rings it then, from the kernel. Another
+  // actor that learns the sleeper has something due earlier calls this
+  // rather than wake(), which releases the semaphore through a simcall (two
+  // context switches) and runs the sleeper now only for it to sleep again
+  // until `time`: the top line of the profile at 32,768 nodes.
+  void bring_forward(double time);
   void until(double time) override { sleep_until(time); }
   bool sleeping() const noexcept { return sleeping_; }
   // The time the current sleep ends unless woken (infinity: none).

@@ -262,8 +262,8 @@ class TimedMessageSlots final : public MessageSlots {
   }
 
   // A transfer of this rank's ends at `time`: its slot completes then (a
-  // "done", which no slot reports, only counts for finish()). Wakes the rank
-  // if it waits for a later time.
+  // "done", which no slot reports, only counts for finish()). A rank that
+  // sleeps until later is woken at `time`.
   void complete_at(std::size_t slot, std::size_t count, double time, double arrived) {
     if (slot == kDoneSlot) {
       --dones_unfinished_;
@@ -271,7 +271,7 @@ class TimedMessageSlots final : public MessageSlots {
     } else {
       pending_.push_back({slot, count, time, arrived});
     }
-    if (alarm_.sleeping() && time < alarm_.until()) alarm_.wake();
+    alarm_.bring_forward(time);
   }
 
  private:
