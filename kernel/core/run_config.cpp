@@ -134,8 +134,9 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                "gups"};
   std::string algorithm_name(to_string(config.algorithm));
   app.add_option("--algo", algorithm_name,
-                 "update algorithm (also apex-map-mpi and apex-map-rma: the Apex-Map probe; gups --algo "
-                 "apex-map-mpi --help)")
+                 "update algorithm (also apex-map-mpi and apex-map-rma: the Apex-Map probe, gups --algo "
+                 "apex-map-mpi --help; bisection, exchange and all-to-all: the global-exchange probes, gups --algo "
+                 "exchange --help)")
       ->check(CLI::IsMember(algorithms))
       ->option_text("{" + join(algorithms) + "} [" + algorithm_name + "]");
   app.add_option("--log2-table", config.log2_table, "table size: 2^N 64-bit words in total")
