@@ -59,6 +59,9 @@ def parser():
                                     "of factors (x0.25..x4), or machine names with --field machine")
     s.add_argument("--field2", help="whatif: a second field, for a grid of both (a heat map)")
     s.add_argument("--values2", help="whatif: the second field's values, as --values")
+    s.add_argument("--host-machine",
+                   help="measured: this host's machine file (gups-calibrate's, such as results/main/host/host.json), "
+                        "so that the host's bisection goes into its model's 4B/b too")
     s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed", "direct"],
                    help="whatif: the algorithm (default multicore)")
     s.add_argument("--mechanisms", default="wire",

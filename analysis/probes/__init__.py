@@ -101,10 +101,11 @@ def rows_of(task, document):
     return rows
 
 
-def model_bounds(args, task):
-    """gups-model's network bound 4B/b at a simulated bisection's size, from the measured B and from the links'."""
+def model_bounds(args, task, machine):
+    """gups-model's network bound 4B/b at a bisection's size on `machine`, from the measured B and from the
+    links'."""
     path = results.raw_path(args.out, f"model-{task.name}")
-    command = [programs.binary(args.build, "gups-model"), "--machine", args.machine, "--algorithm", args.algorithm,
+    command = [programs.binary(args.build, "gups-model"), "--machine", machine, "--algorithm", args.algorithm,
                "--bisection", task.path, "--json", path]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
@@ -112,7 +113,8 @@ def model_bounds(args, task):
     with open(path, encoding="utf-8") as f:
         row = json.load(f)["results"][0]["rows"][0]
     measured_b, model_b = row["bisection_bytes_per_s"], row["model_bisection_bytes_per_s"]
-    return {"size": task.meta["size"], "level": task.meta["level"], "nodes": row["nodes"], "shape": row["shape"],
+    return {"size": task.meta.get("size", "this host"), "level": task.meta.get("level") or "this host",
+            "nodes": row["nodes"], "shape": row["shape"],
             "algorithm": args.algorithm, "model_network": row["network"], "cpu_gups": row["cpu_gups"], "bytes_per_update": row["bytes_per_update"],
             "measured_bisection_gb_per_s": measured_b / 1e9, "model_bisection_gb_per_s": model_b / 1e9,
             "network_gups_measured_b": row["network_gups"],
@@ -145,6 +147,9 @@ def probes(args):
         tasks = [measured_task(args, gups, probe) for probe in args.probes]
         done = launcher.Local().run(tasks, launcher.Progress(len(tasks), "probes"), args.resume)
         rows += [row for task, (document, _) in zip(tasks, done) for row in rows_of(task, document)]
+        for task, (document, _) in zip(tasks, done):
+            if args.host_machine and task.meta["probe"] == "bisection" and document and document.get("passed"):
+                bounds.append(model_bounds(args, task, args.host_machine))
     if "sim" in args.sources:
         sim = programs.binary(args.build, "gups-sim")
         tasks = []
@@ -160,7 +165,7 @@ def probes(args):
         for task, (document, _) in zip(tasks, done):
             rows += rows_of(task, document)
             if task.meta["probe"] == "bisection" and document is not None and document.get("passed"):
-                bounds.append(model_bounds(args, task))
+                bounds.append(model_bounds(args, task, args.machine))
     wall = time.monotonic() - start
     write(args, rows, bounds, wall)
     failed = sum(1 for r in rows if r["failed"])
@@ -212,7 +217,7 @@ def markdown(args, rows, bounds, wall):
         lines += [f"### The network bound 4B/b from the measured B ({args.algorithm})", "",
                   "B links: the model's, on the machine file's network of that size (a mesh below its "
                   "torus.mesh_below_nodes, where the simulated probe still ran a torus).", "",
-                  "| shape | level | B measured GB/s | B links GB/s | model's network | 4B/b measured | 4B/b links | "
+                  "| shape | where | B measured GB/s | B links GB/s | model's network | 4B/b measured | 4B/b links | "
                   "CPU bound |",
                   "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: |"]
         for b in bounds:
