@@ -59,9 +59,6 @@ def parser():
                                     "of factors (x0.25..x4), or machine names with --field machine")
     s.add_argument("--field2", help="whatif: a second field, for a grid of both (a heat map)")
     s.add_argument("--values2", help="whatif: the second field's values, as --values")
-    s.add_argument("--host-machine",
-                   help="measured: this host's machine file (gups-calibrate's, such as results/main/host/host.json), "
-                        "so that the host's bisection goes into its model's 4B/b too")
     s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed", "direct"],
                    help="whatif: the algorithm (default multicore)")
     s.add_argument("--mechanisms", default="wire",
@@ -162,6 +159,12 @@ def parser():
     s.add_argument("--levels", default="queue,packet", help="sim: network levels, a comma list (default queue,packet)")
     s.add_argument("--sim-bisection-sizes", default=probes.SIM_BISECTION_SIZES,
                    help=f"sim: the bisection's message sizes (default {probes.SIM_BISECTION_SIZES})")
+    s.add_argument("--host-machine",
+                   help="measured: this host's machine file (gups-calibrate's, such as results/main/host/host.json), "
+                        "so that the host's bisection goes into its model's 4B/b too")
+    s.add_argument("--sim-exchange-sizes", default=probes.SIM_EXCHANGE_SIZES,
+                   help=f"sim: the exchange's message sizes, {probes.SIM_EXCHANGE_REPEATS} repetitions each (default "
+                        f"{probes.SIM_EXCHANGE_SIZES})")
     s.add_argument("--sweep-max-nodes", type=int, default=probes.SWEEP_MAX_NODES,
                    help=f"sim: the exchange and the all-to-all up to this many nodes (default {probes.SWEEP_MAX_NODES})")
     s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed", "direct"],

@@ -21,6 +21,10 @@ SOURCES = ["measured", "sim"]
 # done in 20 minutes).
 SIM_BISECTION_SIZES = "64K"
 SIM_BISECTION_REPEATS = 8
+# A simulated exchange sweeps 8 B to 256 KiB, 4 repetitions each, for the same reason: every pair crosses the
+# cut, and at the packet level 1,024 nodes exchanging 1 MiB messages ran past 20 minutes.
+SIM_EXCHANGE_SIZES = "8,64,512,4K,32K,256K"
+SIM_EXCHANGE_REPEATS = 4
 # The exchange's sweep and the all-to-all (n - 1 messages a process a size) are simulated up to this many nodes:
 # at the packet level 512 nodes take minutes.
 SWEEP_MAX_NODES = 1024
@@ -59,6 +63,8 @@ def sim_task(args, sim, probe, size_options, label, level):
                "--json", path]
     if probe == "bisection":
         command += ["--sizes", args.sim_bisection_sizes, "--repeats", str(SIM_BISECTION_REPEATS)]
+    if probe == "exchange":
+        command += ["--sizes", args.sim_exchange_sizes, "--repeats", str(SIM_EXCHANGE_REPEATS)]
     return launcher.Task(name, f"sim {probe} {label} {level}", command, path, "probes",
                          {"source": "sim", "probe": probe, "size": label, "level": level})
 
