@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "kernel/core/cli_checks.hpp"  // CLI11, with SimGrid's exit() macro out of its way
+#include "kernel/core/exchange_pattern.hpp"
 
 namespace gups::exchange {
 
@@ -61,17 +62,20 @@ std::uint64_t automatic_repeats(std::string_view probe, std::uint64_t bytes, std
   return std::clamp<std::uint64_t>((std::uint64_t{4} << 20) / bytes, 1, 64);
 }
 
+// Who sends to whom is exchange_pattern's (the one definition gups-network's
+// simulated traffic takes too); a step adds who receives from whom.
 Step step_of(std::string_view probe, std::uint64_t rank, std::uint64_t ranks, std::uint64_t step) {
   const std::uint64_t half = ranks / 2;
   if (probe == "bisection") {
-    return rank < half ? Step{rank + half, std::nullopt} : Step{std::nullopt, rank - half};
+    return rank < half ? Step{exchange_destination(ExchangePattern::bisection, rank, step, ranks), std::nullopt}
+                       : Step{std::nullopt, rank - half};
   }
   if (probe == "exchange") {
-    const std::uint64_t partner = rank < half ? rank + half : rank - half;
+    const std::uint64_t partner = (rank + half) % ranks;
     return {partner, partner};
   }
-  const std::uint64_t shift = 1 + step % (ranks - 1);
-  return {(rank + shift) % ranks, (rank + ranks - shift) % ranks};
+  const std::uint64_t to = exchange_destination(ExchangePattern::all_to_all, rank, step, ranks);
+  return {to, (2 * rank + ranks - to) % ranks};  // the one whose step s is rank - (to - rank)
 }
 
 std::uint64_t pairs(std::string_view probe, std::uint64_t ranks) {
