@@ -134,6 +134,14 @@ WakeUpCall::WakeUpCall() : id_(AlarmClock::get().enrol(this)), semaphore_(simgri
 
 WakeUpCall::~WakeUpCall() { AlarmClock::get().leave(id_); }
 
+namespace {
+bool sleepers_suspend = false;
+}
+
+void WakeUpCall::suspend_sleepers() { sleepers_suspend = true; }
+
+// The clock only rings from the kernel, once the actors of a round have all
+// stopped: a suspension has always taken effect before its wake-up comes.
 void WakeUpCall::sleep_until(double time) {
   if (time <= simgrid::s4u::Engine::get_clock()) return;
   auto& clock = AlarmClock::get();
@@ -142,7 +150,13 @@ void WakeUpCall::sleep_until(double time) {
   woken_ = false;
   until_ = time;
   if (time != std::numeric_limits<double>::infinity()) clock.book(time, id_, ticket);
-  semaphore_->acquire();
+  suspended_ = sleepers_suspend;
+  if (suspended_) {
+    if (sleeper_ == nullptr) sleeper_ = simgrid::s4u::Actor::self();
+    simgrid::s4u::this_actor::suspend();
+  } else {
+    semaphore_->acquire();
+  }
   sleeping_ = false;
   clock.end_sleep(id_);  // a booking left behind by an earlier wake rings no one
 }
@@ -157,7 +171,11 @@ void WakeUpCall::bring_forward(double time) {
 void WakeUpCall::wake() {
   if (!sleeping_ || woken_) return;
   woken_ = true;
-  semaphore_->release();
+  if (suspended_) {
+    sleeper_->resume();
+  } else {
+    semaphore_->release();
+  }
 }
 
 std::unique_ptr<simulation::CoreSleep> simulation::core_sleep() { return std::make_unique<WakeUpCall>(); }

@@ -8,6 +8,7 @@
 // simcall either: only the sleep itself blocks.
 #pragma once
 
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <cstdint>
@@ -28,8 +29,9 @@ class WakeUpCall final : public simulation::CoreSleep {
   // (infinity: only wake() ends it), or wake() is called. Returns at once
   // when `time` is not in the future.
   void sleep_until(double time);
-  // Ends the current sleep, if any, from another actor or from the kernel;
-  // a second call before the sleeper runs again does nothing.
+  // Ends the current sleep, if any; a second call before the sleeper runs
+  // again does nothing. Called by the clock, from the kernel (an actor's
+  // resume could come before the sleeper's suspension has taken effect).
   void wake();
   // Brings the current sleep's end forward to `time` (at the earliest now),
   // if it would end later: the clock rings it then, from the kernel. Another
@@ -40,6 +42,14 @@ class WakeUpCall final : public simulation::CoreSleep {
   void bring_forward(double time);
   void until(double time) override { sleep_until(time); }
   bool sleeping() const noexcept { return sleeping_; }
+  // From now on in this process, a sleep suspends its actor and a wake-up
+  // resumes it, instead of a semaphore: no acquisition object to allocate,
+  // queue, reference-count and free per sleep (SemaphoreImpl::release and
+  // its reference counts were the top lines at 32,768 nodes). SimGrid
+  // suspends an actor's ongoing activities with it, so this is only for a
+  // simulation whose ranks have none while they sleep: the timed message
+  // slots switch it on, as no message of theirs is a SimGrid communication.
+  static void suspend_sleepers();
   // The time the current sleep ends unless woken (infinity: none).
   double until() const noexcept { return until_; }
 
@@ -48,6 +58,8 @@ class WakeUpCall final : public simulation::CoreSleep {
   bool sleeping_ = false;
   bool woken_ = false;
   double until_ = 0;
+  bool suspended_ = false;  // this sleep suspends the actor
+  simgrid::s4u::Actor* sleeper_ = nullptr;
   simgrid::s4u::SemaphorePtr semaphore_;
 };
 

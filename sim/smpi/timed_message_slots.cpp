@@ -404,6 +404,7 @@ class TimedMessageSlots final : public MessageSlots {
 
 std::unique_ptr<MessageSlots> timed_message_slots(int rank, std::size_t slots, SimulatedMessages simulated) {
   if (!installed_message_timing()) return nullptr;
+  WakeUpCall::suspend_sleepers();
   return std::make_unique<TimedMessageSlots>(rank, slots, std::move(simulated));
 }
 
