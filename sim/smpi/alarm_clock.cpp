@@ -6,16 +6,17 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace gups {
 
 // The bookings are a 4-ary min-heap on (time, ticket): half the levels of a
-// binary one, each level's children side by side in one or two cache lines;
-// at 131,072 sleeping cores its pops were still the largest share of the
-// simulation's own time. A sleep's ticket is kept beside the others
-// (`tickets_`), so that a booking left behind by an earlier wake is passed
-// over without touching its call.
+// binary one, each level's four children in one cache line (16 bytes a
+// booking); at 131,072 sleeping cores its pops were still the largest share
+// of the simulation's own time. A sleep's ticket is kept beside its call in
+// the register, so that a booking left behind by an earlier wake is passed
+// over with one look.
 class AlarmClock {
  public:
   static AlarmClock& get() {
@@ -27,43 +28,54 @@ class AlarmClock {
     if (!free_ids_.empty()) {
       const auto id = free_ids_.back();
       free_ids_.pop_back();
-      calls_[id] = call;
+      register_[id] = {call, 0};
       return id;
     }
-    calls_.push_back(call);
-    tickets_.push_back(0);
-    return static_cast<std::uint32_t>(calls_.size() - 1);
+    if (register_.size() > kIdMask) throw std::length_error("more than 2^24 wake-up calls");
+    register_.push_back({call, 0});
+    return static_cast<std::uint32_t>(register_.size() - 1);
   }
 
   // A sleep's booking may outlive its call (woken early, then destroyed):
   // the register forgets the call, and its tickets never ring anyone else.
   void leave(std::uint32_t id) {
-    calls_[id] = nullptr;
-    tickets_[id] = 0;
+    register_[id] = {nullptr, 0};
     free_ids_.push_back(id);
   }
 
   // The ticket of a sleep that starts now, the one the clock rings for; a
   // sleep brought forward takes a new one, so that its later booking rings no one.
-  std::uint64_t start_sleep(std::uint32_t id) { return tickets_[id] = ++last_ticket_; }
-  void end_sleep(std::uint32_t id) { tickets_[id] = 0; }
+  std::uint64_t start_sleep(std::uint32_t id) {
+    if (last_ticket_ == kLastTicket) throw std::length_error("more than 2^40 sleeps");
+    return register_[id].ticket = ++last_ticket_;
+  }
+  void end_sleep(std::uint32_t id) { register_[id].ticket = 0; }
 
   // Actors and the kernel run one at a time (one SimGrid thread), so the
   // heap and the timer can change outside the kernel's context.
   void book(double time, std::uint32_t id, std::uint64_t ticket) {
-    bookings_.push_back({time, ticket, id});
+    bookings_.push_back({time, ticket << kIdBits | id});
     rise(bookings_.size() - 1);
     arm();
   }
 
  private:
+  static constexpr unsigned kIdBits = 24;
+  static constexpr std::uint64_t kIdMask = (std::uint64_t{1} << kIdBits) - 1;
+  static constexpr std::uint64_t kLastTicket = (std::uint64_t{1} << (64 - kIdBits)) - 1;
+
   struct Booking {
     double time;
-    std::uint64_t ticket;  // equal times ring in the order they were booked
-    std::uint32_t id;
+    std::uint64_t ticket_and_id;  // equal times ring in the order they were booked (tickets are unique)
+    std::uint32_t id() const { return static_cast<std::uint32_t>(ticket_and_id & kIdMask); }
+    std::uint64_t ticket() const { return ticket_and_id >> kIdBits; }
     bool before(const Booking& other) const {
-      return time < other.time || (time == other.time && ticket < other.ticket);
+      return time < other.time || (time == other.time && ticket_and_id < other.ticket_and_id);
     }
+  };
+  struct Registered {
+    WakeUpCall* call;
+    std::uint64_t ticket;  // of its current sleep; 0 when awake
   };
   static constexpr std::size_t kArity = 4;
 
@@ -116,14 +128,14 @@ class AlarmClock {
     const double now = simgrid::s4u::Engine::get_clock();
     while (!bookings_.empty() && bookings_.front().time <= now) {
       const Booking due = pop();
-      if (tickets_[due.id] == due.ticket) calls_[due.id]->wake();
+      const Registered& entry = register_[due.id()];
+      if (entry.ticket == due.ticket()) entry.call->wake();
     }
     arm();
   }
 
   std::vector<Booking> bookings_;
-  std::vector<WakeUpCall*> calls_;
-  std::vector<std::uint64_t> tickets_;  // by call: its current sleep's, 0 when awake
+  std::vector<Registered> register_;  // by id
   std::vector<std::uint32_t> free_ids_;
   std::uint64_t last_ticket_ = 0;
   simgrid::kernel::timer::Timer* timer_ = nullptr;
