@@ -6,9 +6,10 @@
 // a rendezvous sender keeps its bucket untouched until then), and each side
 // learns the time its slot completes. SimGrid stays the engine: its actors
 // are the cores, its clock the time, its hosts charge the CPU costs; a core
-// that has nothing to do until a completion waits on its own semaphore, with
-// a timeout at the first completion it knows of, and another core that gives
-// it an earlier one wakes it. One wait per idle spell, whatever the number of
+// that has nothing to do until a completion sleeps until the first
+// completion it knows of (alarm_clock.hpp: suspended, as no SimGrid activity
+// of its own is under way), and another core that gives it an earlier one
+// brings its wake-up forward. One wait per idle spell, whatever the number of
 // busy slots, and none per message.
 //
 // The semantics are the s4u slots' (s4u_message_slots.cpp): without DMA a
@@ -375,11 +376,11 @@ class TimedMessageSlots final : public MessageSlots {
   }
 
   // Blocks until `time` (kNever: until woken), or until a completion before
-  // it. The core waits on its semaphore without a timeout; a kernel timer
-  // releases it at `time`, unless a core that gave it an earlier completion
-  // did first (one release a wait, whoever comes first). A semaphore's own
-  // timeout would start an action in the CPU model's sharing system for
-  // every wait, which at 131,072 ranks cost more than the messages saved.
+  // it: the clock wakes the core at `time`, or at the earlier time a core
+  // that gave it an earlier completion booked (complete_at). A SimGrid
+  // timeout of its own would start an action in the CPU model's sharing
+  // system for every wait, which at 131,072 ranks cost more than the
+  // messages saved.
   void sleep_until(double time) { alarm_.sleep_until(time); }
 
   int rank_;
