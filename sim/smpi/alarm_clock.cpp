@@ -142,7 +142,7 @@ class AlarmClock {
   double timer_time_ = std::numeric_limits<double>::infinity();
 };
 
-WakeUpCall::WakeUpCall() : id_(AlarmClock::get().enrol(this)), semaphore_(simgrid::s4u::Semaphore::create(0)) {}
+WakeUpCall::WakeUpCall() : id_(AlarmClock::get().enrol(this)) {}
 
 WakeUpCall::~WakeUpCall() { AlarmClock::get().leave(id_); }
 
@@ -167,6 +167,7 @@ void WakeUpCall::sleep_until(double time) {
     if (sleeper_ == nullptr) sleeper_ = simgrid::s4u::Actor::self();
     simgrid::s4u::this_actor::suspend();
   } else {
+    if (!semaphore_) semaphore_ = simgrid::s4u::Semaphore::create(0);
     semaphore_->acquire();
   }
   sleeping_ = false;

@@ -58,9 +58,11 @@ class WakeUpCall final : public simulation::CoreSleep {
   bool sleeping_ = false;
   bool woken_ = false;
   double until_ = 0;
-  bool suspended_ = false;  // this sleep suspends the actor
+  // This sleep suspends the actor: wake() must undo what this sleep did,
+  // and suspend_sleepers() may come while it sleeps.
+  bool suspended_ = false;
   simgrid::s4u::Actor* sleeper_ = nullptr;
-  simgrid::s4u::SemaphorePtr semaphore_;
+  simgrid::s4u::SemaphorePtr semaphore_;  // made by the first sleep that waits on it
 };
 
 }  // namespace gups
