@@ -211,7 +211,7 @@ def simulation_command(sim, machine_path, algorithm, nodes, owner, network, mach
         chosen = [m for m in chosen if m and m != "mesh"]
     command = programs.sim_command(sim, machine_path, algorithm, nodes, "--verify", "no", "--owner", owner,
                                    "--mechanisms", ",".join(m for m in chosen if m) or "none", "--network", network,
-                                   "--min-updates-per-node", str(study.MIN_UPDATES_PER_NODE), "--json", json_path)
+                                   "--min-updates-per-node", str(study.min_updates_per_node(nodes)), "--json", json_path)
     if partition:
         at = command.index("--nodes")
         command[at:at + 2] = explain_partition.sim_options(partition)

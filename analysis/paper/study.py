@@ -28,6 +28,18 @@ TABLE3_NEIGHBOURS = [64, 128, 256, 512, 1024]
 # nodes and more: 2,048 updates per node there gave 2.71 GUPS with quarters
 # 13.7% apart, 8,192 gave 2.98 with 0.1% (multicore, all mechanisms).
 MIN_UPDATES_PER_NODE = 8192
+# Above that, a run needs at least 2^25 updates in all, and 4,096 a node (four
+# times a node's look-ahead, 1,024, for the pipeline to fill): at 8,192 nodes
+# 4,096 a node gave the steady state of 8,192 a node to 0.15% (bgp multicore:
+# 43.727 against 43.795 GUPS) and 0.04% (bgl routed: 10.782 against 10.778),
+# in 59% of the wall time. --converge doubles from there.
+MIN_UPDATES_IN_ALL = 1 << 25
+MIN_UPDATES_PER_NODE_AT_SCALE = 4096
+
+
+def min_updates_per_node(nodes):
+    """The length a study's simulation of this many nodes runs at least."""
+    return max(MIN_UPDATES_PER_NODE_AT_SCALE, min(MIN_UPDATES_PER_NODE, MIN_UPDATES_IN_ALL // nodes))
 # Mechanisms of the machine as it was. The paper's bucket sizes are those of
 # the multi-core algorithm (Table 4's BktSize), so only it takes them.
 MECHANISMS = {"multicore": "wire,receive-batches,dma,mesh,paper-buckets", "routed": "wire,receive-batches,dma,mesh"}
@@ -74,7 +86,7 @@ class Study:
         if self.args.updates_per_node:
             command += ["--updates-per-node", str(self.args.updates_per_node)]
         else:
-            command += ["--min-updates-per-node", str(MIN_UPDATES_PER_NODE)]
+            command += ["--min-updates-per-node", str(min_updates_per_node(nodes))]
         if self.args.max_wall:
             command += ["--max-wall", str(self.args.max_wall)]
         if self.args.converge:
@@ -170,7 +182,7 @@ def simulate_by_size(args, study, rows, machine_files):
     if study.launcher.name == "slurm":
         simulate_keys(study, rows, sorted(rows, key=lambda k: (k[2], SERIES_ORDER[k[:2]])), machine_files)
         return
-    budget = WallBudget(args.wall_budget, args.jobs)
+    budget = WallBudget(args.wall_budget, args.jobs, lambda n: args.updates_per_node or min_updates_per_node(n))
     stopped = set()
     for n in sorted({key[2] for key in rows}):
         candidates = [key for key in rows if key[2] == n and key[:2] not in stopped]
@@ -208,18 +220,23 @@ def simulate_keys(study, rows, keys, machine_files, budget=None):
 
 
 class WallBudget:
-    """Estimates a size's simulations from the same series at the sizes before: wall time grows by about 2 to 4
-    per doubling of the nodes (Table 4 here: 2, 3, 9, 30, 68, 199, 530 s from 64 to 4,096 nodes)."""
-    FIRST_GROWTH, MIN_GROWTH, MAX_GROWTH, MARGIN = 3.0, 2.0, 4.0, 1.25
+    """Estimates a size's simulations from the same series at the sizes before: the wall time per simulated
+    update grows by about 1 to 2 per doubling of the nodes (Table 4 here, at 8,192 updates a node: 2, 3, 9, 30, 68,
+    199, 530 s from 64 to 4,096 nodes), times the updates the run simulates (length(nodes) a node)."""
+    FIRST_GROWTH, MIN_GROWTH, MAX_GROWTH, MARGIN = 1.5, 1.0, 2.0, 1.25
 
-    def __init__(self, seconds, jobs):
+    def __init__(self, seconds, jobs, length=min_updates_per_node):
         self.seconds, self.jobs, self.start, self.walls = seconds, max(1, jobs), time.monotonic(), {}
+        self.length = length
 
     def elapsed(self):
         return time.monotonic() - self.start
 
     def record(self, key, wall):
         self.walls.setdefault(key[:2], []).append((key[2], wall))
+
+    def work(self, nodes):
+        return nodes * self.length(nodes)
 
     def estimate(self, keys):
         """Seconds for these simulations run --jobs at a time, with a margin."""
@@ -230,9 +247,13 @@ class WallBudget:
                 each.append(0.0)
                 continue
             growth = self.FIRST_GROWTH
-            if len(history) >= 2 and history[-2][1] > 0:
-                growth = min(self.MAX_GROWTH, max(self.MIN_GROWTH, history[-1][1] / history[-2][1]))
-            each.append(history[-1][1] * growth ** math.log2(key[2] / history[-1][0]))
+            if len(history) >= 2 and history[-2][1] > 0 and history[-1][0] != history[-2][0]:
+                (n1, w1), (n2, w2) = history[-2:]
+                per_update = (w2 / w1) / (self.work(n2) / self.work(n1))
+                growth = min(self.MAX_GROWTH, max(self.MIN_GROWTH, per_update ** (1 / math.log2(n2 / n1))))
+            last_nodes, last_wall = history[-1]
+            each.append(last_wall * self.work(key[2]) / self.work(last_nodes) *
+                        growth ** math.log2(key[2] / last_nodes))
         return self.MARGIN * max(max(each, default=0.0), sum(each) / self.jobs)
 
     def fits(self, estimate):

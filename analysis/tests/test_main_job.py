@@ -102,3 +102,19 @@ def test_findings_compare_owners_and_name_the_runs_the_host_cannot_take():
 def test_the_main_command_is_the_documented_one():
     args = cli.parser().parse_args(["main"])
     assert isinstance(args, argparse.Namespace) and args.budget == 600 and args.out.endswith("results/main")
+
+
+def test_budget_scales_by_the_updates_each_size_simulates(monkeypatch):
+    monkeypatch.setattr(study.time, "monotonic", lambda: 100.0)
+    budget = study.WallBudget(seconds=0, jobs=1)
+    assert [study.min_updates_per_node(n) for n in (64, 4096, 8192, 65536)] == [8192, 8192, 4096, 4096]
+    budget.record(("bgp", "multicore", 2048), 40.0)
+    budget.record(("bgp", "multicore", 4096), 120.0)
+    # 3x the wall for 2x the updates: 1.5x per update per doubling. 8,192 nodes simulate 4,096 updates a node,
+    # as many updates in all as 4,096 nodes did: 120 s x 1 x 1.5, with the margin.
+    assert budget.estimate([("bgp", "multicore", 8192)]) == pytest.approx(1.25 * 120 * 1.5)
+    # 16,384 nodes: twice the updates of 8,192, two doublings on from 4,096.
+    assert budget.estimate([("bgp", "multicore", 16384)]) == pytest.approx(1.25 * 120 * 2 * 1.5 ** 2)
+    fixed = study.WallBudget(seconds=0, jobs=1, length=lambda n: 16384)
+    fixed.record(("bgl", "routed", 4096), 100.0)
+    assert fixed.estimate([("bgl", "routed", 8192)]) == pytest.approx(1.25 * 100 * 2 * 1.5)
