@@ -22,6 +22,7 @@ SOURCES = {
     "network-traffic-buffers": ("results/bench-network-traffic/network-traffic-channel_buffer_chunks.md", "whole"),
     "network-traffic-fifos": ("results/bench-network-traffic/network-traffic-injection_fifos.md", "whole"),
     "sim-scale": ("results/bench-sim-scale/sim-scale.md", "whole"),
+    "sleep-floor": ("results/bench-sleep-floor/sleep-floor.md", "whole"),
     "sim-mechanisms": ("results/bench-sim-mechanisms/sim-mechanisms.md", "whole"),
     "host-model": ("results/bench-host-model/host-model.md", "whole"),
     "hpcc-peer": ("results/bench-hpcc-peer/hpcc-peer.md", "whole"),

@@ -7,7 +7,7 @@
 # memory. A simulated message of the multicore run costs about 2.8 sleeps
 # (416,289 sleeps for 148,277 messages at 512 nodes, docs/simulator.md), so
 # the last column is the most messages per wall second the sleeps alone
-# allow. SMPI options as gups-sim's. Run it alone.
+# allow. SMPI options as gups-sim's at a machine's costs. Run it alone.
 # Usage: sleep-floor.sh ["2048 16384 131072"] [SLEEPS_PER_RANK=40] [TOUCH_BYTES="0 2048"]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,7 +20,7 @@ program=build/sim/smpi/gups-sleep-floor
 [ -x "$program" ] || { echo "sleep-floor: $program is missing (cmake --build build)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"; record_end' EXIT
-options=$(python3 -c 'import sys; sys.path.insert(0, "build/sim"); import gups_sim; print(" ".join("--cfg=" + o for o in gups_sim.SMPI_OPTIONS))')
+options=$(python3 -c 'import sys; sys.path[:0] = ["sim", "analysis/run"]; import gups_sim; print(" ".join("--cfg=" + o for o in gups_sim.SMPI_OPTIONS + ["smpi/simulate-computation:no"]))')
 echo "| ranks | touched after a wake | sleeps | wall s | ns per sleep | peak MiB | KiB per rank | messages per wall s the sleeps allow (2.8 a message) |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in $counts; do
