@@ -40,6 +40,8 @@ MIN_UPDATES_PER_NODE_AT_SCALE = 4096
 def min_updates_per_node(nodes):
     """The length a study's simulation of this many nodes runs at least."""
     return max(MIN_UPDATES_PER_NODE_AT_SCALE, min(MIN_UPDATES_PER_NODE, MIN_UPDATES_IN_ALL // nodes))
+
+
 # Mechanisms of the machine as it was. The paper's bucket sizes are those of
 # the multi-core algorithm (Table 4's BktSize), so only it takes them.
 MECHANISMS = {"multicore": "wire,receive-batches,dma,mesh,paper-buckets", "routed": "wire,receive-batches,dma,mesh"}
