@@ -10,6 +10,18 @@ from .report import plot
 from .run import launcher, programs, slurm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The arguments that name one update algorithm, and what it must have (gups-topology --variants' fields): checked
+# against the build's table of variants (kernel/core/variants.def), not a list kept here.
+ALGORITHM_ARGUMENTS = {"study": {}, "probes": {}, "explain": {"routes_over_torus": True}}
+
+
+def check_algorithm(args):
+    needs = ALGORITHM_ARGUMENTS.get(args.command)
+    if needs is None or getattr(args, "algorithm", None) is None:
+        return
+    known = programs.variant_names(args.build, "update algorithm", **needs)
+    if args.algorithm not in known:
+        raise ValueError(f"--algorithm: unknown '{args.algorithm}' here (give {', '.join(known)})")
 
 
 def parser():
@@ -59,8 +71,7 @@ def parser():
                                     "of factors (x0.25..x4), or machine names with --field machine")
     s.add_argument("--field2", help="whatif: a second field, for a grid of both (a heat map)")
     s.add_argument("--values2", help="whatif: the second field's values, as --values")
-    s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed", "direct"],
-                   help="whatif: the algorithm (default multicore)")
+    s.add_argument("--algorithm", default="multicore", help="whatif: the update algorithm (default multicore)")
     s.add_argument("--mechanisms", default="wire",
                    help="whatif: gups-sim's mechanisms (default wire: messages of the machine's packets, the bytes "
                         "the model's network bound counts)")
@@ -104,7 +115,8 @@ def parser():
     s = sub.add_parser("explain", help="which mechanism, at which value, accounts for a measured GUPS column "
                                         "(the model inverted, then confirmed by simulation)")
     s.add_argument("--machine", default="bgp", help="machine name or path")
-    s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed"])
+    s.add_argument("--algorithm", default="multicore",
+                   help="an update algorithm that routes over the torus (default multicore)")
     s.add_argument("--measured", required=True, help="CSV with a header: nodes,gups[,spread] (spread in GUPS)")
     s.add_argument("--mechanisms", default="all",
                    help="comma list of candidates (default all that apply): " + ", ".join(explain_mechanisms.MECHANISMS))
@@ -149,7 +161,7 @@ def parser():
                                        "host and simulated on a machine: bandwidth by message size, the all-to-all's "
                                        "share of its peak by shape, the measured B in the network bound")
     s.add_argument("--out", required=True, help="results folder")
-    s.add_argument("--probes", default=",".join(probes.PROBES), help="comma list (default all three)")
+    s.add_argument("--probes", help="comma list (default: every global-exchange probe of gups-topology --variants)")
     s.add_argument("--sources", default="measured,sim", help="measured, sim (comma list; default both)")
     s.add_argument("--ranks", type=int, default=0, help="measured: MPI ranks (default: this host's cores)")
     s.add_argument("--machine", default="bgp", help="sim: machine name or path (default bgp)")
@@ -167,8 +179,8 @@ def parser():
                         f"{probes.SIM_EXCHANGE_SIZES})")
     s.add_argument("--sweep-max-nodes", type=int, default=probes.SWEEP_MAX_NODES,
                    help=f"sim: the exchange and the all-to-all up to this many nodes (default {probes.SWEEP_MAX_NODES})")
-    s.add_argument("--algorithm", default="multicore", choices=["multicore", "routed", "direct"],
-                   help="the model's network bound 4B/b for this algorithm's bytes per update (default multicore)")
+    s.add_argument("--algorithm", default="multicore",
+                   help="the model's network bound 4B/b for this update algorithm's bytes per update (default multicore)")
     s.add_argument("--resume", action="store_true", help="keep the results whose finished JSON is in OUT/raw")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
     s = sub.add_parser("task", help=argparse.SUPPRESS)  # one task of a Slurm array: TASKS.json INDEX
@@ -182,6 +194,7 @@ def main(argv):
     try:
         if getattr(args, "network", "auto") != "auto":
             programs.check_network_level(args.build, args.network)
+        check_algorithm(args)
         if args.command == "task":
             return launcher.task_main([args.file, args.index])
         if args.command == "sweep":

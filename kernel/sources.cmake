@@ -11,6 +11,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/mapping_mode.cpp
   kernel/core/operation_charges.cpp
   kernel/core/packet_format.cpp
+  kernel/core/program_variants.cpp
   kernel/core/run_config.cpp
   kernel/core/result_output.cpp
   kernel/core/role_plan.cpp
@@ -30,7 +31,6 @@ set(GUPS_CORE_SOURCES
 set(GUPS_MPI_SOURCES
   kernel/mpi/direct.cpp
   kernel/mpi/distributed_verification.cpp
-  kernel/mpi/gups_main.cpp
   kernel/mpi/host_memory_check.cpp
   kernel/mpi/mpi_message_slots.cpp
   kernel/mpi/node_group.cpp
@@ -50,6 +50,8 @@ set(GUPS_MPI_SOURCES
   kernel/exchange/bisection.cpp
   kernel/exchange/driver.cpp
   kernel/exchange/pair_exchange.cpp)
+# gups's main: every program variant behind one --algo (kernel/programs/).
+set(GUPS_MAIN_SOURCE kernel/programs/gups_main.cpp)
 # The real-MPI build's answers to what a simulation would answer
 # (kernel/mpi/simulation.hpp); the SMPI build takes sim/smpi's instead.
 set(GUPS_REAL_MPI_SOURCES kernel/mpi/without_simulator.cpp)

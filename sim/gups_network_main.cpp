@@ -17,8 +17,8 @@
 #include "models/src/machine.hpp"
 #include "sim/levels/packet_network.hpp"
 #include "sim/network_traffic.hpp"
-#include "topologies/plan/platform.hpp"
-#include "topologies/plan/run_plan.hpp"
+#include "sim/plan/platform.hpp"
+#include "sim/plan/run_plan.hpp"
 
 
 int main(int argc, char** argv) {

@@ -9,7 +9,6 @@ wall seconds, peak memory, SimGrid version, options. Every rule about the run
 lives in C++; this launcher only supervises.
 """
 
-import functools
 import json
 import math
 import os
@@ -23,8 +22,8 @@ import time
 
 # Beside this file, in the source and in the build.
 from sim_convergence import binds_line, converged, what_binds
-from sim_options import (EXCHANGE_PROBE_OPTIONS, EXCHANGE_PROBES, PROBE_ALGORITHMS, PROBE_OPTIONS, BadInput, check_applies, check_writable, chosen_mechanisms,
-                         given, mechanism_options, parse_arguments)
+from sim_options import (EXCHANGE_PROBE_OPTIONS, PROBE_OPTIONS, BadInput, Catalogue, check_applies, check_writable,
+                         chosen_mechanisms, given, mechanism_options, parse_arguments)
 from sim_supervision import check_memory, last_progress, phase_walls, progress_notes, run_simulation
 
 # Filled in by CMake when the build configures this file: absolute paths in the build, paths relative to this
@@ -60,14 +59,13 @@ SMPI_OPTIONS = [
 ]
 
 
-@functools.lru_cache(maxsize=None)
-def network_levels():
-    """The simulator's network levels as gups-topology lists them (the one list: sim/levels/levels.def): name ->
-    {"name", "help", "simgrid_links"}."""
-    done = subprocess.run([GUPS_TOPOLOGY, "--network-levels"], capture_output=True, text=True)
+def catalogue():
+    """The network levels and program variants as gups-topology lists them (sim/levels/levels.def,
+    kernel/core/variants.def), asked once a run."""
+    done = subprocess.run([GUPS_TOPOLOGY, "--catalogue"], capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"gups-sim: error: {GUPS_TOPOLOGY} --network-levels failed: {done.stderr.strip()}")
-    return {level["name"]: level for level in json.loads(done.stdout)}
+        sys.exit(f"gups-sim: error: {GUPS_TOPOLOGY} --catalogue failed: {done.stderr.strip()}")
+    return Catalogue(json.loads(done.stdout))
 
 
 def check_installation():
@@ -84,11 +82,11 @@ def run_plan(args, workdir=None):
     command = [GUPS_TOPOLOGY, "--machine", args.machine, "--algo", args.algo, "--network", args.network]
     command += ["--shape", args.shape] if args.shape else ["--nodes", str(args.nodes or 64), "--shape-rule",
                                                            args.shape_rule]
-    if args.algo in PROBE_ALGORITHMS and args.wrap:
+    if args.algo in args.catalogue.probes() and args.wrap:
         command += ["--wrap", args.wrap]
-    if args.algo in EXCHANGE_PROBES:
+    if args.algo in args.catalogue.exchange_probes():
         sizes = (("--cores-per-node", args.cores_per_node), ("--sizes", args.sizes))
-    elif args.algo in PROBE_ALGORITHMS:
+    elif args.algo in args.catalogue.probes():
         sizes = (("--cores-per-node", args.cores_per_node), ("--memory-words", args.memory_words),
                  ("--block-words", args.block_words), ("--receive-buffers", args.receive_buffers))
     else:
@@ -124,7 +122,7 @@ def progress_seconds(max_wall):
 def build_command(args, workdir, plan):
     """smpirun running gups-smpi with the plan's arguments; returns (command, SimGrid options)."""
     options = list(SMPI_OPTIONS)
-    if not network_levels()[plan["network_level"]]["simgrid_links"]:  # SimGrid refuses a latency factor beside
+    if not args.catalogue.levels[plan["network_level"]]["simgrid_links"]:  # SimGrid refuses a latency factor beside
         # the callback of a level that times its messages itself
         options.remove("smpi/lat-factor:0:1")
     if args.costs == "measured":
@@ -291,14 +289,15 @@ def simulate(args, workdir, max_wall, first_attempt=True):
 
 def explain(args):
     """gups-model's explanation of the run's prediction, on the plan's shape and cores."""
-    if args.algo in PROBE_ALGORITHMS:
+    if args.algo in args.catalogue.probes():
         raise BadInput("--explain explains the update algorithms' bounds (for the Apex-Map probe: apex-map-model)")
     plan = run_plan(args)
     command = [GUPS_MODEL, "--machine", plan["machine"]["path"], "--algorithm", plan["algorithm"], "--shape",
                plan["shape"], "--explain"]
-    if plan["algorithm"] == "multicore":
+    algorithm = args.catalogue.variant(plan["algorithm"])
+    if algorithm["specialised_cores"]:
         command += ["--cores-per-node", str(plan["ranks_per_node"])]
-    elif plan["algorithm"] == "direct":
+    elif not algorithm["routes_over_torus"]:
         command += ["--processes-per-node", str(plan["ranks_per_node"])]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
@@ -341,7 +340,7 @@ def discard_workdir(args, workdir, keep=False):
 
 
 def main(argv):
-    args = parse_arguments(argv, network_levels())
+    args = parse_arguments(argv, catalogue())
     start = time.monotonic()
     attempts = []
     done = False
@@ -359,7 +358,7 @@ def main(argv):
         while True:
             left = max(1e-3, args.max_wall - (time.monotonic() - start)) if args.max_wall else 0
             status, result, lines = simulate(args, workdir, max_wall=left, first_attempt=not attempts)
-            if args.algo in PROBE_ALGORITHMS or not args.converge or status != 0:
+            if args.algo in args.catalogue.probes() or not args.converge or status != 0:
                 break
             previous = attempts[-1]["steady_gups"] if attempts else None
             attempts.append({"updates_per_node": result["simulation"]["updates_per_node"],

@@ -9,7 +9,7 @@
 
 #include "kernel/core/exchange_pattern.hpp"
 #include "sim/levels/network_level.hpp"
-#include "topologies/network/torus_links.hpp"
+#include "topologies/torus_links.hpp"
 
 namespace gups {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sim/smpi/simulated_network.hpp"
-#include "topologies/network/platform_names.hpp"
+#include "topologies/platform_names.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -34,9 +34,32 @@ PROBE_OPTIONS = {
 }
 
 
-APEX_MAP_ALGORITHMS = ("apex-map-mpi", "apex-map-rma")
-EXCHANGE_PROBES = ("bisection", "exchange", "all-to-all")
-PROBE_ALGORITHMS = APEX_MAP_ALGORITHMS + EXCHANGE_PROBES
+class Catalogue:
+    """What gups-topology --catalogue lists, asked once: the network levels (sim/levels/levels.def) and the program
+    variants (kernel/core/variants.def), by family."""
+
+    UPDATE, APEX_MAP, EXCHANGE = "update algorithm", "Apex-Map implementation", "global-exchange probe"
+
+    def __init__(self, document):
+        self.levels = {level["name"]: level for level in document["network_levels"]}
+        self.variants = document["variants"]
+
+    def names(self, *families):
+        return tuple(v["name"] for v in self.variants if v["family"] in families)
+
+    def variant(self, name):
+        return next(v for v in self.variants if v["name"] == name)
+
+    def probes(self):
+        """Every variant that is not an update algorithm."""
+        return self.names(self.APEX_MAP, self.EXCHANGE)
+
+    def exchange_probes(self):
+        return self.names(self.EXCHANGE)
+
+
+def or_list(names):
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 # The options the global-exchange probes share with Apex-Map (the others are its own).
 EXCHANGE_PROBE_OPTIONS = ("--repeats",)
 
@@ -57,14 +80,16 @@ class OneLineArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def parse_arguments(argv, levels):
-    """`levels`: the network levels gups-topology lists (name -> {"help", ...})."""
+def parse_arguments(argv, catalogue):
+    """`catalogue`: what gups-topology lists (Catalogue); the network level's name is checked by gups-topology
+    alone, when it plans the run."""
     p = OneLineArgumentParser(prog="gups-sim", description=__doc__,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--machine", "-m", default="bgp", help="machine name or path (default bgp)")
     p.add_argument("--algo", default="multicore",
-                   help="direct, routed or multicore (default multicore); apex-map-mpi or apex-map-rma (the Apex-Map "
-                        "probe); bisection, exchange or all-to-all (the global-exchange probes, docs/networks.md)")
+                   help=f"{or_list(catalogue.names(Catalogue.UPDATE))} (default multicore); "
+                        f"{or_list(catalogue.names(Catalogue.APEX_MAP))} (the Apex-Map probe); "
+                        f"{or_list(catalogue.names(Catalogue.EXCHANGE))} (the global-exchange probes, docs/networks.md)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--shape", help="torus of nodes, such as 4x4x4")
     size.add_argument("--nodes", type=int, help="node count, mapped by the machine's shape rule")
@@ -99,9 +124,9 @@ def parse_arguments(argv, levels):
     p.add_argument("--network-scale", type=float, default=1.0,
                    help="multiply link bandwidth (a very fast network: 1000)")
     p.add_argument("--zero-latency", action="store_true", help="links without latency")
-    levels = {name: level["help"] for name, level in levels.items()}
+    levels = {name: level["help"] for name, level in catalogue.levels.items()}
     levels["auto"] = AUTO_LEVEL_HELP
-    p.add_argument("--network", default="flow", choices=list(levels),
+    p.add_argument("--network", default="flow",
                    help="network level: " + "; ".join(f"{name}: {what}" for name, what in levels.items()) +
                         " (default flow)")
     p.add_argument("--stream-offset", type=int, default=DEFAULT_STREAM_OFFSET,
@@ -151,7 +176,9 @@ def parse_arguments(argv, levels):
     p.add_argument("--plan-only", action="store_true",
                    help="print gups-topology's plan of this run as JSON (ranks, memory estimate, network level) and "
                         "stop: what a launcher needs to ask a scheduler for")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    args.catalogue = catalogue
+    return args
 
 
 def chosen_mechanisms(args):
@@ -212,7 +239,7 @@ def check_applies(args, plan):
         if probe_options:
             raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe, not to the global-exchange probes")
     elif args.sizes is not None:
-        raise BadInput("--sizes applies to the global-exchange probes (--algo bisection, exchange or all-to-all)")
+        raise BadInput(f"--sizes applies to the global-exchange probes (--algo {or_list(args.catalogue.exchange_probes())})")
     if "probe" in plan:
         update_options = [o for o, default in (("--link-load", False), ("--converge", False),
                                                ("--stream-offset", DEFAULT_STREAM_OFFSET), ("--updates-per-node", None),
@@ -224,7 +251,7 @@ def check_applies(args, plan):
             raise BadInput(f"{update_options[0]} applies to the update algorithms, not to the probes")
         return
     if probe_options:
-        raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe (--algo {' or '.join(PROBE_ALGORITHMS)})")
+        raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe (--algo {' or '.join(args.catalogue.probes())})")
     if plan["routes_over_torus"]:
         return
     if args.chosen_mechanisms:

@@ -23,8 +23,9 @@ class Mechanism:
     # The simulation's direction: +1 if GUPS grows with the value, -1 if it falls.
     direction: int = -1
     integer: bool = False
-    # The network levels whose simulation has it (empty: every level).
-    levels: tuple = ()
+    # The network levels whose simulation has it (empty: every level; ROUTES_ITSELF: the levels that route
+    # messages themselves, as gups-topology --network-levels says).
+    levels: typing.Union[tuple, str] = ()
     # A choice among partitions (explain/partition.py), not a value: searched by trying each.
     categorical: bool = False
 
@@ -97,8 +98,9 @@ def _set_packet(name):
     return lambda machine, value: machine["network_levels"]["packet"].__setitem__(name, int(round(value)))
 
 
-# The levels that route messages themselves, where a partition may wrap in some dimensions only.
-ROUTING_LEVELS = ("queue", "latency", "packet")
+# A partition may wrap in some dimensions only at the levels that route messages themselves (not SimGrid's
+# links): which those are, the caller asks the build (programs.routing_levels) and passes on.
+ROUTES_ITSELF = "routes-itself"
 
 
 def _cost(name):
@@ -139,7 +141,7 @@ MECHANISMS = {m.name: m for m in [
               "link's buffers is 1 / (this + 1); packet level)", "channels", "sim", _packet("dynamic_channels"),
               _set_packet("dynamic_channels"), direction=+1, integer=True, levels=("packet",)),
     Mechanism("partition", "the partition's shape and which dimensions wrap (explain/partition.py's rules)",
-              "partition", "sim", lambda machine: 0, levels=ROUTING_LEVELS, categorical=True),
+              "partition", "sim", lambda machine: 0, levels=ROUTES_ITSELF, categorical=True),
 ]}
 
 
@@ -148,10 +150,11 @@ def _lacks_its_core(name, algorithm, machine):
     return name.startswith("top") and (algorithm != "multicore" or int(name[3:]) >= machine.get("cores_per_node", 1))
 
 
-def _lacks_its_level(mechanism, machine, network):
+def _lacks_its_level(mechanism, machine, network, routing_levels):
     """Why the simulation at this network level cannot move it on this machine, if it cannot."""
-    if mechanism.levels and network not in mechanism.levels:
-        return f"mechanism '{mechanism.name}' is simulated at the network level {' or '.join(mechanism.levels)} " \
+    levels = tuple(routing_levels) if mechanism.levels == ROUTES_ITSELF else mechanism.levels
+    if mechanism.levels and network not in levels:
+        return f"mechanism '{mechanism.name}' is simulated at the network level {' or '.join(levels)} " \
                f"(--network), not {network}"
     if "packet" in mechanism.levels and not mechanism.categorical and \
             "packet" not in machine.get("network_levels", {}):
@@ -161,12 +164,12 @@ def _lacks_its_level(mechanism, machine, network):
     return None
 
 
-def applicable(algorithm, machine, network="auto"):
+def applicable(algorithm, machine, network="auto", routing_levels=()):
     """The mechanisms that can move GUPS for this algorithm on this machine at this network level (the default
-    candidates)."""
+    candidates); routing_levels: the levels that route messages themselves (programs.routing_levels)."""
     names = []
     for mechanism in MECHANISMS.values():
-        if _lacks_its_core(mechanism.name, algorithm, machine) or _lacks_its_level(mechanism, machine, network):
+        if _lacks_its_core(mechanism.name, algorithm, machine) or _lacks_its_level(mechanism, machine, network, routing_levels):
             continue
         if mechanism.kind != "sim" and algorithm not in mechanism.in_model:
             continue
@@ -174,11 +177,11 @@ def applicable(algorithm, machine, network="auto"):
     return names
 
 
-def chosen(text, algorithm, machine, network="auto"):
+def chosen(text, algorithm, machine, network="auto", routing_levels=()):
     """The mechanisms named in a comma list ('all': every applicable one). ValueError names an unknown one, or
     one this network level or machine cannot simulate."""
     if text in (None, "", "all"):
-        return [MECHANISMS[n] for n in applicable(algorithm, machine, network)]
+        return [MECHANISMS[n] for n in applicable(algorithm, machine, network, routing_levels)]
     names = [n.strip() for n in text.split(",") if n.strip()]
     for name in names:
         if name not in MECHANISMS:
@@ -186,6 +189,6 @@ def chosen(text, algorithm, machine, network="auto"):
         if _lacks_its_core(name, algorithm, machine):
             raise ValueError(f"mechanism '{name}' is a multi-core overhead: the {algorithm} algorithm on "
                              f"{machine.get('name')} has no core {name[3:]} role")
-        if why := _lacks_its_level(MECHANISMS[name], machine, network):
+        if why := _lacks_its_level(MECHANISMS[name], machine, network, routing_levels):
             raise ValueError(why)
     return [MECHANISMS[n] for n in dict.fromkeys(names)]

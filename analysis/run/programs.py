@@ -1,5 +1,6 @@
 """The project's programs as the analysis runs them: the one place that finds a built binary, one builder per
 program's command line, and what gups-topology says of machines, plans and network levels."""
+import functools
 import json
 import os
 import shutil
@@ -13,7 +14,7 @@ PATHS = {
     "gups-model": "models/gups-model",
     "gups-calibrate": "models/gups-calibrate",
     "apex-map-model": "models/apex-map-model",
-    "gups-topology": "topologies/gups-topology",
+    "gups-topology": "sim/gups-topology",
     "gups-sim": "sim/gups-sim",
 }
 MADE_BY = {"gups-sim": "cmake --build build (needs SimGrid: libsimgrid-dev)"}
@@ -55,6 +56,28 @@ def network_levels(build):
     if status != 0:
         raise ValueError(f"gups-topology --network-levels: {err.strip()}")
     return json.loads(out)
+
+
+def routing_levels(build):
+    """The network levels that route messages themselves (not SimGrid's own links), as gups-topology lists them."""
+    return tuple(level["name"] for level in network_levels(build) if not level["simgrid_links"])
+
+
+@functools.lru_cache(maxsize=None)
+def variants(build):
+    """What gups --algo takes, as the build's gups-topology lists it (one table, in C++: kernel/core/variants.def):
+    [{"name", "family", "help", and what each needs}, ...]."""
+    status, out, err = launcher.run(topology_command(build, "--variants"))
+    if status != 0:
+        raise ValueError(f"gups-topology --variants: {err.strip()}")
+    return json.loads(out)
+
+
+def variant_names(build, family=None, **needs):
+    """The names of the variants of a family ("update algorithm", "Apex-Map implementation", "global-exchange
+    probe") that have what `needs` names (routes_over_torus=True, say), in the table's order."""
+    return [v["name"] for v in variants(build)
+            if (family is None or v["family"] == family) and all(v.get(k) == want for k, want in needs.items())]
 
 
 def check_network_level(build, name):

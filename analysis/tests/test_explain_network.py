@@ -12,26 +12,30 @@ MACHINE = {"name": "bgp", "cores_per_node": 4, "torus": {"mesh_below_nodes": 512
            "network_levels": {"packet": {"channel_buffer_chunks": 32, "injection_fifos": 6, "dynamic_channels": 2}}}
 
 
+# What programs.routing_levels reads off gups-topology --network-levels: the levels without SimGrid's links.
+ROUTING = ("queue", "latency", "packet")
+
+
 def names(found):
     return [m.name for m in found]
 
 
 def test_the_network_candidates_come_with_their_levels():
-    at_packet = mechanisms.applicable("routed", MACHINE, "packet")
+    at_packet = mechanisms.applicable("routed", MACHINE, "packet", routing_levels=ROUTING)
     assert {"channel_buffer_chunks", "injection_fifos", "dynamic_channels", "partition"} <= set(at_packet)
-    at_queue = mechanisms.applicable("routed", MACHINE, "queue")
+    at_queue = mechanisms.applicable("routed", MACHINE, "queue", routing_levels=ROUTING)
     assert "partition" in at_queue and "channel_buffer_chunks" not in at_queue
-    assert not {"partition", "injection_fifos"} & set(mechanisms.applicable("routed", MACHINE, "auto"))
+    assert not {"partition", "injection_fifos"} & set(mechanisms.applicable("routed", MACHINE, "auto", routing_levels=ROUTING))
     without_levels = {k: v for k, v in MACHINE.items() if k != "network_levels"}
-    assert "channel_buffer_chunks" not in mechanisms.applicable("routed", without_levels, "packet")
+    assert "channel_buffer_chunks" not in mechanisms.applicable("routed", without_levels, "packet", routing_levels=ROUTING)
 
 
 def test_naming_a_candidate_its_level_cannot_simulate_is_one_clear_error():
     with pytest.raises(ValueError, match="'partition' is simulated at the network level queue or latency or packet"):
-        mechanisms.chosen("partition", "routed", MACHINE, "flow")
+        mechanisms.chosen("partition", "routed", MACHINE, "flow", routing_levels=ROUTING)
     with pytest.raises(ValueError, match="'injection_fifos' is simulated at the network level packet"):
-        mechanisms.chosen("injection_fifos", "routed", MACHINE, "queue")
-    assert names(mechanisms.chosen("partition,update", "routed", MACHINE, "queue")) == ["partition", "update"]
+        mechanisms.chosen("injection_fifos", "routed", MACHINE, "queue", routing_levels=ROUTING)
+    assert names(mechanisms.chosen("partition,update", "routed", MACHINE, "queue", routing_levels=ROUTING)) == ["partition", "update"]
 
 
 def test_a_packet_parameter_is_set_in_the_machine_file():

@@ -71,7 +71,10 @@ def test_tables_take_each_result_s_largest_size():
     ("--nodes", "1", "--nodes: each must be 2 or more"),
 ])
 def test_bad_input_is_one_error_line(tmp_path, capsys, option, value, message):
-    assert cli.main(["probes", "--out", str(tmp_path), "--build", str(tmp_path), option, value]) == 2
+    if option == "--probes" and not os.path.exists(os.path.join(BUILD, "sim", "gups-topology")):
+        pytest.skip("the probes' names come from the build's gups-topology --variants")
+    build = BUILD if option == "--probes" else str(tmp_path)
+    assert cli.main(["probes", "--out", str(tmp_path), "--build", build, option, value]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("analysis: error:") and message in err[0]
 

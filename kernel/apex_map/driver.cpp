@@ -7,6 +7,7 @@
 
 #include "kernel/apex_map/probe.hpp"
 #include "kernel/apex_map/run.hpp"
+#include "kernel/core/program_variants.hpp"
 #include "kernel/core/result_output.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
 #include "kernel/mpi/simulation.hpp"
@@ -21,21 +22,15 @@ constexpr int kExitWrongSum = 1;
 
 const std::vector<Implementation>& implementations() {
   static const std::vector<Implementation> table{
-      {kImplementationNames[0], "two-sided MPI: a request and a reply per remote block, out of order", make_two_sided},
-      {kImplementationNames[1], "one-sided MPI-3: a shared lock, MPI_Get and unlock per remote block", make_one_sided},
+#define GUPS_APEX_MAP(id, name, help, make) {name, help, make},
+#include "kernel/core/variants.def"
   };
   return table;
 }
 
-std::vector<std::string> implementation_names() {
-  std::vector<std::string> names;
-  for (const auto& implementation : implementations()) names.emplace_back(implementation.name);
-  return names;
-}
-
 int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mpi_library) {
   const auto processes = static_cast<std::uint64_t>(ranks);
-  const auto parsed = parse_probe_command_line(argc, argv, implementation_names(), processes);
+  const auto parsed = parse_probe_command_line(argc, argv, variant_names(VariantFamily::apex_map), processes);
   if (const auto status = exit_without_running(parsed, rank)) return *status;
   const auto& config = parsed.config;
   const auto& p = config.parameters;

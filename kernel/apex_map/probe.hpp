@@ -39,7 +39,6 @@ struct Implementation {
 };
 
 const std::vector<Implementation>& implementations();
-std::vector<std::string> implementation_names();
 
 // Two-sided: a request and a reply per remote block, B outstanding, replies
 // taken out of order, NSER requests served per turn; messages through the

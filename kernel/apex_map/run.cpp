@@ -5,26 +5,12 @@
 #include <algorithm>
 #include <string_view>
 
-#include "kernel/core/cli_checks.hpp"  // CLI11, with SimGrid's exit() macro out of its way
+#include "kernel/core/cli_checks.hpp"
+#include "kernel/core/program_variants.hpp"  // CLI11, with SimGrid's exit() macro out of its way
 
 namespace gups::apex_map {
 
-bool is_implementation(std::string_view name) {
-  return std::find(kImplementationNames.begin(), kImplementationNames.end(), name) != kImplementationNames.end();
-}
-
-bool asks_for(int argc, const char* const* argv, const std::vector<std::string>& names) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view word(argv[i]);
-    std::string_view value;
-    if (word == "--algo" && i + 1 < argc) value = argv[i + 1];
-    if (word.starts_with("--algo=")) value = word.substr(7);
-    for (const auto& name : names) {
-      if (!value.empty() && value == name) return true;
-    }
-  }
-  return false;
-}
+bool is_implementation(std::string_view name) { return is_variant_of(name, VariantFamily::apex_map); }
 
 ParsedProbe parse_probe_command_line(int argc, const char* const* argv, const std::vector<std::string>& names,
                                      std::uint64_t processes) {

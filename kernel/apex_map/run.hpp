@@ -13,8 +13,7 @@
 
 namespace gups::apex_map {
 
-// The probe's implementations, by the name gups --algo takes.
-inline constexpr std::array<std::string_view, 2> kImplementationNames{"apex-map-mpi", "apex-map-rma"};
+// Whether gups --algo NAME is one of the probe's implementations (variants.def).
 bool is_implementation(std::string_view name);
 
 // A process's share when --memory-words is not given: 2^20 words (8 MiB).
@@ -36,8 +35,6 @@ struct ParsedProbe {
   ProbeConfig config;
 };
 
-// Whether a command line asks for one of these algorithms (--algo NAME or --algo=NAME).
-bool asks_for(int argc, const char* const* argv, const std::vector<std::string>& names);
 
 ParsedProbe parse_probe_command_line(int argc, const char* const* argv, const std::vector<std::string>& names,
                                      std::uint64_t processes);

@@ -6,12 +6,9 @@ namespace gups {
 
 const std::vector<AlgorithmTraits>& algorithm_table() {
   static const std::vector<AlgorithmTraits> table{
-      {Algorithm::direct, "direct", "HPCC's: each update sent straight to its owner, buckets per destination", false,
-       false},
-      {Algorithm::routed, "routed", "one core per node routes updates along the torus dimensions in turn", true,
-       false},
-      {Algorithm::multicore, "multicore",
-       "the node's cores specialised: core d routes dimension d, the last core applies", true, true},
+#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, run) \
+  {Algorithm::id, name, help, routes_over_torus, specialised_cores},
+#include "kernel/core/variants.def"
   };
   return table;
 }
@@ -19,6 +16,12 @@ const std::vector<AlgorithmTraits>& algorithm_table() {
 const AlgorithmTraits& traits(Algorithm algorithm) {
   const auto& table = algorithm_table();
   return *std::find_if(table.begin(), table.end(), [&](const auto& row) { return row.algorithm == algorithm; });
+}
+
+AlgorithmModel model_of(Algorithm algorithm) {
+  const auto& row = traits(algorithm);
+  if (!row.routes_over_torus) return AlgorithmModel::direct;
+  return row.specialised_cores ? AlgorithmModel::multicore : AlgorithmModel::routed;
 }
 
 std::string_view to_string(Algorithm algorithm) { return traits(algorithm).name; }

@@ -1,7 +1,6 @@
-// The update algorithms and what each one asks of a run: one table, read
-// by the command lines, the set-up, the models, the simulation's charges and
-// the run plan, so that adding an algorithm means adding a row here and its
-// implementation behind the one signature (update_algorithm.hpp).
+// The update algorithms and what each one asks of a run: the rows of
+// variants.def that are GUPS_UPDATE_ALGORITHM, read by the command lines,
+// the set-up, the models, the simulation's charges and the run plan.
 #pragma once
 
 #include <optional>
@@ -11,19 +10,30 @@
 
 namespace gups {
 
-enum class Algorithm { direct, routed, multicore };
+enum class Algorithm {
+#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, run) id,
+#include "kernel/core/variants.def"
+};
 
 struct AlgorithmTraits {
   Algorithm algorithm;
   std::string_view name;
   std::string_view summary;
-  // Updates travel hop by hop over a torus of nodes (--shape, buckets per
-  // line); otherwise each goes straight to its owner's process.
-  bool routes_over_torus;
-  // The cores of a node take different roles (one rank per core); routed
-  // runs one rank per node, direct one independent process per rank.
+  bool routes_over_torus;  // variants.def says what each means
   bool specialised_cores;
 };
+
+// What the model, the mapping modes and the simulation's charges know of an
+// algorithm: one of three structures, told by its traits (not its name), so
+// that a new algorithm with the traits of one of them takes its model until
+// it is given one of its own (a value here, which the compiler then asks
+// every switch over it to handle).
+enum class AlgorithmModel {
+  direct,     // straight to the owner: no routing, every rank generates and updates
+  routed,     // one rank per node routes every dimension (Eq. 1)
+  multicore,  // the node's cores specialised by a role plan (Eq. 6/7)
+};
+AlgorithmModel model_of(Algorithm algorithm);
 
 // Every algorithm, in the order they are listed to users.
 const std::vector<AlgorithmTraits>& algorithm_table();

@@ -31,8 +31,8 @@ void check_mapping_mode(unsigned number, Algorithm algorithm) {
         "limit (the paper, section 3.2, rules out modes 2, 3 and 4)",
         number, mode.describe()));
   }
-  switch (algorithm) {
-    case Algorithm::direct:
+  switch (model_of(algorithm)) {
+    case AlgorithmModel::direct:
       if (mode.generation_per_node) {
         throw std::invalid_argument(fmt::format(
             "mapping mode {} ({}): direct generates on every core; one stream per node (modes 7 and 8) is "
@@ -40,7 +40,7 @@ void check_mapping_mode(unsigned number, Algorithm algorithm) {
             number, mode.describe()));
       }
       return;
-    case Algorithm::routed:
+    case AlgorithmModel::routed:
       if (number != 1) {
         throw std::invalid_argument(fmt::format(
             "mapping mode {} ({}): routed runs one rank per node, whose core has its own table, stream and "
@@ -48,7 +48,7 @@ void check_mapping_mode(unsigned number, Algorithm algorithm) {
             number, mode.describe()));
       }
       return;
-    case Algorithm::multicore:
+    case AlgorithmModel::multicore:
       if (!mode.generation_per_node) {
         throw std::invalid_argument(fmt::format(
             "mapping mode {} ({}): multicore generates one stream per node (modes 7 and 8); direct runs modes 1, "

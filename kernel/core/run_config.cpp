@@ -250,7 +250,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     app.parse(argc, argv);
     config.algorithm = *algorithm_named(algorithm_name);
     check_combined_sizes(config);
-    if (handoffs_option && handoffs_option->count() > 0 && config.algorithm != Algorithm::multicore) {
+    if (handoffs_option && handoffs_option->count() > 0 && !traits(config.algorithm).specialised_cores) {
       throw CLI::ValidationError("--handoffs applies to multicore (only its cores hand updates on)");
     }
     if (handoffs_option) config.handoffs = handoff_names().at(handoffs_name);

@@ -55,9 +55,8 @@ std::uint64_t calibrated_repeats(const Probe& probe, ProbeContext& context, std:
 
 const std::vector<Probe>& probes() {
   static const std::vector<Probe> table{
-      {kProbeNames[0], run_bisection},
-      {kProbeNames[1], run_exchange},
-      {kProbeNames[2], run_all_to_all},
+#define GUPS_EXCHANGE_PROBE(id, name, help, receive_buffers, run) {name, run},
+#include "kernel/core/variants.def"
   };
   return table;
 }

@@ -7,12 +7,11 @@
 
 #include "kernel/core/cli_checks.hpp"  // CLI11, with SimGrid's exit() macro out of its way
 #include "kernel/core/exchange_pattern.hpp"
+#include "kernel/core/program_variants.hpp"
 
 namespace gups::exchange {
 
-bool is_probe(std::string_view name) {
-  return std::find(kProbeNames.begin(), kProbeNames.end(), name) != kProbeNames.end();
-}
+bool is_probe(std::string_view name) { return is_variant_of(name, VariantFamily::exchange_probe); }
 
 std::vector<std::uint64_t> default_sizes(std::string_view probe) {
   if (probe == "bisection") return {std::uint64_t{1} << 20};
@@ -49,7 +48,10 @@ std::vector<std::uint64_t> parse_sizes(const std::string& text) {
   return sizes;
 }
 
-std::size_t receive_buffers(std::string_view probe) { return probe == "bisection" ? 2 : 1; }
+std::size_t receive_buffers(std::string_view probe) {
+  const auto* variant = variant_named(probe);
+  return variant ? variant->receive_buffers : 1;
+}
 
 std::uint64_t steps_per_repetition(std::string_view probe, std::uint64_t ranks) {
   return probe == "all-to-all" ? ranks - 1 : 1;
@@ -122,15 +124,6 @@ std::optional<std::uint64_t> payload_sender(const std::uint64_t* words, std::uin
   return sender;
 }
 
-bool asks_for(int argc, const char* const* argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view word(argv[i]);
-    if (word == "--algo" && i + 1 < argc && is_probe(argv[i + 1])) return true;
-    if (word.starts_with("--algo=") && is_probe(word.substr(7))) return true;
-  }
-  return false;
-}
-
 ParsedProbe parse_probe_command_line(int argc, const char* const* argv, std::uint64_t processes) {
   ParsedProbe parsed;
   auto& config = parsed.config;
@@ -139,11 +132,11 @@ ParsedProbe parse_probe_command_line(int argc, const char* const* argv, std::uin
                "all-to-all (n - 1 pairwise steps: i sends to i + s and receives from i - s). Bandwidth by message "
                "size, aggregate and per pair, every payload checked.",
                "gups"};
-  std::vector<std::string> names(kProbeNames.begin(), kProbeNames.end());
+  const auto names = variant_names(VariantFamily::exchange_probe);
   app.add_option("--algo", config.probe, "the probe")
       ->required()
       ->check(CLI::IsMember(names))
-      ->option_text("{bisection|exchange|all-to-all}");
+      ->option_text("{" + fmt::format("{}", fmt::join(names, "|")) + "}");
   std::string sizes;
   app.add_option("--sizes", sizes,
                  "message sizes in bytes, a comma list, K and M for 1024 and 1024^2 [bisection: 1M; exchange: "

@@ -15,8 +15,7 @@
 
 namespace gups::exchange {
 
-// The probes, by the name gups --algo takes.
-inline constexpr std::array<std::string_view, 3> kProbeNames{"bisection", "exchange", "all-to-all"};
+// Whether gups --algo NAME is one of the probes (variants.def).
 bool is_probe(std::string_view name);
 
 // Message sizes swept when --sizes is not given: 8 B to 1 MiB by factors of
@@ -79,8 +78,6 @@ struct ParsedProbe {
   ProbeConfig config;
 };
 
-// Whether a command line asks for one of the probes (--algo NAME or --algo=NAME).
-bool asks_for(int argc, const char* const* argv);
 ParsedProbe parse_probe_command_line(int argc, const char* const* argv, std::uint64_t processes);
 
 struct SizeResult {

@@ -4,9 +4,8 @@ namespace gups {
 
 const std::vector<AlgorithmEntry>& update_algorithms() {
   static const std::vector<AlgorithmEntry> entries{
-      {Algorithm::direct, &run_direct},
-      {Algorithm::routed, &run_routed},
-      {Algorithm::multicore, &run_routed},
+#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, run) {Algorithm::id, &run},
+#include "kernel/core/variants.def"
   };
   return entries;
 }

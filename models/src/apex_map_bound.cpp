@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "kernel/apex_map/access.hpp"
-#include "topologies/network/torus_links.hpp"
+#include "topologies/torus_links.hpp"
 
 namespace gups::model {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "kernel/apex_map/run.hpp"
 #include "kernel/core/cli_checks.hpp"
+#include "kernel/core/program_variants.hpp"
 #include "models/src/apex_map_bound.hpp"
 #include "models/src/simulation_charges.hpp"
 
@@ -23,8 +24,7 @@ int main(int argc, char** argv) {
                "torus link need (docs/apexmap.md)"};
   app.add_option("--machine,-m", machine_name, "machine name or path")->capture_default_str();
   app.add_option("--algo", request.algorithm, "the probe's implementation")
-      ->check(CLI::IsMember(std::vector<std::string>(gups::apex_map::kImplementationNames.begin(),
-                                                     gups::apex_map::kImplementationNames.end())))
+      ->check(CLI::IsMember(gups::variant_names(gups::VariantFamily::apex_map)))
       ->capture_default_str();
   auto* by_nodes = app.add_option("--nodes,-n", nodes, "node count, mapped by the machine's shape rule")
                        ->check(CLI::Range(std::uint64_t{1}, gups::kMaxNodes));

@@ -59,10 +59,11 @@ void place_prediction_on_hosts(const Machine& machine, const ModelOptions& optio
   // (direct's, and a core that only updates); a core that also generates
   // and routes applies one at a time between its other work.
   bool streamed = false;
-  if (options.algorithm == Algorithm::direct) {
+  const auto model = model_of(options.algorithm);
+  if (model == AlgorithmModel::direct) {
     ranks = updaters = options.processes_per_node;
     streamed = true;
-  } else if (options.algorithm == Algorithm::multicore) {
+  } else if (model == AlgorithmModel::multicore) {
     const RolePlan plan(cores_of(machine, options), p.shape.dimensions());
     ranks = plan.cores();
     updaters = plan.updaters();
@@ -177,7 +178,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
 // traffic routed as the network routes it.
 // (On a torus direct's all-to-all traffic is not routed: 4B/b alone.)
 void network_bound_of(const Machine& machine, const ModelOptions& options, Prediction& p) {
-  const bool routes = options.algorithm != Algorithm::direct;
+  const bool routes = traits(options.algorithm).routes_over_torus;
   const bool on_torus = machine.topology->is_virtual_torus;
   if (on_torus) {
     p.model_bisection_bytes_per_s = bisection_bandwidth(p.shape, machine.link_bandwidth, p.mesh);
@@ -186,6 +187,7 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
       p.bisection_bytes_per_s = options.measured_bisection->bytes_per_s;
       p.bisection_measured = true;
     }
+    if (options.measured_bisection) p.links_network_gups = 4 * p.model_bisection_bytes_per_s / p.bytes_per_update * 1e-9;
     if (p.bisection_bytes_per_s > 0) p.network_gups = 4 * p.bisection_bytes_per_s / p.bytes_per_update * 1e-9;
     if (!routes) return;
   } else {
@@ -211,14 +213,14 @@ Prediction cpu_bound(const Machine& machine, const TorusShape& shape, const Mode
   p.nodes = shape.nodes();
   p.expected_hops = shape.expected_hops();
   place_prediction_on_hosts(machine, options, p);
-  switch (options.algorithm) {
-    case Algorithm::direct:
+  switch (model_of(options.algorithm)) {
+    case AlgorithmModel::direct:
       direct_bound(machine, options, p);
       break;
-    case Algorithm::routed:
+    case AlgorithmModel::routed:
       routed_bound(machine, options, p);
       break;
-    case Algorithm::multicore:
+    case AlgorithmModel::multicore:
       multicore_bound(machine, options, p);
       break;
   }

@@ -71,6 +71,8 @@ struct Prediction {
   double bisection_bytes_per_s = 0;     // B: one way across the cut of the longest side (or halving the nodes)
   double model_bisection_bytes_per_s = 0;  // B from the links, whether or not a measured one replaced it
   bool bisection_measured = false;      // B is the bisection probe's (ModelOptions::measured_bisection)
+  // Given a measured B (on a torus): 4B/b from the links' B, to set beside network_gups from the measured one.
+  std::optional<double> links_network_gups;
   double software_hops = 0;             // network crossings per update (0: not worked out, direct on a torus)
   double physical_hops_per_software_hop = 0;
   std::string network_bottleneck;       // the busiest links' class

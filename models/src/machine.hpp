@@ -12,7 +12,7 @@
 #include "kernel/core/packet_format.hpp"
 #include "kernel/core/table_layout.hpp"
 #include "kernel/core/torus_shape.hpp"
-#include "topologies/network/topology.hpp"
+#include "topologies/topology.hpp"
 
 namespace gups::model {
 

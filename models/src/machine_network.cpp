@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "models/src/object_reader.hpp"
-#include "topologies/network/dragonfly_links.hpp"
-#include "topologies/network/fat_tree_links.hpp"
-#include "topologies/network/torus_links.hpp"
+#include "topologies/dragonfly_links.hpp"
+#include "topologies/fat_tree_links.hpp"
+#include "topologies/torus_links.hpp"
 
 namespace gups::model {
 namespace {

@@ -21,7 +21,7 @@ std::string network_of(const Machine& machine, const Prediction& p) {
 std::string explain_prediction(const Machine& machine, const Prediction& p, const ModelOptions& options) {
   std::string text = fmt::format("## {} on {}, {} nodes\n\nVirtual torus {} on {}.\n", to_string(p.algorithm),
                                  machine.name, p.nodes, p.shape.to_string(), network_of(machine, p));
-  if (p.algorithm == Algorithm::multicore) {
+  if (model_of(p.algorithm) == AlgorithmModel::multicore) {
     const unsigned k = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
     const RolePlan plan(k, p.shape.dimensions());
     const bool papers = k == 4 && p.shape.dimensions() == 3;

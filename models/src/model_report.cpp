@@ -45,8 +45,8 @@ bool shares_memory(const Machine& machine) {
 
 std::string format_series(const Machine& machine, const ModelSeries& series) {
   const auto& o = series.options;
-  const bool multicore = o.algorithm == Algorithm::multicore;
-  const bool direct = o.algorithm == Algorithm::direct;
+  const bool multicore = model_of(o.algorithm) == AlgorithmModel::multicore;
+  const bool direct = model_of(o.algorithm) == AlgorithmModel::direct;
   const std::string name(to_string(o.algorithm));
   std::string out = fmt::format("# {} on {} ({}), look-ahead {}", name, machine.name,
                                 machine.description, o.lookahead);
@@ -127,7 +127,7 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
   for (const auto& p : series.rows) {
     if (!p.bisection_measured) continue;
     const auto& measured = *o.measured_bisection;
-    const double model_gups = 4 * p.model_bisection_bytes_per_s / p.bytes_per_update * 1e-9;
+    const double model_gups = *p.links_network_gups;
     out += fmt::format("network bound at {} nodes from the measured bisection B = {:.4g} GB/s ({}, {} byte "
                        "messages): {} GUPS; from the links' B = {:.4g} GB/s it is {} GUPS ({:.1f}% of it)\n",
                        p.nodes, p.bisection_bytes_per_s / 1e9, measured.source, measured.message_bytes,
@@ -208,6 +208,7 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"gups", p.gups},
                     {"reference_bound_gups", paper ? nlohmann::json(*paper) : nlohmann::json()},
                     {"reference_measured_gups", measured ? nlohmann::json(*measured) : nlohmann::json()}});
+    if (p.links_network_gups) rows.back()["links_network_gups"] = *p.links_network_gups;
   }
   return {{"algorithm", to_string(o.algorithm)},
           {"lookahead", o.lookahead},

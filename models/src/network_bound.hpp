@@ -11,7 +11,7 @@
 
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
-#include "topologies/network/physical_links.hpp"
+#include "topologies/physical_links.hpp"
 
 namespace gups::model {
 

@@ -22,18 +22,18 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
   } catch (const std::invalid_argument&) {
     charges.batch_packets = 0;
   }
-  switch (algorithm) {
-    case Algorithm::direct:
+  switch (model_of(algorithm)) {
+    case AlgorithmModel::direct:
       charges.route = c.message_overhead;
       charges.apply = machine.update_cycles(true, updating_cores);
       charges.receive_call = c.receive_call;
       break;
-    case Algorithm::routed:
+    case AlgorithmModel::routed:
       charges.route = c.routing_hop_without_calls;
       charges.apply = machine.update_cycles(false, updating_cores);
       charges.receive_call = c.receive_call_batched;
       break;
-    case Algorithm::multicore:
+    case AlgorithmModel::multicore:
       // A routing core pays its overhead per update it sends on; a core that
       // only updates pays it per update it applies (Eq. 6: top3 on core 3).
       charges.route = machine.core_overheads(cores_per_node).at(core);
@@ -49,7 +49,7 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
 HostPlacement host_placement_of(const Machine& machine, Algorithm algorithm, const AlgorithmSetup& setup,
                                 unsigned nodes_per_host) {
   // Every process of direct updates; of a routing algorithm's node, its updating cores.
-  const auto updaters = algorithm == Algorithm::direct ? setup.cores_per_node
+  const auto updaters = !traits(algorithm).routes_over_torus ? setup.cores_per_node
                                                        : static_cast<unsigned>(setup.updater_cores().size());
   return place_on_hosts(machine, setup.nodes, setup.cores_per_node, updaters, nodes_per_host);
 }

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "topologies/network/physical_links.hpp"
+#include "topologies/physical_links.hpp"
 
 namespace gups {
 
@@ -36,7 +36,7 @@ struct LinkSpeeds {
 
 // What a level reads besides the links' speeds: the machine file's
 // network_levels.NAME object, with the machine's "packet" format and its
-// "topology" name added (level_parameters in topologies/plan/platform.hpp).
+// "topology" name added (level_parameters in sim/plan/platform.hpp).
 using LevelParameters = nlohmann::json;
 
 // One level, as its file registers it.

@@ -31,7 +31,7 @@
 
 #include "sim/levels/network_level.hpp"
 #include "sim/levels/packet_network.hpp"
-#include "topologies/network/torus_links.hpp"
+#include "topologies/torus_links.hpp"
 
 namespace gups {
 namespace {

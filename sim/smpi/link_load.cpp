@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sim/smpi/simulated_network.hpp"
-#include "topologies/network/platform_names.hpp"
+#include "topologies/platform_names.hpp"
 
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>

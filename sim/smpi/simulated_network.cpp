@@ -4,8 +4,8 @@
 #include <string>
 
 #include "kernel/mpi/simulation.hpp"
-#include "topologies/network/platform_names.hpp"
-#include "topologies/network/topology.hpp"
+#include "topologies/platform_names.hpp"
+#include "topologies/topology.hpp"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>

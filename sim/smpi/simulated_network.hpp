@@ -16,7 +16,7 @@
 #include <memory>
 
 #include "sim/levels/network_level.hpp"
-#include "topologies/network/physical_links.hpp"
+#include "topologies/physical_links.hpp"
 
 namespace gups {
 

@@ -14,6 +14,9 @@ out="$(realpath -m "${1:?usage: behaviour-snapshot.sh OUT_DIR [BUILD_DIR]}")"
 cd "$(dirname "$0")/../.."
 build="${2:-build}"
 mkdir -p "$out"
+# gups-topology is built in sim/ (before the layers' issue, in topologies/).
+topology="$build/sim/gups-topology"
+[ -x "$topology" ] || topology="$build/topologies/gups-topology"
 strip_host='import json,sys
 d=json.load(open(sys.argv[1]))
 s=d.get("simulation",{})
@@ -31,7 +34,7 @@ for machine in bgp bgl bgq fattree dragonfly; do
       "$build/models/gups-model" --machine "$machine" --algorithm "$algo" --nodes "$nodes" --json "$out/model-$tag.json" \
         >/dev/null 2>&1 || true
       for level in flow queue latency; do
-        "$build/topologies/gups-topology" --machine "$machine" --algo "$algo" --nodes "$nodes" --network "$level" \
+        "$topology" --machine "$machine" --algo "$algo" --nodes "$nodes" --network "$level" \
           --platform "$out/platform-$tag-$level.xml" --hostfile "$out/hostfile-$tag-$level.txt" \
           --charges "$out/charges-$tag-$level.json" >"$out/plan-$tag-$level.json" 2>&1 || true
       done

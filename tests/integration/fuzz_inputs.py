@@ -263,7 +263,7 @@ def main(argv):
     p.add_argument("--no-sim", action="store_true", help="leave out gups-sim (a build without SimGrid)")
     args = p.parse_args(argv)
 
-    binaries = {"gups": "kernel/gups", "gups-model": "models/gups-model", "gups-topology": "topologies/gups-topology",
+    binaries = {"gups": "kernel/gups", "gups-model": "models/gups-model", "gups-topology": "sim/gups-topology",
                 "gups-calibrate": "models/gups-calibrate", "gups-sim": "sim/gups-sim"}
     paths = {name: os.path.join(args.build, relative) for name, relative in binaries.items()}
     environment = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",

@@ -45,11 +45,25 @@ def messages_of(core):
     return core["messages_received"] + core["local_messages_received"]
 
 
+def levels_run(workdir, prefix):
+    """The levels a transcript ran as PREFIX-LEVEL.json (each result names its level), in the order they ran: a
+    new level is checked as soon as the transcript runs it, with no list kept here."""
+    found = []
+    for name in os.listdir(workdir):
+        if name.startswith(prefix + "-") and name.endswith(".json"):
+            path = os.path.join(workdir, name)
+            with open(path, encoding="utf-8") as f:
+                level = json.load(f).get("simulation", {}).get("network_level")
+            if name == f"{prefix}-{level}.json":
+                found.append((os.path.getmtime(path), level))
+    return [level for _, level in sorted(found)]
+
+
 @check
 def levels_agree(workdir, prefix="level"):
     """Each level verified, with flow's checksums."""
     flow = result(workdir, f"{prefix}-flow")
-    for level in ("flow", "queue", "latency", "packet"):
+    for level in levels_run(workdir, prefix):
         r = result(workdir, f"{prefix}-{level}")
         print(level, r["simulation"]["network_level"], verified(r), same_checksums(r, flow))
 
@@ -58,7 +72,7 @@ def levels_agree(workdir, prefix="level"):
 def levels_near_flow(workdir, prefix="level"):
     """The cheaper levels' steady state against flow's, where the cores bind."""
     flow = result(workdir, f"{prefix}-flow")["steady_gups"]
-    for level in ("queue", "latency", "packet"):
+    for level in [level for level in levels_run(workdir, prefix) if level != "flow"]:
         print(level, of_flow(result(workdir, f"{prefix}-{level}")["steady_gups"], flow, 0.02, "within 2% of flow"))
 
 

@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "kernel/core/program_variants.hpp"
 #include "kernel/exchange/run.hpp"
-#include "topologies/plan/exchange_plan.hpp"
+#include "sim/plan/exchange_plan.hpp"
 
 namespace gups::exchange {
 namespace {
@@ -149,9 +150,10 @@ TEST(ExchangeProbe, CommandLine) {
   EXPECT_EQ(parse({"--algo", "exchange", "--repeats", "0"}).outcome, ParsedProbe::Outcome::error);
   EXPECT_EQ(parse({"--algo", "gather"}).outcome, ParsedProbe::Outcome::error);
   const std::array<const char*, 3> asks{"gups", "--algo=all-to-all", "--json"};
-  EXPECT_TRUE(asks_for(3, asks.data()));
+  EXPECT_EQ(algo_argument(3, asks.data()), "all-to-all");
+  EXPECT_TRUE(is_probe(algo_argument(3, asks.data())));
   const std::array<const char*, 3> update{"gups", "--algo", "multicore"};
-  EXPECT_FALSE(asks_for(3, update.data()));
+  EXPECT_FALSE(is_probe(algo_argument(3, update.data())));
 }
 
 TEST(ExchangeProbe, JsonGivesTheBisectionAtTheLargestSize) {

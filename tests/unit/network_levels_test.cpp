@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "sim/levels/network_level.hpp"
-#include "topologies/network/torus_links.hpp"
+#include "topologies/torus_links.hpp"
 
 namespace gups {
 namespace {

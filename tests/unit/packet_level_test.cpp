@@ -11,8 +11,8 @@
 
 #include "sim/levels/network_level.hpp"
 #include "sim/levels/packet_network.hpp"
-#include "topologies/network/fat_tree_links.hpp"
-#include "topologies/network/torus_links.hpp"
+#include "topologies/fat_tree_links.hpp"
+#include "topologies/torus_links.hpp"
 
 namespace gups {
 namespace {

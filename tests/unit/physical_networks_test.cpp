@@ -13,10 +13,10 @@
 #include "models/src/machine.hpp"
 #include "models/src/machine_network.hpp"
 #include "models/src/network_bound.hpp"
-#include "topologies/network/dragonfly_links.hpp"
-#include "topologies/network/fat_tree_links.hpp"
-#include "topologies/network/topology.hpp"
-#include "topologies/network/torus_links.hpp"
+#include "topologies/dragonfly_links.hpp"
+#include "topologies/fat_tree_links.hpp"
+#include "topologies/topology.hpp"
+#include "topologies/torus_links.hpp"
 
 namespace gups {
 namespace {

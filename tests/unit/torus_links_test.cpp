@@ -1,4 +1,4 @@
-#include "topologies/network/torus_links.hpp"
+#include "topologies/torus_links.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,8 @@
-// gups: the real-MPI driver. Every rank parses the same command line and
-// checks the same limits, so a bad input stops all ranks alike, with one
-// message from rank 0, instead of leaving some of them waiting.
+// gups: the driver of every program variant (kernel/core/variants.def), on
+// real MPI or, compiled with smpicxx, as gups-smpi under SimGrid. Every rank
+// parses the same command line and checks the same limits, so a bad input
+// stops all ranks alike, with one message from rank 0, instead of leaving
+// some of them waiting.
 #include <mpi.h>
 
 #include <algorithm>
@@ -11,11 +13,10 @@
 #include <string>
 
 #include "kernel/apex_map/probe.hpp"
-#include "kernel/apex_map/run.hpp"
+#include "kernel/core/program_variants.hpp"
 #include "kernel/core/result_output.hpp"
 #include "kernel/core/run_report.hpp"
 #include "kernel/exchange/probe.hpp"
-#include "kernel/exchange/run.hpp"
 #include "kernel/mpi/distributed_verification.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
 #include "kernel/mpi/link_load.hpp"
@@ -251,12 +252,18 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
   } catch (const std::invalid_argument& error) {
     return say_error(error.what());
   }
-  // The Apex-Map probe is a program of its own behind the same --algo.
-  if (apex_map::asks_for(argc, argv, apex_map::implementation_names())) {
-    return apex_map::probe_main(argc, argv, rank, ranks, mpi_library_version());
+  // Each family of variants (variants.def) is a program of its own behind the same --algo; a name of none
+  // (or none given) is the update algorithms', whose command line says what it takes.
+  if (const auto* variant = variant_named(algo_argument(argc, argv))) {
+    switch (variant->family) {
+      case VariantFamily::apex_map:
+        return apex_map::probe_main(argc, argv, rank, ranks, mpi_library_version());
+      case VariantFamily::exchange_probe:
+        return exchange::probe_main(argc, argv, rank, ranks, mpi_library_version());
+      case VariantFamily::update_algorithm:
+        break;
+    }
   }
-  // So are the global-exchange probes.
-  if (exchange::asks_for(argc, argv)) return exchange::probe_main(argc, argv, rank, ranks, mpi_library_version());
   const auto parsed = parse_command_line(argc, argv, update_algorithm_names(), simulation::active());
   if (parsed.outcome == ParsedCommandLine::Outcome::help) {
     if (rank == 0) std::fputs(parsed.message.c_str(), stdout);

@@ -18,7 +18,7 @@
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
 #include "sim/levels/network_level.hpp"
-#include "topologies/network/platform_names.hpp"
+#include "topologies/platform_names.hpp"
 
 namespace gups::topology {
 

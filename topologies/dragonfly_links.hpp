@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "topologies/network/physical_links.hpp"
+#include "topologies/physical_links.hpp"
 
 namespace gups {
 

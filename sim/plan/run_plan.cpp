@@ -1,5 +1,5 @@
-#include "topologies/plan/run_plan.hpp"
-#include "topologies/network/torus_links.hpp"
+#include "sim/plan/run_plan.hpp"
+#include "topologies/torus_links.hpp"
 
 #include <algorithm>
 

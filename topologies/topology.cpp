@@ -1,19 +1,19 @@
-#include "topologies/network/topology.hpp"
+#include "topologies/topology.hpp"
 
 #include <stdexcept>
 
-#include "topologies/network/platform_names.hpp"
+#include "topologies/platform_names.hpp"
 
 namespace gups {
 
 #define GUPS_TOPOLOGY(name) extern const TopologyKind topology_##name;
-#include "topologies/network/topologies.def"
+#include "topologies/topologies.def"
 #undef GUPS_TOPOLOGY
 
 const std::vector<const TopologyKind*>& topologies() {
   static const std::vector<const TopologyKind*> registered{
 #define GUPS_TOPOLOGY(name) &topology_##name,
-#include "topologies/network/topologies.def"
+#include "topologies/topologies.def"
 #undef GUPS_TOPOLOGY
   };
   return registered;

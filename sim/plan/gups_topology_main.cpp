@@ -10,11 +10,12 @@
 
 #include "kernel/apex_map/run.hpp"
 #include "kernel/core/cli_checks.hpp"
+#include "kernel/core/program_variants.hpp"
 #include "kernel/exchange/run.hpp"
-#include "topologies/plan/exchange_plan.hpp"
-#include "topologies/plan/platform.hpp"
-#include "topologies/plan/probe_plan.hpp"
-#include "topologies/plan/run_plan.hpp"
+#include "sim/plan/exchange_plan.hpp"
+#include "sim/plan/platform.hpp"
+#include "sim/plan/probe_plan.hpp"
+#include "sim/plan/run_plan.hpp"
 
 namespace {
 
@@ -22,6 +23,21 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
   if (!out) throw std::invalid_argument("cannot write " + path);
+}
+
+nlohmann::ordered_json variants_json() {
+  auto list = nlohmann::ordered_json::array();
+  for (const auto& variant : gups::program_variants()) {
+    nlohmann::ordered_json row{{"name", variant.name}, {"family", gups::family_label(variant.family)},
+                               {"help", variant.help}};
+    if (variant.family == gups::VariantFamily::update_algorithm) {
+      row["routes_over_torus"] = variant.routes_over_torus;
+      row["specialised_cores"] = variant.specialised_cores;
+    }
+    if (variant.family == gups::VariantFamily::exchange_probe) row["receive_buffers"] = variant.receive_buffers;
+    list.push_back(row);
+  }
+  return list;
 }
 
 }  // namespace
@@ -39,10 +55,8 @@ int main(int argc, char** argv) {
   app.add_option("--machine,-m", request.machine, "machine name or path")->capture_default_str();
   app.add_option("--algo", algorithm, "update algorithm, an Apex-Map implementation or a global-exchange probe")
       ->check(CLI::IsMember([] {
-        auto names = gups::algorithm_names();
-        names.insert(names.end(), gups::apex_map::kImplementationNames.begin(),
-                     gups::apex_map::kImplementationNames.end());
-        names.insert(names.end(), gups::exchange::kProbeNames.begin(), gups::exchange::kProbeNames.end());
+        std::vector<std::string> names;
+        for (const auto& variant : gups::program_variants()) names.emplace_back(variant.name);
         return names;
       }()))
       ->capture_default_str();
@@ -105,6 +119,13 @@ int main(int argc, char** argv) {
   app.add_flag("--network-levels", list_levels,
                "print the network levels (name, help, whether SimGrid's own links carry them) as one line of JSON, "
                "and stop");
+  bool list_variants = false, list_both = false;
+  app.add_flag("--variants", list_variants,
+               "print what --algo takes (kernel/core/variants.def: name, family, help, what each needs) as one line "
+               "of JSON, and stop");
+  app.add_flag("--catalogue", list_both,
+               "print both lists as one line of JSON ({\"network_levels\": ..., \"variants\": ...}), and stop: what "
+               "a launcher asks once");
   app.add_option("--nodes-per-host", nodes_per_host, gups::model::kNodesPerHostHelp)
       ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
       ->capture_default_str();
@@ -134,6 +155,16 @@ int main(int argc, char** argv) {
   }
   if (list_levels) {
     std::cout << gups::network_levels_json() << "\n";
+    return 0;
+  }
+  if (list_variants) {
+    std::cout << variants_json().dump() << "\n";
+    return 0;
+  }
+  if (list_both) {
+    const nlohmann::ordered_json both{{"network_levels", nlohmann::ordered_json::parse(gups::network_levels_json())},
+                                      {"variants", variants_json()}};
+    std::cout << both.dump() << "\n";
     return 0;
   }
   // The plan as JSON on stdout, and the files asked for.

@@ -1,7 +1,7 @@
-#include "topologies/network/fat_tree_links.hpp"
+#include "topologies/fat_tree_links.hpp"
 
-#include "topologies/network/topology.hpp"
-#include "topologies/network/topology_parameters.hpp"
+#include "topologies/topology.hpp"
+#include "topologies/topology_parameters.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kernel/core/torus_shape.hpp"
-#include "topologies/network/physical_links.hpp"
+#include "topologies/physical_links.hpp"
 
 namespace gups {
 

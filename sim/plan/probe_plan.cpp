@@ -1,4 +1,4 @@
-#include "topologies/plan/probe_plan.hpp"
+#include "sim/plan/probe_plan.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include "kernel/apex_map/access.hpp"
 #include "kernel/apex_map/run.hpp"
 #include "models/src/simulation_charges.hpp"
-#include "topologies/plan/run_plan.hpp"
+#include "sim/plan/run_plan.hpp"
 
 namespace gups::topology {
 

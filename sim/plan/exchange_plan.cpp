@@ -1,4 +1,4 @@
-#include "topologies/plan/exchange_plan.hpp"
+#include "sim/plan/exchange_plan.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 
 #include "kernel/exchange/run.hpp"
 #include "models/src/bounds.hpp"
-#include "topologies/network/torus_links.hpp"
-#include "topologies/plan/run_plan.hpp"
+#include "topologies/torus_links.hpp"
+#include "sim/plan/run_plan.hpp"
 
 namespace gups::topology {
 

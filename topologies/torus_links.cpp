@@ -1,7 +1,7 @@
-#include "topologies/network/torus_links.hpp"
+#include "topologies/torus_links.hpp"
 
-#include "topologies/network/platform_names.hpp"
-#include "topologies/network/topology.hpp"
+#include "topologies/platform_names.hpp"
+#include "topologies/topology.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -16,7 +16,7 @@
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
 #include "sim/levels/network_level.hpp"
-#include "topologies/plan/run_plan.hpp"
+#include "sim/plan/run_plan.hpp"
 
 namespace gups::topology {
 

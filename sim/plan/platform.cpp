@@ -1,4 +1,4 @@
-#include "topologies/plan/platform.hpp"
+#include "sim/plan/platform.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

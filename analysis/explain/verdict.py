@@ -1,0 +1,541 @@
+"""explain: which mechanism of the machine, at which value, accounts for a measured GUPS column.
+
+For each candidate mechanism and each measured size, the value that reproduces the point is found first by
+the model (Eq. 1, Eq. 6/7 and the network bound 4B/b are inverted where the mechanism enters them), then by
+simulation at the sizes the wall budget allows (gups-sim as the study runs it: every mechanism of the machine,
+the study's network level; a few secant steps from the model's value). Then one value, or one simple law of
+the size, is fitted to each mechanism's needed values, and the mechanisms are ranked by how well it gives the
+whole column."""
+import csv
+import json
+import math
+import os
+import shlex
+import sys
+import time
+
+from .. import results
+from .. import study_tools
+from ..run import launcher, programs
+from . import laws as explain_laws, mechanisms as explain_mechanisms, model as explain_model
+from . import partition as explain_partition
+from .measured import read_measured
+
+
+class BadInput(ValueError):
+    pass
+
+
+def explain(args):
+    started = time.monotonic()
+    if args.tolerance <= 0 or args.tolerance >= 1:
+        raise BadInput("--tolerance must be between 0 and 1")
+    if args.sim_steps < 1 or args.wall_budget < 0:
+        raise BadInput("--sim-steps must be at least 1 and --wall-budget zero or more")
+    measured = read_measured(args.measured)
+    machine = programs.load_machine(args.machine, args.build)
+    try:
+        mechanisms = explain_mechanisms.chosen(args.mechanisms, args.algorithm, machine, args.network,
+                                               programs.routing_levels(args.build))
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+    model = programs.binary(args.build, "gups-model")
+    buckets = "reference" if args.algorithm == "multicore" else "sizing"
+    nodes = list(measured)
+    try:
+        base = explain_model.model_rows(model, machine, args.algorithm, nodes, buckets, args.owner)
+    except explain_model.ModelError as error:
+        raise BadInput(f"the model cannot take these sizes: {error}") from None
+    os.makedirs(args.out, exist_ok=True)
+    print(f"explain: {args.algorithm} on {machine['name']}, {len(nodes)} measured sizes ({nodes[0]} to {nodes[-1]} "
+          f"nodes), candidates: {', '.join(m.name for m in mechanisms)}", file=sys.stderr, flush=True)
+
+    entries = {}
+    for mechanism in mechanisms:
+        entries[mechanism.name] = by_model(args, model, machine, mechanism, measured, base, buckets)
+    simulated = Simulations(args, machine, measured, started)
+    if not args.no_simulation:
+        simulated.confirm(entries, mechanisms)
+    for mechanism in mechanisms:
+        finish(entries[mechanism.name], mechanism, base)
+    ranked = sorted(entries.values(), key=explain_laws.ranking_key)
+    wall = time.monotonic() - started
+    document = report_document(args, machine, measured, base, ranked, simulated, wall)
+    write_outputs(args, document)
+    print(summary(document), flush=True)
+    return 0
+
+
+# ---- the model --------------------------------------------------------------------------------------------
+
+def by_model(args, model, machine, mechanism, measured, base, buckets):
+    nominal = mechanism.nominal(machine)
+    entry = {"mechanism": mechanism, "nominal": nominal, "points": {}, "responses": {}}
+    in_model = args.algorithm in mechanism.in_model
+    responses = explain_model.responses(model, machine, args.algorithm, base, buckets, args.owner,
+                                        mechanism) if in_model else {}
+    for n, point in measured.items():
+        tolerance = point.tolerance(args.tolerance)
+        if not in_model:
+            needed = explain_model.Needed(reason="no term of the model: simulation only")
+        else:
+            entry["responses"][n] = responses[n]
+            needed = explain_model.needed_by_model(responses[n], point.gups, tolerance, nominal)
+        entry["points"][n] = {"nodes": n, "measured": point.gups, "tolerance": tolerance, "model": needed,
+                              "simulated": []}
+    return entry
+
+
+# ---- the simulation ---------------------------------------------------------------------------------------
+
+class Simulations:
+    """gups-sim runs at the measured sizes, smallest first, while the wall budget lasts."""
+
+    def __init__(self, args, machine, measured, started):
+        self.args, self.machine, self.measured, self.started = args, machine, measured, started
+        self.sim = None if args.no_simulation else \
+            programs.binary(args.build, "gups-sim")
+        self.runs, self.nominal, self.stopped_at, self.commands = 0, {}, None, []
+        self.wall_by_nodes = {}
+
+    def confirm(self, entries, mechanisms):
+        for n in self.measured:
+            if n > self.args.sim_max_nodes or not self.fits(n):
+                self.stopped_at = n
+                print(f"explain: {n} nodes and more not simulated ("
+                      f"{'--sim-max-nodes' if n > self.args.sim_max_nodes else 'the wall budget'})",
+                      file=sys.stderr, flush=True)
+                return
+            nominal = self.run(n, None, None)
+            if nominal is None:
+                continue
+            self.nominal[n] = nominal
+            for mechanism in mechanisms:
+                if mechanism.categorical:
+                    self.try_partitions(entries[mechanism.name], n, nominal)
+                else:
+                    self.search(entries[mechanism.name], mechanism, n, nominal)
+
+    def fits(self, n):
+        if not self.args.wall_budget:
+            return True
+        known = [(m, w) for m, w in self.wall_by_nodes.items() if m < n]
+        if not known:
+            return True
+        m, wall = max(known)
+        estimate = wall * n / m * 1.3 * (1 + 2 * len(explain_mechanisms.MECHANISMS) / 3)
+        return time.monotonic() - self.started + estimate <= self.args.wall_budget
+
+    def run(self, n, mechanism, value, partition=None):
+        """Steady-state GUPS of one simulation (None if it failed): the machine as given, a mechanism at a
+        value, or the machine on another partition (explain/partition.py)."""
+        machine = self.machine if mechanism is None or partition else mechanism.applied(self.machine, value)
+        name = (f"{n}-partition-{partition.shape}-{partition.wraps}" if partition else
+                f"{n}-nominal" if mechanism is None else f"{n}-{mechanism.name}-{value:.6g}")
+        folder = os.path.join(self.args.out, "raw")
+        os.makedirs(folder, exist_ok=True)
+        machine_path = programs.write_machine(machine, os.path.join(folder, f"machine-{name}.json"))
+        path = os.path.join(folder, f"sim-{name}.json")
+        command = simulation_command(self.sim, machine_path, self.args.algorithm, n, self.args.owner,
+                                     self.args.network, self.machine, path, partition)
+        if mechanism is not None and not partition:
+            command += mechanism.sim_options(value)
+        self.commands.append(" ".join(shlex.quote(c) for c in command))
+        begun = time.monotonic()
+        status, gups, err = simulated_gups(command, path)
+        self.runs += 1
+        self.wall_by_nodes[n] = max(self.wall_by_nodes.get(n, 0.0), time.monotonic() - begun)
+        what = (f"partition {partition.label}" if partition else
+                "the machine as given" if mechanism is None else f"{mechanism.name} = {value:.4g}")
+        if gups is None:
+            print(f"explain: {n} nodes, {what}: the simulation failed (status {status}): {err.strip()[-200:]}",
+                  file=sys.stderr, flush=True)
+            return None
+        print(f"explain: {n} nodes, {what}: {gups:.4g} GUPS simulated ({time.monotonic() - self.started:.0f} s)",
+              file=sys.stderr, flush=True)
+        return gups
+
+    def partitions(self, n):
+        """The machine's partition of n nodes (its shape, its wraps) and the balanced shape with the machine's wraps
+        at that size (gups-topology's plan: Machine::is_mesh)."""
+        plans = [programs.plan(self.args.build, self.machine["path"], n, self.args.algorithm,
+                               ("--shape-rule", rule, "--wrap", "machine")) for rule in ("machine", "balanced")]
+        return [explain_partition.Partition(p["shape"], p["physical_network"]["wraps"]) for p in plans]
+
+    def try_partitions(self, entry, n, nominal_gups):
+        """Each partition a rule gives at this size, simulated once (the machine's own is the nominal run)."""
+        given, balanced = self.partitions(n)
+        point = entry["points"][n]
+        point.update(given=given, balanced=balanced, tried={given.label: nominal_gups})
+        for label, partition in explain_partition.partitions_at(given, balanced).items():
+            if label not in point["tried"]:
+                gups = self.run(n, entry["mechanism"], None, partition)
+                if gups is not None:
+                    point["tried"][label] = gups
+        point["simulated"] = sorted(point["tried"].items(), key=lambda t: t[1])
+
+    def search(self, entry, mechanism, n, nominal_gups):
+        """Secant steps towards the simulation's value, from the machine's value and the model's guess."""
+        point = entry["points"][n]
+        target, tolerance = point["measured"], point["tolerance"]
+        tried = [(entry["nominal"], nominal_gups)]
+        point["simulated"] = tried
+        if abs(nominal_gups - target) <= tolerance * target:
+            return
+        response = entry["responses"].get(n)
+        if response is not None and not point["model"].reached:
+            return  # the model's term says no value reaches the point
+        log_scale = response is None
+        value = model_guess(response, entry["nominal"], nominal_gups, target) if response else None
+        if value is None:
+            value = first_guess(mechanism, entry["nominal"], nominal_gups, target)
+        for _ in range(self.args.sim_steps):
+            value = legal(mechanism, value)
+            if any(math.isclose(value, v, rel_tol=1e-9) for v, _ in tried):
+                break
+            gups = self.run(n, mechanism, value)
+            if gups is None:
+                break
+            tried.append((value, gups))
+            if abs(gups - target) <= tolerance * target:
+                break
+            value = secant(tried, target, mechanism, log_scale)
+            if value is None:
+                break
+
+
+def simulation_command(sim, machine_path, algorithm, nodes, owner, network, machine, json_path, partition=None):
+    """gups-sim as the study runs it: every mechanism of the machine, converged run lengths; on another
+    partition (its shape and wraps instead of the machine's, so without the mesh mechanism) when given."""
+    chosen = study_tools.mechanisms_for(algorithm, nodes, machine).split(",")
+    if partition:
+        chosen = [m for m in chosen if m and m != "mesh"]
+    command = programs.sim_command(sim, machine_path, algorithm, nodes, "--verify", "no", "--owner", owner,
+                                   "--mechanisms", ",".join(m for m in chosen if m) or "none", "--network", network,
+                                   "--min-updates-per-node", str(study_tools.min_updates_per_node(nodes)), "--json", json_path)
+    if partition:
+        at = command.index("--nodes")
+        command[at:at + 2] = explain_partition.sim_options(partition)
+    return command
+
+
+def simulated_gups(command, json_path):
+    """(status, steady-state GUPS or None, stderr) of one gups-sim run."""
+    status, _, err = launcher.run(command)
+    try:
+        with open(json_path, encoding="utf-8") as f:
+            gups = json.load(f).get("steady_gups")
+    except (OSError, ValueError):
+        gups = None
+    return status, gups if status == 0 and gups else None, err
+
+
+def model_guess(response, nominal, simulated, target):
+    """The value at which the model moves as far from its own GUPS as the target is from the simulation's (the
+    simulation and the model may differ at the machine's value)."""
+    scaled = target * response.gups(nominal) / simulated
+    needed = explain_model.needed_by_model(response, scaled, 1e-9, nominal)
+    return needed.value if needed.reached else None
+
+
+def first_guess(mechanism, nominal, gups, target):
+    """A simulation-only mechanism's first step: a factor of 4 the way the point lies."""
+    lower = (target < gups) == (mechanism.direction > 0)
+    return nominal / 4 if lower else nominal * 4
+
+
+def legal(mechanism, value):
+    value = max(value, 1 if mechanism.integer else 0.0)
+    if mechanism.kind == "factor":
+        value = max(value, 1e-6)
+    return float(round(value)) if mechanism.integer else value
+
+
+def secant(tried, target, mechanism, log_scale):
+    """The next value from two tries, around the target if some are, else nearest it: 1/GUPS is a straight line
+    in a cost when the CPU binds, GUPS in a bandwidth factor when the network does; mechanisms the model has no
+    term for step in log(value)."""
+    above = [t for t in tried if t[1] >= target]
+    below = [t for t in tried if t[1] < target]
+    if above and below:  # the tries around the target, nearest on each side
+        (v0, g0), (v1, g1) = min(above, key=lambda t: t[1] - target), min(below, key=lambda t: target - t[1])
+    else:
+        (v0, g0), (v1, g1) = sorted(tried, key=lambda t: abs(t[1] - target))[:2]
+    def y(g):
+        return g if mechanism.kind == "factor" else 1 / g
+    def x(v):
+        return math.log(max(v, 1e-300)) if log_scale else v
+    if math.isclose(g0, g1, rel_tol=1e-3) or x(v0) == x(v1):
+        return None  # the simulation does not move with it here (beyond its own noise)
+    slope = (x(v1) - x(v0)) / (y(g1) - y(g0))
+    step = x(v0) + (y(target) - y(g0)) * slope
+    # At most a factor of 16 (log scale) or 16 times the largest value tried past the nearest try.
+    if log_scale:
+        return math.exp(min(max(step, x(v0) - math.log(16)), x(v0) + math.log(16)))
+    reach = 16 * max(abs(v0), abs(v1), 1e-12)
+    return min(max(step, v0 - reach), v0 + reach)
+
+
+# ---- fitting and ranking ----------------------------------------------------------------------------------
+
+def finish_partition(entry):
+    """The partition's rules as its laws, at the sizes the simulation reached."""
+    reached = {n: p for n, p in entry["points"].items() if p.get("tried")}
+    for point in entry["points"].values():
+        tried = point.get("tried", {})
+        good = [label for label, gups in tried.items()
+                if abs(gups - point["measured"]) <= point["tolerance"] * point["measured"]]
+        point.update(value=None, low=None, high=None, sim_value=None, good=good,
+                     source="simulation" if good else None)
+    laws = explain_partition.fit(reached, {n: p["given"] for n, p in reached.items()},
+                                 {n: p["balanced"] for n, p in reached.items()}) if reached else []
+    entry.update(laws=laws, law=explain_laws.best_law(laws), unreached=len(entry["points"]) - len(reached))
+
+
+def finish(entry, mechanism, base):
+    """Each size's needed value (the simulation's where it found one, else the model's) and the laws."""
+    if mechanism.categorical:
+        finish_partition(entry)
+        return
+    laws_points = []
+    for n, point in entry["points"].items():
+        model = point["model"]
+        sim_value = simulated_value(point)
+        point["sim_value"] = sim_value
+        response = entry["responses"].get(n)
+        value, low, high, gups_at, source = None, None, None, None, None
+        if sim_value is not None and response is not None and model.reached:
+            # The simulation's response taken as the model's, moved to pass through the simulation's value:
+            # by a number of cycles for a cost, by a ratio for a capacity.
+            if mechanism.kind == "factor":
+                ratio = model.value / sim_value
+                low, high = model.low / ratio, model.high / ratio
+                gups_at = (lambda v, r=response, k=ratio: r.gups(v * k))
+            else:
+                shift = sim_value - model.value
+                low, high = model.low + shift, model.high + shift
+                gups_at = (lambda v, r=response, s=shift: r.gups(v - s))
+            value, source = sim_value, "simulation"
+        elif sim_value is not None:
+            gups_at = interpolation(point["simulated"])
+            needed = explain_model.invert(gups_at, point["measured"], point["tolerance"], entry["nominal"],
+                                          mechanism.direction > 0, *domain(mechanism, point["simulated"]))
+            if needed.reached:
+                value, low, high, source = sim_value, needed.low, needed.high, "simulation"
+        elif model.reached:
+            value, low, high, source = model.value, model.low, model.high, "model"
+            gups_at = response.gups
+        point.update(value=value, low=low, high=high, source=source)
+        if value is None:
+            continue
+        laws_points.append(explain_laws.Point(n, point["measured"], point["tolerance"], value, low, high,
+                                              base[n]["expected_hops"], base[n]["bucket_size"], gups_at))
+    laws = explain_laws.fit_laws(laws_points, mechanism.unit, 1e-9 if mechanism.kind == "factor" else 0.0,
+                                 entry["nominal"])
+    entry.update(laws=laws, law=explain_laws.best_law(laws), unreached=len(entry["points"]) - len(laws_points))
+
+
+def simulated_value(point):
+    """The value whose simulation gives the point: between the two tries around it (by a straight line), or the
+    try that gave it within its tolerance; None if no try did."""
+    target = point["measured"]
+    good = [(abs(g - target), v) for v, g in point["simulated"] if abs(g - target) <= point["tolerance"] * target]
+    if not good:
+        return None
+    ordered = sorted(point["simulated"])
+    for (v0, g0), (v1, g1) in zip(ordered, ordered[1:]):
+        if min(g0, g1) <= target <= max(g0, g1) and g0 != g1:
+            return v0 + (v1 - v0) * (target - g0) / (g1 - g0)
+    return min(good)[1]
+
+
+def interpolation(tried):
+    """GUPS between simulated values, straight lines between them and flat beyond."""
+    ordered = sorted(tried)
+    def gups_at(v):
+        if v <= ordered[0][0]:
+            return ordered[0][1]
+        for (v0, g0), (v1, g1) in zip(ordered, ordered[1:]):
+            if v <= v1:
+                return g0 + (g1 - g0) * (v - v0) / (v1 - v0)
+        return ordered[-1][1]
+    return gups_at
+
+
+def domain(mechanism, tried):
+    values = [v for v, _ in tried]
+    return min(values) / 1e3 if mechanism.kind == "factor" else 0.0, math.inf
+
+
+# ---- what it says -----------------------------------------------------------------------------------------
+
+def growth(entry):
+    law = entry["law"]
+    if law is None:
+        return "no size reached"
+    unreached = entry["unreached"]
+    if law.explains and not unreached:
+        return f"{law.name}: {law.describe} (gives every point within its tolerance)"
+    verdict = f"largest error {100 * law.max_error:.1f}%" + (f", {unreached} sizes out of reach" if unreached else "")
+    return f"{law.name}: {law.describe} ({verdict}); {the_machines_value(entry)}"
+
+
+def the_machines_value(entry):
+    """Which sizes the machine file's value gives, and what the others need."""
+    if entry["mechanism"].categorical:
+        points = list(entry["points"].values())
+        given = [p for p in points if p.get("given") and p["given"].label in p.get("good", [])]
+        return f"the machine's partition gives {len(given)} of {len(points)} sizes"
+    nominal, unit = entry["nominal"], entry["mechanism"].unit
+    points = list(entry["points"].values())
+    given = [p for p in points if p["value"] is not None and p["low"] <= nominal <= p["high"]]
+    others = [p for p in points if p not in given]
+    text = f"{nominal:.4g} {unit} gives {len(given)} of {len(points)} sizes"
+    if others:
+        needs = ", ".join(f"{p['nodes']}: {p['value']:.4g}" if p["value"] is not None else f"{p['nodes']}: none"
+                          for p in others)
+        text += f"; the others need {needs}"
+    return text
+
+
+def report_document(args, machine, measured, base, ranked, simulated, wall):
+    explaining = [e for e in ranked if explain_laws.ranking_key(e)[0] == 0]
+    first = explaining[0] if explaining else None
+    equivalent = [e["mechanism"].name for e in explaining[1:]
+                  if first and (e["law"].departures, e["law"].parameters) ==
+                  (first["law"].departures, first["law"].parameters)]
+    mechanisms = []
+    for rank, entry in enumerate(ranked, start=1):
+        m = entry["mechanism"]
+        mechanisms.append({
+            "rank": rank, "mechanism": m.name, "meaning": m.meaning, "unit": m.unit, "nominal": entry["nominal"],
+            "nominal_text": "the machine's partitions" if m.categorical else f"{entry['nominal']:.4g} {m.unit}",
+            "in_model": args.algorithm in m.in_model, "explains": explain_laws.ranking_key(entry)[0] == 0,
+            "growth": growth(entry),
+            "law": None if entry["law"] is None else law_json(entry["law"]),
+            "laws": [law_json(law) for law in entry["laws"]],
+            "points": [point_json(p) for p in entry["points"].values()]})
+    if first:
+        verdict = f"{first['mechanism'].name} explains the column: {growth(first)}"
+        if equivalent:
+            verdict += (f"; so do {', '.join(equivalent)}, moving the machine at as few sizes with as simple a law "
+                        "(the column cannot tell them apart)")
+    else:
+        best = ranked[0] if ranked else None
+        verdict = "no candidate explains the column" + (
+            f": the nearest is {best['mechanism'].name}, {growth(best)}" if best and best["law"] else "")
+    return {
+        "schema": "torus-gups/explain/1", "machine": machine["name"], "machine_file": machine.get("path"),
+        "algorithm": args.algorithm, "owner": args.owner, "network": args.network,
+        "measured_file": args.measured, "tolerance": args.tolerance,
+        "measured": [{"nodes": n, "gups": p.gups, "spread": p.spread, "tolerance": p.tolerance(args.tolerance),
+                      "model_gups": base[n]["gups"], "model_binds": base[n]["binds"],
+                      "simulated_gups": simulated.nominal.get(n)} for n, p in measured.items()],
+        "verdict": verdict, "explained_by": [first["mechanism"].name] + equivalent if first else [],
+        "mechanisms": mechanisms,
+        "simulation": {"runs": simulated.runs, "not_simulated_from": simulated.stopped_at,
+                       "wall_budget": args.wall_budget, "commands": simulated.commands},
+        "wall_seconds": round(wall, 1), "command": "python3 -m analysis " + " ".join(
+            shlex.quote(a) for a in sys.argv[1:]),
+    }
+
+
+def law_json(law):
+    def finite(x):  # a partition a rule gives that no simulation tried has no error
+        return x if math.isfinite(x) else None
+    return {"name": law.name, "parameters": law.parameters, "describe": law.describe, "explains": law.explains,
+            "max_error": finite(law.max_error), "values": {str(k): v for k, v in law.values.items()},
+            "errors": {str(k): finite(v) for k, v in law.errors.items()}}
+
+
+def point_json(point):
+    model = point["model"]
+    def number(x):
+        return None if x is None or not math.isfinite(x) else x
+    if "tried" in point:  # the partition: each partition tried, and those that give the point
+        return {"nodes": point["nodes"], "measured": point["measured"], "tolerance": point["tolerance"],
+                "value": None, "low": None, "high": None, "unbounded_above": False, "source": point["source"],
+                "model_value": None, "model_low": None, "model_high": None, "model_says": None,
+                "simulated": [{"value": label, "steady_gups": g} for label, g in point["simulated"]],
+                "simulated_value": None, "machine_partition": point["given"].label, "giving": point["good"]}
+    return {"nodes": point["nodes"], "measured": point["measured"], "tolerance": point["tolerance"],
+            "value": number(point["value"]), "low": number(point["low"]), "high": number(point["high"]),
+            "unbounded_above": point["high"] is not None and math.isinf(point["high"]), "source": point["source"],
+            "model_value": number(model.value), "model_low": number(model.low), "model_high": number(model.high),
+            "model_says": model.reason or None,
+            "simulated": [{"value": v, "steady_gups": g} for v, g in point["simulated"]],
+            "simulated_value": point["sim_value"]}
+
+
+def summary(document):
+    lines = [f"explain: {document['algorithm']} on {document['machine']}: {document['verdict']}", "", "Ranking:"]
+    for m in document["mechanisms"]:
+        lines.append(f"  {m['rank']}. {m['mechanism']} ({m['meaning']}, {m['nominal_text']} in the "
+                     f"machine file): {m['growth']}")
+    sim = document["simulation"]
+    lines += ["", f"{sim['runs']} simulations, {document['wall_seconds']:.0f} s of wall time"]
+    return "\n".join(lines)
+
+
+def fmt(x, spec=".4g"):
+    return "-" if x is None else ("inf" if isinstance(x, float) and math.isinf(x) else format(x, spec))
+
+
+def needed_cell(p):
+    if "giving" in p:
+        return (", ".join(p["giving"]) + " (simulation)" if p["giving"] else "no partition tried").replace("|", "/")
+    if p["value"] is None:
+        return (p["model_says"] or "out of reach").replace("|", "/")
+    high = "inf" if p["unbounded_above"] else fmt(p["high"])
+    note = f"; {p['model_says']}" if p["model_says"] else ""
+    return f"{fmt(p['value'])} [{fmt(p['low'])}, {high}] ({p['source']}{note})".replace("|", "/")
+
+
+def markdown(document):
+    lines = ["# What explains the measured column", "", results.provenance(document["command"]), "",
+             f"{document['algorithm']} on {document['machine']}; measured: `{document['measured_file']}`; "
+             f"tolerance {100 * document['tolerance']:.1f}% at least (or the point's spread or printed precision).",
+             "", f"**{document['verdict']}.**", "", "## Ranking", ""]
+    lines += study_tools.table_lines([
+        ("rank", True, lambda m: m["rank"]), ("mechanism", False, lambda m: m["mechanism"]),
+        ("in the machine file", True, lambda m: m["nominal_text"]),
+        ("best law", False, lambda m: m["growth"].replace("|", "/"))], document["mechanisms"])
+    lines += ["", "## Needed value by size", "",
+              "Each cell: the value that gives the measured point, the range within its tolerance, and who "
+              "found it (the model, or the simulation from the model's value).", ""]
+    sizes = [row["nodes"] for row in document["measured"]]
+    header = [("mechanism", False, lambda m: m["mechanism"])] + [
+        (str(n), False, lambda m, i=i: needed_cell(m["points"][i])) for i, n in enumerate(sizes)]
+    lines += study_tools.table_lines(header, document["mechanisms"])
+    lines += ["", "## Measured, modelled, simulated", ""]
+    lines += study_tools.table_lines([
+        ("nodes", True, lambda r: r["nodes"]), ("measured GUPS", True, lambda r: fmt(r["gups"])),
+        ("tolerance", True, lambda r: f"{100 * r['tolerance']:.1f}%"),
+        ("model (machine file)", True, lambda r: fmt(r["model_gups"])), ("binds", False, lambda r: r["model_binds"]),
+        ("simulated (machine file)", True, lambda r: fmt(r["simulated_gups"]))], document["measured"])
+    sim = document["simulation"]
+    lines += ["", f"{sim['runs']} simulations, {document['wall_seconds']:.0f} s of wall time" +
+              (f"; not simulated from {sim['not_simulated_from']} nodes" if sim["not_simulated_from"] else "") + ".",
+              "", "Command:", "", f"    {document['command']}", ""]
+    return "\n".join(lines)
+
+
+def write_outputs(args, document):
+    with open(os.path.join(args.out, "explain.json"), "w", encoding="utf-8") as f:
+        json.dump(document, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(args.out, "explain.md"), "w", encoding="utf-8") as f:
+        f.write(markdown(document))
+    fields = ["mechanism", "rank", "nodes", "measured", "tolerance", "value", "low", "high", "source",
+              "model_value", "simulated_value", "law_value", "law_error"]
+    with open(os.path.join(args.out, "explain.csv"), "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        for m in document["mechanisms"]:
+            law = m["law"] or {"values": {}, "errors": {}}
+            for p in m["points"]:
+                writer.writerow({"mechanism": m["mechanism"], "rank": m["rank"], "law_value":
+                                 law["values"].get(str(p["nodes"])), "law_error": law["errors"].get(str(p["nodes"])),
+                                 **{k: p[k] for k in fields if k in p}})
+    from . import plot as explain_plot  # matplotlib only when writing
+    explain_plot.needed_values_plot(document, os.path.join(args.out, "explain.png"))

@@ -1,0 +1,109 @@
+"""What the studies share (the paper's tables, the what-ifs, explain): how long a simulation of a size runs, the
+mechanisms of a machine as it was, running simulations and reading their fields, and writing a study's tables
+(Markdown for a person, CSV and JSON for a script)."""
+import csv
+import json
+import os
+
+from . import results
+from .run import slurm
+
+
+# With DMA injection a generator runs ahead of the core that binds, and the
+# pipeline takes longer to fill than gups-sim's default runs allow at 512
+# nodes and more: 2,048 updates per node there gave 2.71 GUPS with quarters
+# 13.7% apart, 8,192 gave 2.98 with 0.1% (multicore, all mechanisms).
+MIN_UPDATES_PER_NODE = 8192
+# Above that, a run needs at least 2^25 updates in all, and 4,096 a node (four
+# times a node's look-ahead, 1,024, for the pipeline to fill): at 8,192 nodes
+# 4,096 a node gave the steady state of 8,192 a node to 0.15% (bgp multicore:
+# 43.727 against 43.795 GUPS) and 0.04% (bgl routed: 10.782 against 10.778),
+# in 59% of the wall time. --converge doubles from there.
+MIN_UPDATES_IN_ALL = 1 << 25
+MIN_UPDATES_PER_NODE_AT_SCALE = 4096
+
+
+def min_updates_per_node(nodes):
+    """The length a study's simulation of this many nodes runs at least."""
+    return max(MIN_UPDATES_PER_NODE_AT_SCALE, min(MIN_UPDATES_PER_NODE, MIN_UPDATES_IN_ALL // nodes))
+
+
+# Mechanisms of the machine as it was. The paper's bucket sizes are those of
+# the multi-core algorithm (Table 4's BktSize), so only it takes them.
+MECHANISMS = {"multicore": "wire,receive-batches,dma,mesh,paper-buckets", "routed": "wire,receive-batches,dma,mesh"}
+
+
+def csv_list(text, kind=int):
+    try:
+        return [kind(x) for x in text.split(",") if x.strip()]
+    except ValueError as error:
+        raise ValueError(f"not a comma list: {text!r}") from error
+
+
+def run_tasks(runner, tasks, progress, resume):
+    """Simulations run here or as Slurm tasks (sized first); (document or None, wall seconds) of each, in order."""
+    if runner.name == "slurm":
+        for task in tasks:
+            slurm.size_simulation(task)
+    return runner.run(tasks, progress, resume)
+
+
+def label(machine):
+    """A machine's name, or its file's name without .json."""
+    return os.path.splitext(os.path.basename(machine))[0]
+
+
+def mechanisms_for(algorithm, nodes, machine_file):
+    chosen = MECHANISMS[algorithm].split(",")
+    if str(nodes) not in machine_file.get("reference_bucket_sizes", {}):
+        chosen = [m for m in chosen if m != "paper-buckets"]
+    return ",".join(chosen)
+
+
+def sim_fields(document, wall):
+    if document is None:
+        return {"sim_gups": None, "sim_steady_gups": None, "steady_spread": None, "binds": "failed", "busy_shares": None,
+                "stalled_shares": None, "sim_bucket": None, "network_level": None, "wall_seconds": round(wall, 1),
+                "peak_mib": None}
+    cores = document.get("cores", [])
+    binds = document.get("binds", {})
+    return {"sim_gups": document.get("gups"), "sim_steady_gups": document.get("steady_gups"),
+            "steady_spread": document.get("steady_spread"),
+            "binds": binds.get("resource", ""), "sim_bucket": document.get("bucket_capacity"),
+            "busy_shares": [round(c["busy_share"], 3) for c in cores],
+            "stalled_shares": [round(c.get("stalled_share", 0.0), 3) for c in cores],
+            "network_level": document.get("simulation", {}).get("network_level"),
+            "wall_seconds": round(document.get("simulation", {}).get("wall_seconds", wall), 1),
+            "peak_mib": round(document.get("simulation", {}).get("peak_memory_bytes", 0) / 2**20)}
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def fmt(value, spec=".3g"):
+    return "-" if value is None else format(value, spec)
+
+
+def table_lines(columns, rows):
+    """A Markdown table; columns: (heading, right-aligned, cell of a row)."""
+    return ["| " + " | ".join(c[0] for c in columns) + " |",
+            "| " + " | ".join("---:" if c[1] else "---" for c in columns) + " |"] + \
+        ["| " + " | ".join(str(c[2](r)) for c in columns) + " |" for r in rows]
+
+
+def markdown(title, intro, columns, rows, commands, extra=()):
+    lines = [f"# {title}", "", results.provenance(), "", intro, ""] + table_lines(columns, rows)
+    return "\n".join(lines + list(extra) + ["", "Commands:", ""] + [f"    {c}" for c in commands]) + "\n"
+
+
+def write(args, name, rows, text):
+    with open(os.path.join(args.out, f"{name}.json"), "w", encoding="utf-8") as f:
+        json.dump({"study": name, "rows": rows}, f, indent=1)
+    fields = list(dict.fromkeys(k for r in rows for k in r))
+    with open(os.path.join(args.out, f"{name}.csv"), "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    with open(os.path.join(args.out, f"{name}.md"), "w", encoding="utf-8") as f:
+        f.write(text)

@@ -1,0 +1,245 @@
+"""What-if studies: one machine-file field (or two, as a grid) varied over a list of values or factors of the
+machine's own, at one or more sizes, each point modelled (gups-model) and simulated (gups-sim). The table, CSV,
+JSON and plot say what binds at each point (which core's role, or which of the network's links), so an architect
+sees where the binding resource changes. `--field machine` compares whole machine files instead."""
+import copy
+import json
+import math
+import os
+import sys
+import time
+
+from .. import study_tools
+from ..run import launcher, programs, slurm
+from . import plot as whatif_plot
+
+MACHINE_FIELD = "machine"
+
+
+def values_of(text, current):
+    """The values a --values list names: numbers, factors of the current value ("x2"), or a doubling range of
+    factors ("x0.25..x4"). Raises ValueError naming the item at fault."""
+    values = []
+    for item in (x.strip() for x in text.split(",")):
+        if not item:
+            continue
+        if item.startswith("x") and ".." in item:
+            low, high = (number(part.lstrip("x"), item) for part in item.split("..", 1))
+            if not 0 < low <= high:
+                raise ValueError(f"--values {item}: a range of factors runs from a positive factor up")
+            factor = low
+            while factor <= high * (1 + 1e-9):
+                values.append(scaled(current, factor, item))
+                factor *= 2
+        elif item.startswith("x"):
+            values.append(scaled(current, number(item[1:], item), item))
+        else:
+            values.append(number(item, item))
+    if not values:
+        raise ValueError("--values names no value")
+    return values
+
+
+def number(text, item):
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"--values {item}: not a number or a factor such as x2") from None
+    if not math.isfinite(value):
+        raise ValueError(f"--values {item}: not a finite number")
+    return int(value) if value == int(value) and abs(value) < 2**53 else value
+
+
+def scaled(current, factor, item):
+    if current is None:
+        raise ValueError(f"--values {item}: a factor needs the field's current value, and the machine has none")
+    if isinstance(current, list):
+        return [scaled(c, factor, item) for c in current]
+    if not isinstance(current, (int, float)) or isinstance(current, bool):
+        raise ValueError(f"--values {item}: the field is not a number, so it has no factors")
+    value = current * factor
+    return int(round(value)) if isinstance(current, int) and value == round(value) else value
+
+
+def field_value(document, field):
+    """The value at a dotted path of a machine file, or None."""
+    node = document
+    for key in field.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def with_field(document, field, value):
+    """A copy of the machine file with `field` set to `value`; raises ValueError for a path that is not there (a
+    mistyped field would otherwise be refused by the C++ with the file's name, not the option's)."""
+    changed = copy.deepcopy(document)
+    node = changed
+    keys = field.split(".")
+    for key in keys[:-1]:
+        if not isinstance(node.get(key), dict):
+            raise ValueError(f"--field {field}: the machine file has no section '{key}' there")
+        node = node[key]
+    if keys[-1] not in node:
+        known = ", ".join(k for k in node if not isinstance(node[k], dict))
+        raise ValueError(f"--field {field}: the machine file has no field '{keys[-1]}' there (it has: {known})")
+    node[keys[-1]] = value
+    changed.setdefault("sources", {})[field] = f"what-if study: set to {value} (python3 -m analysis study whatif)"
+    return changed
+
+
+def machine_documents(args, build):
+    """(values, machine argument) per point of the study's grid, the variants written under OUT/machines."""
+    if args.field == MACHINE_FIELD:
+        if args.field2:
+            raise ValueError("--field machine compares whole machines; it takes no --field2")
+        names = [x.strip() for x in args.values.split(",") if x.strip()]
+        if not names:
+            raise ValueError("--values names no machine")
+        return [((name,), name) for name in names]
+    base = programs.plan(build, args.machine, min(args.nodes))["machine"]
+    fields = [args.field] + ([args.field2] if args.field2 else [])
+    for field in fields:
+        with_field(base, field, None)  # a field the file lacks is named before its values are read
+    lists = [values_of(args.values, field_value(base, args.field))]
+    if args.field2:
+        if not args.values2:
+            raise ValueError("--field2 needs --values2")
+        lists.append(values_of(args.values2, field_value(base, args.field2)))
+    grid = [(a,) for a in lists[0]] if len(lists) == 1 else [(a, b) for b in lists[1] for a in lists[0]]
+    os.makedirs(os.path.join(args.out, "machines"), exist_ok=True)
+    points = []
+    for values in grid:
+        document = base
+        for field, value in zip(fields, values):
+            document = with_field(document, field, value)
+        name = "-".join([base["name"]] + [f"{f.split('.')[-1]}-{whatif_plot.label_of(v)}" for f, v in zip(fields, values)])
+        name = name.replace(" ", "_").replace("[", "").replace("]", "")
+        path = os.path.abspath(programs.write_machine(document, os.path.join(args.out, "machines", name + ".json")))
+        points.append((values, path))
+    return points
+
+
+def model_row(args, model, machine, nodes, tag):
+    path = os.path.join(args.out, "raw", f"model-{tag}.json")
+    command = programs.model_command(model, machine, args.algorithm, nodes, "--json", path)
+    status, _, err = launcher.run(command)
+    if status != 0:
+        raise ValueError(f"gups-model refused {machine} at {nodes} nodes: {err.strip().splitlines()[-1]}")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)["results"][0]["rows"][0], launcher.quoted(command)
+
+
+def sim_task(args, sim, machine, nodes, tag):
+    path = os.path.join(args.out, "raw", f"sim-{tag}.json")
+    command = programs.sim_command(sim, machine, args.algorithm, nodes, "--verify", "checksum", "--network",
+                                   args.network, "--mechanisms", args.mechanisms, "--json", path)
+    if args.algorithm != "direct":  # which links bind, beside which core (routed and multicore measure it)
+        command += ["--link-load"]
+    if args.updates_per_node:
+        command += ["--updates-per-node", str(args.updates_per_node)]
+    if args.max_wall:
+        command += ["--max-wall", str(args.max_wall)]
+    return launcher.Task(f"sim-{tag}", f"sim {os.path.basename(machine)} {nodes} nodes", command, path, "study")
+
+
+def whatif(args):
+    args.nodes = study_tools.csv_list(args.nodes) if args.nodes else [1024]
+    if not args.field:
+        raise ValueError("whatif needs --field (a machine-file field such as torus.link_bandwidth_bytes_per_s, or "
+                         "'machine') and --values")
+    if not args.values:
+        raise ValueError("--field needs --values (numbers, factors such as x2, or a range x0.25..x4)")
+    if args.jobs < 1:
+        raise ValueError("--jobs needs 1 or more")
+    start = time.monotonic()
+    os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
+    points = machine_documents(args, args.build)
+    model = programs.binary(args.build, "gups-model")
+    sim = None if args.model_only else \
+        programs.binary(args.build, "gups-sim")
+    rows, tasks, commands = [], [], []
+    for values, machine in points:
+        for nodes in args.nodes:
+            tag = f"{study_tools.label(machine)}-{nodes}"
+            predicted, command = model_row(args, model, machine, nodes, tag)
+            commands.append(command)
+            row = {"nodes": nodes, "machine": study_tools.label(machine),
+                   "shape": predicted["shape"], "network": predicted["network"],
+                   "model_gups": predicted["gups"], "cpu_gups": predicted["cpu_gups"],
+                   "network_gups": predicted["network_gups"], "model_binds": predicted["binding_resource"],
+                   "software_hops": predicted.get("software_hops"),
+                   "physical_hops_per_software_hop": predicted.get("physical_hops_per_software_hop")}
+            for i, value in enumerate(values):
+                row["value" if i == 0 else "value2"] = value
+            rows.append(row)
+            if sim:
+                tasks.append(sim_task(args, sim, machine, nodes, tag))
+    if sim:
+        commands += [launcher.quoted(task.command) for task in tasks]
+        runner = slurm.from_args(args, args.out, args.jobs)
+        done = study_tools.run_tasks(runner, tasks, launcher.Progress(len(tasks), "whatif"), args.resume)
+        for row, (document, wall) in zip(rows, done):
+            row.update(study_tools.sim_fields(document, wall))
+            row["sim_over_model"] = study_tools.ratio(row["sim_steady_gups"], row["model_gups"])
+    wall = time.monotonic() - start
+    text = markdown(args, rows, wall, commands)
+    study_tools.write(args, "whatif", rows, text)
+    png = whatif_plot.draw(args, rows, args.out)
+    sys.stdout.write(text)
+    print(f"study: whatif in {args.out}/whatif.md, .csv, .json and {os.path.basename(png)} ({wall:.0f} s)",
+          file=sys.stderr)
+    failed = sum(1 for r in rows if r.get("binds") == "failed")
+    if failed:
+        print(f"study: {failed} simulation(s) failed; their rows have no simulated figures", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def changes(rows, key):
+    """Where the binding resource changes along the first field, per size (and second value)."""
+    found = []
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["nodes"], whatif_plot.label_of(r.get("value2", ""))), []).append(r)
+    for (nodes, second), group in groups.items():
+        for a, b in zip(group, group[1:]):
+            if (a.get(key) or "").split(":")[0] != (b.get(key) or "").split(":")[0] or \
+                    a.get(key, "").startswith("core") and a.get(key) != b.get(key):
+                found.append(f"{nodes} nodes{', ' + second if second else ''}: {a[key]} at {whatif_plot.label_of(a['value'])}, "
+                             f"{b[key]} at {whatif_plot.label_of(b['value'])}")
+    return found
+
+
+def listed(items):
+    return [f"- {item}" for item in items] or ["- nowhere in this range"]
+
+
+def markdown(args, rows, wall, commands):
+    fields = args.field + (f" and {args.field2}" if args.field2 else "")
+    columns = [(args.field, False, lambda r: whatif_plot.label_of(r["value"]))]
+    if args.field2:
+        columns.append((args.field2, False, lambda r: whatif_plot.label_of(r["value2"])))
+    columns += [
+        ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
+        ("network", False, lambda r: r["network"]),
+        ("model GUPS", True, lambda r: study_tools.fmt(r["model_gups"])),
+        ("CPU bound", True, lambda r: study_tools.fmt(r["cpu_gups"])),
+        ("network bound", True, lambda r: study_tools.fmt(r["network_gups"])),
+        ("model: binds", False, lambda r: r["model_binds"]),
+    ]
+    if not args.model_only:
+        columns += [
+            ("level", False, lambda r: r.get("network_level") or "-"),
+            ("simulated steady", True, lambda r: study_tools.fmt(r.get("sim_steady_gups"))),
+            ("sim/model", True, lambda r: study_tools.fmt(r.get("sim_over_model"), ".3f")),
+            ("simulation: binds", False, lambda r: r.get("binds") or "-"),
+            ("wall s", True, lambda r: study_tools.fmt(r.get("wall_seconds"), ".0f")),
+        ]
+    extra = ["", "Where the binding resource changes (model):", ""] + listed(changes(rows, "model_binds"))
+    if not args.model_only:
+        extra += ["", "Where it changes (simulation):", ""] + listed(changes(rows, "binds"))
+    machine = "" if args.field == MACHINE_FIELD else f" of {args.machine}"
+    return study_tools.markdown(f"What if: {fields}", f"{args.algorithm} with {fields}{machine} varied; gups-model and "
+                          f"{'' if args.model_only else 'gups-sim, '}{wall:.0f} s of wall time on this machine.",
+                          columns, rows, commands, extra)
