@@ -35,8 +35,9 @@ def explain(args):
     measured = read_measured(args.measured)
     machine = programs.load_machine(args.machine, args.build)
     try:
-        mechanisms = explain_mechanisms.chosen(args.mechanisms, args.algorithm, machine, args.network,
-                                               programs.routing_levels(args.build))
+        # The mechanisms know the models' terms: an algorithm is asked for by the model it takes.
+        mechanisms = explain_mechanisms.chosen(args.mechanisms, programs.variant(args.build, args.algorithm)["model"],
+                                               machine, args.network, programs.routing_levels(args.build))
     except ValueError as error:
         raise BadInput(str(error)) from None
     model = programs.binary(args.build, "gups-model")

@@ -73,6 +73,15 @@ def variants(build):
     return json.loads(out)
 
 
+def variant(build, name):
+    """One variant's row of gups-topology --variants (an update algorithm's "model": the algorithm whose equations
+    and charges it takes); ValueError when there is none of that name."""
+    for row in variants(build):
+        if row["name"] == name:
+            return row
+    raise ValueError(f"no program variant '{name}' (gups-topology --variants lists them)")
+
+
 def variant_names(build, family=None, **needs):
     """The names of the variants of a family ("update algorithm", "Apex-Map implementation", "global-exchange
     probe") that have what `needs` names (routes_over_torus=True, say), in the table's order."""

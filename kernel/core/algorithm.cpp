@@ -24,6 +24,18 @@ AlgorithmModel model_of(Algorithm algorithm) {
   return row.specialised_cores ? AlgorithmModel::multicore : AlgorithmModel::routed;
 }
 
+std::string_view to_string(AlgorithmModel model) {
+  switch (model) {
+    case AlgorithmModel::direct:
+      return "direct";
+    case AlgorithmModel::routed:
+      return "routed";
+    case AlgorithmModel::multicore:
+      return "multicore";
+  }
+  return "";
+}
+
 std::string_view to_string(Algorithm algorithm) { return traits(algorithm).name; }
 
 std::optional<Algorithm> algorithm_named(std::string_view name) {

@@ -34,6 +34,7 @@ enum class AlgorithmModel {
   multicore,  // the node's cores specialised by a role plan (Eq. 6/7)
 };
 AlgorithmModel model_of(Algorithm algorithm);
+std::string_view to_string(AlgorithmModel model);  // the name of the algorithm it was made for
 
 // Every algorithm, in the order they are listed to users.
 const std::vector<AlgorithmTraits>& algorithm_table();

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "kernel/apex_map/run.hpp"
+#include "kernel/core/algorithm.hpp"
 #include "kernel/core/cli_checks.hpp"
 #include "kernel/core/program_variants.hpp"
 #include "kernel/exchange/run.hpp"
@@ -33,6 +34,7 @@ nlohmann::ordered_json variants_json() {
     if (variant.family == gups::VariantFamily::update_algorithm) {
       row["routes_over_torus"] = variant.routes_over_torus;
       row["specialised_cores"] = variant.specialised_cores;
+      row["model"] = to_string(gups::model_of(*gups::algorithm_named(variant.name)));
     }
     if (variant.family == gups::VariantFamily::exchange_probe) row["receive_buffers"] = variant.receive_buffers;
     list.push_back(row);
