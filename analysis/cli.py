@@ -19,7 +19,10 @@ def check_algorithm(args):
     needs = ALGORITHM_ARGUMENTS.get(args.command)
     if needs is None or getattr(args, "algorithm", None) is None:
         return
-    known = programs.variant_names(args.build, "update algorithm", **needs)
+    try:
+        known = programs.variant_names(args.build, "update algorithm", **needs)
+    except programs.MissingBinary:
+        return  # without a build, the run that needs one says so
     if args.algorithm not in known:
         raise ValueError(f"--algorithm: unknown '{args.algorithm}' here (give {', '.join(known)})")
 

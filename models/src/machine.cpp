@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -372,8 +374,14 @@ Machine load_machine(const std::string& name_or_path, const std::vector<std::str
   if (std::filesystem::is_directory(path)) {
     throw std::invalid_argument(fmt::format("machine file '{}' is a folder", path));
   }
+  errno = 0;
   std::ifstream in(path);
-  if (!in) throw std::invalid_argument(fmt::format("cannot read machine file '{}'", path));
+  if (!in) {
+    const std::string reason = !std::filesystem::exists(path) ? "no such file"
+                               : errno != 0                   ? std::strerror(errno)
+                                                              : "it cannot be opened";
+    throw std::invalid_argument(fmt::format("cannot read machine file '{}': {}", path, reason));
+  }
   json document;
   try {
     document = json::parse(in);

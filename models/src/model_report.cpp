@@ -36,6 +36,15 @@ std::string binding_resource(const Prediction& p) {
   return p.cores.size() > 1 ? fmt::format("core {}: {}", slowest - p.cores.begin(), slowest->role) : "core: " + slowest->role;
 }
 
+// The binds column: the network, or which core (--explain says what it does), or the CPU of a one-core plan.
+std::string binds_column(const Prediction& p) {
+  if (p.network_binds) return "network";
+  if (p.cores.size() < 2) return "CPU";
+  const auto slowest = std::max_element(p.cores.begin(), p.cores.end(),
+                                        [](const CoreLoad& a, const CoreLoad& b) { return a.cycles < b.cycles; });
+  return fmt::format("core {}", slowest - p.cores.begin());
+}
+
 bool shares_memory(const Machine& machine) {
   const auto& c = machine.costs;
   return c.update_all_cores != c.update || c.update_streamed_all_cores != c.update_streamed;
@@ -106,7 +115,7 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     line += fmt::format("{:>8} {:>8} {:>6} {:>6.2f} {:>8} {:>7}  {}", gups_text(p.cpu_gups),
                         optional_gups(paper), diff ? fmt::format("{:+.1f}%", *diff) : "-",
                         p.bytes_per_update, p.network_gups ? gups_text(*p.network_gups) : "-",
-                        p.network_binds ? "network" : "CPU", optional_gups(measured));
+                        binds_column(p), optional_gups(measured));
     out += line + "\n";
   }
   if (placed) {
