@@ -21,7 +21,7 @@ import tempfile
 import time
 
 # Beside this file, in the source and in the build.
-from sim_convergence import binds_line, converged, what_binds
+from sim_convergence import SETTLED_TOLERANCE, binds_line, converged, steady_verdict, what_binds
 from sim_options import (EXCHANGE_PROBE_OPTIONS, PROBE_OPTIONS, BadInput, Catalogue, check_applies, check_writable,
                          chosen_mechanisms, given, mechanism_options, parse_arguments)
 from sim_supervision import check_memory, last_progress, phase_walls, progress_notes, run_simulation
@@ -57,6 +57,9 @@ SMPI_OPTIONS = [
     "smpi/wtime:0",
     "smpi/display-timing:no",
 ]
+
+
+WARNED = set()
 
 
 def catalogue():
@@ -111,6 +114,10 @@ def run_plan(args, workdir=None):
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise BadInput(done.stderr.strip().replace("gups-topology: error: ", ""))
+    for line in done.stderr.splitlines():  # what the machine file's loader left out, said once a run
+        if line.startswith("warning: ") and line not in WARNED:
+            WARNED.add(line)
+            print(f"gups-sim: {line}", file=sys.stderr, flush=True)
     return json.loads(done.stdout)
 
 
@@ -381,11 +388,17 @@ def main(argv):
         result["convergence"] = {"tolerance": args.converge_tolerance, "attempts": attempts,
                                  "converged": done}
     if not result["partial"]:
+        verdict = steady_verdict(result, args.converge_tolerance if args.converge else SETTLED_TOLERANCE,
+                                 result.get("convergence"))
+        if verdict:
+            result["steady_verdict"] = verdict
         for line in lines:
             if not line.startswith("gups: progress:"):
                 print(line)
         if "binds" in result:
             print(binds_line(result["binds"]))
+        if verdict:
+            print(f"Steady-state verdict: {verdict['text']}")
         if "links" in result:
             result["against_links"], line = against_links(result)
             print(line)

@@ -36,3 +36,35 @@ def converged(result, previous, tolerance):
     if result["partial"] or result.get("steady_gups", 0) <= 0 or result["steady_spread"] > tolerance:
         return False
     return previous is not None and abs(result["steady_gups"] - previous) <= tolerance * result["steady_gups"]
+
+
+# How close a steady state must be to the one a longer run gives, unless the caller says otherwise.
+SETTLED_TOLERANCE = 0.005
+
+
+def steady_verdict(result, tolerance=SETTLED_TOLERANCE, convergence=None):
+    """One verdict on the run's steady state: settled when its two quarters agree within the tolerance (and, with
+    --converge, when the run of half the length agrees too); otherwise why not and what would settle it. The
+    binding core's wait for input is said beside it: a core that binds yet waits is a pipeline still filling."""
+    spread = result.get("steady_spread")
+    if not result.get("steady_gups") or spread is None:
+        return None
+    ran = result.get("simulation", {}).get("updates_per_node")
+    binds = result.get("binds", {})
+    core = next((c for c in result.get("cores", []) if c.get("core") == binds.get("core")), None)
+    waiting = None if core is None else max(0.0, 1 - core["busy_share"] - core.get("stalled_share", 0.0))
+    if convergence is not None:
+        settled, basis = convergence["converged"], "two runs of doubling length agree and each one's quarters"
+    else:
+        settled, basis = spread <= tolerance, "its quarters"
+    verdict = {"settled": settled, "tolerance": tolerance, "quarters_apart": spread, "basis": basis,
+               "binding_core_waiting_share": waiting, "updates_per_node": ran}
+    if settled:
+        verdict["text"] = (f"settled: {basis} within {tolerance:.1%} ({spread:.2%} apart)" +
+                           ("" if convergence else "; --converge confirms it against a run of twice the length"))
+    else:
+        longer = f"--updates-per-node {2 * ran}" if ran else "a longer run"
+        verdict["text"] = (f"NOT settled: {basis} {spread:.2%} apart, more than {tolerance:.1%}" +
+                           (f", the binding core waiting for input {waiting:.0%} of the time" if waiting else "") +
+                           f": the figure may be low; run --converge (or {longer})")
+    return verdict

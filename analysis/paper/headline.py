@@ -117,6 +117,27 @@ def hpcc_finding(folder, rows):
     return text
 
 
+# Runs of one case that vary by more than this, run to run, are marked: their ratios to the model hold no better.
+NOISY = 0.05
+
+HOW_TO_READ = [
+    "## How to read this", "",
+    "- **Steady state**: GUPS over the middle half of the update phase (updates applied from 25% to 75% of the time "
+    "every node generates), once the pipeline is full. Its two quarters are compared: a figure is settled when they "
+    "agree within 0.5% (gups-sim prints its verdict; `--converge` checks it against a run of twice the length).",
+    "- **Whole run**: every update over the whole update phase, the start (the pipeline filling) and the end "
+    "(draining) included: HPCC's GUP/s line. \"Real time used\" in a simulation's output is simulated time.",
+    "- **Eq. 1, Eq. 7**: the paper's CPU bounds of the single-core and the multi-core algorithm, from gups-model at "
+    "the bucket sizes the simulation used; **4B/b** the network bound.",
+    "- **The paper's Bottleneck column**: the bound the paper printed for each size, copied into the machine file "
+    "(`reference_gups`) and never used as an input.",
+    "- **Network levels**: flow (SimGrid's links shared fairly: exact, slow at scale), queue (each link serves one "
+    "message at a time), latency (no contention), packet (packets through finite buffers); docs/simulator.md.",
+    f"- **Noisy**: this host's measured rows whose runs varied by more than {NOISY:.0%}; their ratios to the "
+    "model and the simulation move by as much.", "",
+]
+
+
 def host_findings(rows, measured_records, cores, machine, folder=None):
     measured = [r for r in rows if r["measured"] is not None]
     lines = []
@@ -124,6 +145,8 @@ def host_findings(rows, measured_records, cores, machine, folder=None):
         r = max((r for r in measured if r["algorithm"] == algorithm), key=lambda r: r["ranks"] or 0)
         repeats = sum(1 for m in measured_records if (m["algorithm"], m["nodes"]) == (algorithm, r["nodes"]))
         spread = f"{100 * r['measured_cv']:.1f}% run to run over {repeats} runs" if repeats > 1 else "one run"
+        if repeats > 1 and r["measured_cv"] > NOISY:
+            spread += ", **noisy**: the ratios below move by as much"
         text = f"{algorithm} on {r['ranks']} ranks: measured {g(r['measured'])} GUPS ({spread})"
         if r["measured_over_model"]:
             text += f", {r['measured_over_model']:.2f}x the model"
@@ -186,7 +209,8 @@ def write(out, folders, host_file, cores, step):
     ] + [f"{i}. {text}" for i, text in enumerate(found, 1)]
     if step.failed:
         lines += ["", f"**{len(step.failed)} step(s) reported failures**: " + "; ".join(f"`{c}`" for c in step.failed)]
-    lines += ["", "## Table 4, predicted (Blue Gene/P and Blue Gene/L)", "",
+    lines += [""] + HOW_TO_READ
+    lines += ["## Table 4, predicted (Blue Gene/P and Blue Gene/L)", "",
               "Eq. 1 (single-core) and Eq. 7 (multi-core) with the buckets the simulation used; the paper's "
               "Bottleneck column as printed; simulated with every modelled mechanism (wire bytes, receive batches, "
               "DMA, mesh below the torus size). Full table: `table4/table4.md`.", ""]

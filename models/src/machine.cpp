@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -168,7 +170,65 @@ std::map<std::uint64_t, Value> per_node_count(const json& object, const std::str
   return values;
 }
 
+// The references (the paper's bounds and measurements, its bucket sizes)
+// belong to the machine they were measured on; a file whose name, cores,
+// clock or links are not that machine's keeps none of them. The costs are
+// left out of the comparison: they are the model's inputs, which explain
+// and the studies vary on purpose on the same machine.
+void check_references_belong(const json& document, Machine& machine) {
+  if (machine.reference_gups.empty() && machine.reference_bucket_sizes.empty()) return;
+  std::vector<std::string> carried;
+  if (!machine.reference_gups.empty()) carried.emplace_back("reference_gups");
+  if (!machine.reference_bucket_sizes.empty()) carried.emplace_back("reference_bucket_sizes");
+  constexpr const char* kWhatToDo =
+      "left out (delete them from a machine of your own, or say in references_of which machine they belong to; "
+      "docs/machine-files.md)";
+  std::vector<std::string> differ;
+  std::string measured_on;
+  if (!document.contains("references_of")) {
+    machine.warnings.push_back(fmt::format("machine '{}' carries {} and no references_of (the machine they were "
+                                           "measured on): {}",
+                                           machine.name, fmt::join(carried, " and "), kWhatToDo));
+  } else {
+    const auto& of = document.at("references_of");
+    if (!of.is_object()) ObjectReader::fail("references_of", "must be an object");
+    if (of.contains("name") && of.at("name").is_string()) measured_on = of.at("name").get<std::string>();
+    auto number = [&](const char* key) -> std::optional<double> {
+      if (!of.contains(key)) return std::nullopt;
+      if (!of.at(key).is_number()) ObjectReader::fail(std::string("references_of.") + key, "must be a number");
+      return of.at(key).get<double>();
+    };
+    auto same = [](std::optional<double> theirs, double mine) {
+      return theirs && std::abs(*theirs - mine) <= 1e-9 * std::max(std::abs(*theirs), std::abs(mine));
+    };
+    if (measured_on != machine.name) differ.emplace_back("name");
+    if (!same(number("cores_per_node"), machine.cores_per_node)) differ.emplace_back("cores_per_node");
+    if (!same(number("clock_hz"), machine.clock_hz)) differ.emplace_back("clock_hz");
+    if (!same(number("link_bandwidth_bytes_per_s"), machine.link_bandwidth)) {
+      differ.emplace_back("link_bandwidth_bytes_per_s");
+    }
+    if (!same(number("link_latency_s"), machine.link_latency)) differ.emplace_back("link_latency_s");
+    for (const auto& [key, value] : of.items()) {
+      static const std::set<std::string> known{"name", "cores_per_node", "clock_hz", "link_bandwidth_bytes_per_s",
+                                               "link_latency_s"};
+      if (!known.count(key)) ObjectReader::fail("references_of." + key, "is not a known field");
+    }
+    if (differ.empty()) {
+      machine.references_of = nlohmann::ordered_json::parse(of.dump());
+      return;
+    }
+    machine.warnings.push_back(fmt::format("machine '{}' carries {} of {}, and its {} {} from theirs: {}",
+                                           machine.name, fmt::join(carried, " and "),
+                                           measured_on.empty() ? "an unnamed machine" : measured_on,
+                                           fmt::join(differ, ", "), differ.size() == 1 ? "differs" : "differ",
+                                           kWhatToDo));
+  }
+  machine.reference_gups.clear();
+  machine.reference_bucket_sizes.clear();
+}
+
 void read_references(ObjectReader& top, Machine& machine) {
+  top.skip("references_of");
   if (top.has("reference_bucket_sizes")) {
     machine.reference_bucket_sizes = per_node_count<unsigned>(
         top.child("reference_bucket_sizes"), "reference_bucket_sizes",
@@ -214,6 +274,7 @@ Machine parse_machine(const json& document) {
   read_references(top, machine);
   if (top.has("notes")) machine.notes = top.child("notes");
   top.reject_unknown();
+  check_references_belong(document, machine);
   return machine;
 }
 
@@ -287,6 +348,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
   if (const auto& d = machine.data_access) {
     document["data_access_cycles"] = ordered{{"block_start", d->block_start}, {"word", d->word}, {"poll", d->poll}};
   }
+  if (!machine.references_of.is_null()) document["references_of"] = machine.references_of;
   if (!machine.reference_bucket_sizes.empty()) {
     document["reference_bucket_sizes"] = keyed_by_nodes(machine.reference_bucket_sizes);
   }
@@ -391,6 +453,11 @@ Machine load_machine(const std::string& name_or_path, const std::vector<std::str
   try {
     auto machine = parse_machine(document);
     machine.path = path;
+    // Every program that reads the file says so, once each, before anything it prints of the machine.
+    static std::set<std::string> said;
+    for (const auto& warning : machine.warnings) {
+      if (said.insert(path + warning).second) std::fprintf(stderr, "warning: %s\n", warning.c_str());
+    }
     return machine;
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(fmt::format("machine file '{}': {}", path, e.what()));

@@ -95,7 +95,12 @@ struct Machine {
   // Published figures to print beside the model: series name (such as
   // "multicore_bound") -> node count -> GUPS.
   std::map<std::string, std::map<std::uint64_t, double>> reference_gups;
+  // The machine the references were measured on (references_of): its name,
+  // cores, clock and links. A file whose own differ (a copy of bgp.json with
+  // other cores, say) has its references left out, with a warning.
+  nlohmann::ordered_json references_of;
   std::map<std::string, std::string> sources;                 // field -> where its value comes from
+  std::vector<std::string> warnings;                          // what the loader left out, and why (one line each)
   nlohmann::json notes;                                       // free-form, kept as read
   std::string path;                                           // file it was read from, empty if made
 

@@ -179,8 +179,10 @@ RunPlan plan_run(const PlanRequest& request) {
       throw std::invalid_argument("the paper's bucket sizes apply to routed and multicore");
     }
     if (!plan.reference_bucket_size) {
-      throw std::invalid_argument(fmt::format("the paper's bucket sizes: machine {} lists none for {} nodes (reference_bucket_sizes)",
-                                              plan.machine.name, nodes));
+      throw std::invalid_argument(fmt::format(
+          "the paper's bucket sizes: machine {} lists none for {} nodes (reference_bucket_sizes{}); leave out "
+          "paper-buckets (--mechanisms wire,receive-batches,dma,mesh) to size buckets by the rule",
+          plan.machine.name, nodes, plan.machine.reference_bucket_sizes.empty() ? ": it has none" : ""));
     }
     plan.bucket_size = plan.reference_bucket_size;
   }

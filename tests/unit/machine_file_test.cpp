@@ -58,6 +58,34 @@ TEST(MachineFile, BgpLoadsWithThePapersFigures) {
   EXPECT_EQ(bgl.cores_per_node, 2u);
 }
 
+// References belong to the machine they were measured on: a copy with other
+// cores or links (or another name) keeps none of them and says which fields
+// differ; one without references_of keeps none either.
+TEST(MachineFile, ReferencesOfAnotherMachineAreLeftOutWithAWarning) {
+  EXPECT_TRUE(load_machine("bgp", default_machine_directories()).warnings.empty());
+  auto copy = bgp_document();
+  copy["cores_per_node"] = 8;
+  copy["costs_cycles"]["core_overhead"] = 41.5;
+  copy["torus"]["link_bandwidth_bytes_per_s"] = 850e6;
+  const auto copied = load_document(copy);
+  EXPECT_TRUE(copied.reference_gups.empty());
+  EXPECT_TRUE(copied.reference_bucket_sizes.empty());
+  ASSERT_EQ(copied.warnings.size(), 1u);
+  EXPECT_NE(copied.warnings[0].find("cores_per_node, link_bandwidth_bytes_per_s differ"), std::string::npos)
+      << copied.warnings[0];
+  EXPECT_EQ(copied.warnings[0].find("clock_hz"), std::string::npos) << copied.warnings[0];
+  auto renamed = bgp_document();
+  renamed["name"] = "mine";
+  EXPECT_NE(load_document(renamed).warnings.at(0).find("of bgp, and its name differs"), std::string::npos);
+  auto unmarked = bgp_document();
+  unmarked.erase("references_of");
+  EXPECT_TRUE(load_document(unmarked).reference_gups.empty());
+  // The costs are the model's inputs, varied on purpose: a changed cost keeps the references.
+  auto cheaper = bgp_document();
+  cheaper["costs_cycles"]["update"] = 45;
+  EXPECT_EQ(load_document(cheaper).reference_bucket_sizes.at(64), 29u);
+}
+
 // One definition: what the writer makes is the file, field for field, and
 // reads back as the same machine.
 TEST(MachineFile, WrittenDocumentIsTheFileAndReadsBack) {
