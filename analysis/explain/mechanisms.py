@@ -82,12 +82,20 @@ def _set_receive_call(machine, value):
     costs["receive_call"] = max(value, costs["receive_call"] + delta)
 
 
+def _network_section(machine):
+    """The machine's network section as gups-topology writes the file (torus, fat_tree, dragonfly: whichever
+    holds the links' figures), so that a link mechanism works on any network."""
+    return next(v for v in machine.values()
+                if isinstance(v, dict) and ("link_bandwidth_bytes_per_s" in v or "link_latency_s" in v))
+
+
 def _set_bandwidth(machine, value):
-    machine["torus"]["link_bandwidth_bytes_per_s"] = machine["torus"]["link_bandwidth_bytes_per_s"] * value
+    section = _network_section(machine)
+    section["link_bandwidth_bytes_per_s"] = section["link_bandwidth_bytes_per_s"] * value
 
 
 def _set_latency(machine, value):
-    machine["torus"]["link_latency_s"] = value
+    _network_section(machine)["link_latency_s"] = value
 
 
 def _packet(name):
@@ -126,7 +134,7 @@ MECHANISMS = {m.name: m for m in [
     Mechanism("link_bandwidth", "link bandwidth efficiency (a multiple of the machine file's)", "x", "factor",
               lambda machine: 1.0, _set_bandwidth, in_model=("routed", "multicore"), direction=+1),
     Mechanism("link_latency", "seconds per link crossed", "s", "sim",
-              lambda machine: machine["torus"]["link_latency_s"], _set_latency),
+              lambda machine: _network_section(machine)["link_latency_s"], _set_latency),
     # Unbounded in the machine as given: the deepest FIFO the search tries stands for it.
     Mechanism("reception_fifo", "messages a core's reception FIFO holds (with DMA injection)", "messages", "sim",
               lambda machine: 1024, sim_option="--reception-fifo", direction=+1, integer=True),

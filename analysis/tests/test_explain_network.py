@@ -84,3 +84,13 @@ def test_a_rule_whose_partition_was_not_tried_cannot_explain():
     found = {law.name: law for law in partition.fit(points, given, given)}
     assert found["as given"].explains
     assert math.isinf(found["a mesh"].errors[64]) and not found["a mesh"].explains
+
+
+def test_the_link_mechanisms_set_any_network_section():
+    fly = {"name": "fly", "cores_per_node": 1, "costs_cycles": {},
+           "dragonfly": {"groups": 2, "link_bandwidth_bytes_per_s": 1e9, "link_latency_s": 1e-7}}
+    halved = mechanisms.MECHANISMS["link_bandwidth"].applied(fly, 0.5)
+    assert halved["dragonfly"]["link_bandwidth_bytes_per_s"] == 5e8 and "torus" not in halved
+    assert mechanisms.MECHANISMS["link_latency"].nominal(fly) == 1e-7
+    slower = mechanisms.MECHANISMS["link_latency"].applied(MACHINE, 2e-7)
+    assert slower["torus"]["link_latency_s"] == 2e-7

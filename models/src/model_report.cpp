@@ -110,10 +110,9 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     }
     const auto paper = reference(machine, name + "_bound", p.nodes);
     const auto measured = reference(machine, name + "_measured", p.nodes);
-    const std::optional<double> diff =
-        paper ? std::optional<double>(100.0 * (p.cpu_gups / *paper - 1)) : std::nullopt;
+    const std::string diff = paper ? fmt::format("{:+.1f}%", 100.0 * (p.cpu_gups / *paper - 1)) : "-";
     line += fmt::format("{:>8} {:>8} {:>6} {:>6.2f} {:>8} {:>7}  {}", gups_text(p.cpu_gups),
-                        optional_gups(paper), diff ? fmt::format("{:+.1f}%", *diff) : "-",
+                        optional_gups(paper), diff,
                         p.bytes_per_update, p.network_gups ? gups_text(*p.network_gups) : "-",
                         binds_column(p), optional_gups(measured));
     out += line + "\n";

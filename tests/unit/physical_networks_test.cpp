@@ -137,12 +137,15 @@ TEST(Topologies, EachIsRegisteredOnceUnderItsName) {
       EXPECT_NE(kind->links, nullptr) << kind->name;
     }
   }
-  EXPECT_EQ(names, (std::set<std::string>{"torus", "fat_tree", "dragonfly"}));
+  // The machine files' three are there; a topology added by its recipe joins them without a change here.
+  for (const auto* name : {"torus", "fat_tree", "dragonfly"}) EXPECT_TRUE(names.count(name)) << name;
   try {
     topology_named("hypercube");
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "unknown topology 'hypercube' (give torus, fat_tree, dragonfly)");
+    EXPECT_NE(std::string(e.what()).find("unknown topology 'hypercube' (give torus, fat_tree, dragonfly"),
+              std::string::npos)
+        << e.what();
   }
   const auto& tree = topology_named("fat_tree");
   EXPECT_EQ(tree.partition("3;16,16,16;1,16,16;1,1,1", 64, "t"), "2;16,4;1,16;1,1");
