@@ -67,8 +67,9 @@ def sim_fields(document, wall):
                 "peak_mib": None}
     cores = document.get("cores", [])
     binds = document.get("binds", {})
+    verdict = document.get("steady_verdict") or {}
     return {"sim_gups": document.get("gups"), "sim_steady_gups": document.get("steady_gups"),
-            "steady_spread": document.get("steady_spread"),
+            "steady_spread": document.get("steady_spread"), "steady_settled": verdict.get("settled"),
             "binds": binds.get("resource", ""), "sim_bucket": document.get("bucket_capacity"),
             "busy_shares": [round(c["busy_share"], 3) for c in cores],
             "stalled_shares": [round(c.get("stalled_share", 0.0), 3) for c in cores],
@@ -79,6 +80,16 @@ def sim_fields(document, wall):
 
 def ratio(a, b):
     return a / b if a and b else None
+
+
+# A steady state whose run did not settle (gups-sim's verdict) is marked wherever a table shows it.
+UNSETTLED_MARK = " (not settled)"
+
+
+def steady_cell(row, spec=".3g"):
+    """A simulated steady state as a table shows it: marked when its run's verdict was NOT settled."""
+    value = row.get("sim_steady_gups")
+    return fmt(value, spec) + (UNSETTLED_MARK if value is not None and row.get("steady_settled") is False else "")
 
 
 def fmt(value, spec=".3g"):

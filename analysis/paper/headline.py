@@ -146,7 +146,7 @@ def host_findings(rows, measured_records, cores, machine, folder=None):
         repeats = sum(1 for m in measured_records if (m["algorithm"], m["nodes"]) == (algorithm, r["nodes"]))
         spread = f"{100 * r['measured_cv']:.1f}% run to run over {repeats} runs" if repeats > 1 else "one run"
         if repeats > 1 and r["measured_cv"] > NOISY:
-            spread += ", **noisy**: the ratios below move by as much"
+            spread += ", **noisy**: the ratios that follow move by as much"
         text = f"{algorithm} on {r['ranks']} ranks: measured {g(r['measured'])} GUPS ({spread})"
         if r["measured_over_model"]:
             text += f", {r['measured_over_model']:.2f}x the model"
@@ -179,7 +179,8 @@ TABLE4_COLUMNS = [
     ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
     ("Eq. 1/7", True, lambda r: g(r["eq_paper_gups"] or r["eq_rule_gups"])),
     ("paper's Bottleneck", True, lambda r: g(r["paper_bound_gups"])),
-    ("simulated steady", True, lambda r: g(r.get("sim_steady_gups"))),
+    ("simulated steady", True, lambda r: g(r.get("sim_steady_gups")) + (
+        study.UNSETTLED_MARK if r.get("sim_steady_gups") and r.get("steady_settled") is False else "")),
     ("simulated whole run", True, lambda r: g(r.get("sim_gups"))),
     ("steady/Eq.", True, lambda r: study.fmt(r.get("sim_over_eq"), ".3f")),
     ("binds", False, lambda r: r.get("binds") or f"{r['model_binds']} (model)"),
@@ -236,7 +237,8 @@ TABLE3_COLUMNS = [
     ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
     ("owners", False, lambda r: "shift" if r["power_of_two"] else r["owner"]),
     ("divide cycles", True, lambda r: study.fmt(r["divide_cycles"], "g")),
-    ("Eq. 7", True, lambda r: g(r["eq_gups"])), ("simulated steady", True, lambda r: g(r.get("sim_steady_gups"))),
+    ("Eq. 7", True, lambda r: g(r["eq_gups"])), ("simulated steady", True, lambda r: g(r.get("sim_steady_gups")) + (
+        study.UNSETTLED_MARK if r.get("sim_steady_gups") and r.get("steady_settled") is False else "")),
     ("steady/Eq. 7", True, lambda r: study.fmt(r.get("sim_over_eq"), ".3f")),
     ("binds", False, lambda r: r.get("binds", "-")),
 ]

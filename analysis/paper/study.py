@@ -13,8 +13,8 @@ import time
 
 from .. import results
 from ..report import plot
-from ..study_tools import (MECHANISMS, MIN_UPDATES_PER_NODE, csv_list, fmt, label, markdown, mechanisms_for,  # noqa: F401
-                           min_updates_per_node, ratio, run_tasks, sim_fields, table_lines, write)
+from ..study_tools import (MECHANISMS, MIN_UPDATES_PER_NODE, UNSETTLED_MARK, csv_list, fmt, label, markdown, mechanisms_for,  # noqa: F401
+                           min_updates_per_node, ratio, run_tasks, sim_fields, steady_cell, table_lines, write)
 from ..run import launcher, programs, slurm
 from . import sweep
 
@@ -260,7 +260,7 @@ def shares(values):
 SIMULATED_COLUMNS = [
     ("level", False, lambda r: r.get("network_level") or "-"),
     ("simulated whole run", True, lambda r: fmt(r.get("sim_gups"))),
-    ("simulated steady", True, lambda r: fmt(r.get("sim_steady_gups"))),
+    ("simulated steady", True, lambda r: steady_cell(r)),
     ("quarters apart", True, lambda r: "-" if r.get("steady_spread") is None else f"{100 * r['steady_spread']:.1f}%"),
     ("steady/Eq.", True, lambda r: fmt(r.get("sim_over_eq"), ".3f")),
 ]

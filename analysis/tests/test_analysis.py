@@ -227,3 +227,25 @@ def test_table4_beside_another_study_shows_both_levels_on_the_same_shape(tmp_pat
     assert "not on this shape" in lines[1] and "| 0.9000 |" not in lines[1]
     with pytest.raises(ValueError, match="cannot read its table4.json"):
         study.beside_rows(str(tmp_path / "missing"))
+
+
+def test_a_steady_state_is_settled_or_says_why_not_and_tables_mark_it():
+    import importlib
+    import sys as _sys
+    _sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "sim"))
+    convergence = importlib.import_module("sim_convergence")
+    cores = [{"core": 3, "busy_share": 0.70, "stalled_share": 0.0}]
+    unsettled = {"steady_gups": 21.1e9, "steady_spread": 0.026, "binds": {"core": 3}, "cores": cores,
+                 "simulation": {"updates_per_node": 2048}}
+    verdict = convergence.steady_verdict(unsettled)
+    assert not verdict["settled"] and verdict["tolerance"] == 0.005
+    assert "NOT settled: its quarters 2.60% apart" in verdict["text"]
+    assert "waiting for input 30%" in verdict["text"] and "--updates-per-node 4096" in verdict["text"]
+    settled = dict(unsettled, steady_spread=0.002)
+    assert convergence.steady_verdict(settled)["settled"]
+    converged = convergence.steady_verdict(unsettled, 0.01, {"converged": True})
+    assert converged["settled"] and converged["text"].startswith("settled: two runs of doubling length agree")
+    from analysis import study_tools
+    assert study_tools.steady_cell({"sim_steady_gups": 21.1, "steady_settled": False}) == "21.1 (not settled)"
+    assert study_tools.steady_cell({"sim_steady_gups": 22.7, "steady_settled": True}) == "22.7"
+    assert study_tools.sim_fields({"steady_gups": 1.0, "steady_verdict": verdict}, 1.0)["steady_settled"] is False

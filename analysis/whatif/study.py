@@ -231,7 +231,7 @@ def markdown(args, rows, wall, commands):
     if not args.model_only:
         columns += [
             ("level", False, lambda r: r.get("network_level") or "-"),
-            ("simulated steady", True, lambda r: study_tools.fmt(r.get("sim_steady_gups"))),
+            ("simulated steady", True, lambda r: study_tools.steady_cell(r)),
             ("sim/model", True, lambda r: study_tools.fmt(r.get("sim_over_model"), ".3f")),
             ("simulation: binds", False, lambda r: r.get("binds") or "-"),
             ("wall s", True, lambda r: study_tools.fmt(r.get("wall_seconds"), ".0f")),

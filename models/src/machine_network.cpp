@@ -60,7 +60,8 @@ void read_torus(ObjectReader& torus, Machine& machine) {
     ObjectReader::fail("torus.dimensions", fmt::format("must be at most {}", kMaxDimensions));
   }
   machine.torus.max_side = torus.count("max_side");
-  machine.torus.mesh_below_nodes = torus.count("mesh_below_nodes", 0);
+  // Optional (docs/machine-files.md): absent, every partition wraps; misspelt, the unknown-field check names it.
+  machine.torus.mesh_below_nodes = torus.has("mesh_below_nodes") ? torus.count("mesh_below_nodes", 0) : 0;
   if (torus.has("partitions")) {
     const auto& listed = torus.child("partitions");
     if (!listed.is_object()) ObjectReader::fail("torus.partitions", "must map node counts to shapes such as \"8x8x16\"");

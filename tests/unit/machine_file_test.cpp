@@ -86,6 +86,19 @@ TEST(MachineFile, ReferencesOfAnotherMachineAreLeftOutWithAWarning) {
   EXPECT_EQ(load_document(cheaper).reference_bucket_sizes.at(64), 29u);
 }
 
+// An optional field misspelt is named as unknown, with the right name, not as a required one missing.
+TEST(MachineFile, AMisspeltOptionalFieldIsUnknownNotMissing) {
+  auto document = bgp_document();
+  document["torus"]["mesh_bellow_nodes"] = document["torus"]["mesh_below_nodes"];
+  document["torus"].erase("mesh_below_nodes");
+  const auto error = load_error(document);
+  EXPECT_NE(error.find("field 'torus.mesh_bellow_nodes' is not a known field (did you mean 'torus.mesh_below_nodes'?)"),
+            std::string::npos)
+      << error;
+  document["torus"].erase("mesh_bellow_nodes");
+  EXPECT_EQ(load_document(document).torus.mesh_below_nodes, 0u);
+}
+
 // One definition: what the writer makes is the file, field for field, and
 // reads back as the same machine.
 TEST(MachineFile, WrittenDocumentIsTheFileAndReadsBack) {
