@@ -46,6 +46,13 @@ class Response:
         cpu = math.inf if cycles <= 0 else self.nodes * self.clock_hz / cycles * 1e-9
         return min(cpu, self.network_gups)
 
+    def binding_core(self, value):
+        """The core whose cycles per update are the most at this value (the model's per-core loads), or None for a
+        capacity."""
+        if self.kind != "cost" or not self.cores:
+            return None
+        return max(range(len(self.cores)), key=lambda c: self.cores[c][0] + self.cores[c][1] * value)
+
     def moves(self):
         return self.kind == "factor" or any(b != 0 for _, b in self.cores)
 

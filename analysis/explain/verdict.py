@@ -36,13 +36,18 @@ def explain(args):
     machine = programs.load_machine(args.machine, args.build)
     try:
         # The mechanisms know the models' terms: an algorithm is asked for by the model it takes.
-        mechanisms = explain_mechanisms.chosen(args.mechanisms, programs.variant(args.build, args.algorithm)["model"],
-                                               machine, args.network, programs.routing_levels(args.build))
+        args.algorithm_model = programs.variant(args.build, args.algorithm)["model"]
+        mechanisms = explain_mechanisms.chosen(args.mechanisms, args.algorithm_model, machine, args.network,
+                                               programs.routing_levels(args.build))
     except ValueError as error:
         raise BadInput(str(error)) from None
     model = programs.binary(args.build, "gups-model")
-    buckets = "reference" if args.algorithm == "multicore" else "sizing"
     nodes = list(measured)
+    # One baseline with the simulation (study_tools.mechanisms_for): the machine's own bucket sizes where it lists
+    # them for every measured size (the paper's, for the multi-core algorithm), else the sizing rule.
+    listed = machine.get("reference_bucket_sizes", {})
+    buckets = "reference" if args.algorithm_model == "multicore" and all(str(n) in listed for n in nodes) else "sizing"
+    args.bucket_rule = buckets
     try:
         base = explain_model.model_rows(model, machine, args.algorithm, nodes, buckets, args.owner)
     except explain_model.ModelError as error:
@@ -72,7 +77,7 @@ def explain(args):
 def by_model(args, model, machine, mechanism, measured, base, buckets):
     nominal = mechanism.nominal(machine)
     entry = {"mechanism": mechanism, "nominal": nominal, "points": {}, "responses": {}}
-    in_model = args.algorithm in mechanism.in_model
+    in_model = args.algorithm_model in mechanism.in_model
     responses = explain_model.responses(model, machine, args.algorithm, base, buckets, args.owner,
                                         mechanism) if in_model else {}
     for n, point in measured.items():
@@ -404,6 +409,27 @@ def the_machines_value(entry):
 BASELINE_AGREEMENT = 0.01
 
 
+def binding_moves(entry):
+    """What the winning value does to the model's bottleneck: the core that binds at the machine's value and at the
+    one found, at each size where the model has per-core loads."""
+    moves = []
+    for n, point in entry["points"].items():
+        response = entry["responses"].get(n)
+        if response is None or point.get("value") is None:
+            continue
+        before, after = response.binding_core(entry["nominal"]), response.binding_core(point["value"])
+        if before is not None:
+            moves.append((n, before, after))
+    if not moves:
+        return ""
+    changed = [(n, b, a) for n, b, a in moves if b != a]
+    if not changed:
+        return f"; core {moves[0][1]} binds in the model before and after" if len({b for _, b, _ in moves}) == 1 \
+            else "; the model's binding core is the same before and after at every size"
+    return "; in the model this moves the bottleneck " + ", ".join(
+        f"from core {b} to core {a} at {n} nodes" for n, b, a in changed)
+
+
 def report_document(args, machine, measured, base, ranked, simulated, wall):
     explaining = [e for e in ranked if explain_laws.ranking_key(e)[0] == 0]
     first = explaining[0] if explaining else None
@@ -416,13 +442,13 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         mechanisms.append({
             "rank": rank, "mechanism": m.name, "meaning": m.meaning, "unit": m.unit, "nominal": entry["nominal"],
             "nominal_text": "the machine's partitions" if m.categorical else f"{entry['nominal']:.4g} {m.unit}",
-            "in_model": args.algorithm in m.in_model, "explains": explain_laws.ranking_key(entry)[0] == 0,
+            "in_model": args.algorithm_model in m.in_model, "explains": explain_laws.ranking_key(entry)[0] == 0,
             "growth": growth(entry),
             "law": None if entry["law"] is None else law_json(entry["law"]),
             "laws": [law_json(law) for law in entry["laws"]],
             "points": [point_json(p) for p in entry["points"].values()]})
     if first:
-        verdict = f"{first['mechanism'].name} explains the column: {growth(first)}"
+        verdict = f"{first['mechanism'].name} explains the column: {growth(first)}" + binding_moves(first)
         if equivalent:
             verdict += (f"; so do {', '.join(equivalent)}, moving the machine at as few sizes with as simple a law "
                         "(the column cannot tell them apart)")
@@ -445,6 +471,7 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
     return {
         "schema": "torus-gups/explain/1", "machine": machine["name"], "machine_file": machine.get("path"),
         "algorithm": args.algorithm, "owner": args.owner, "network": args.network,
+        "bucket_rule": getattr(args, "bucket_rule", None),
         "measured_file": args.measured, "tolerance": args.tolerance,
         "measured": [{"nodes": n, "gups": p.gups, "spread": p.spread, "tolerance": p.tolerance(args.tolerance),
                       "model_gups": base[n]["gups"], "model_binds": base[n]["binds"],
@@ -515,7 +542,8 @@ def needed_cell(p):
 
 def markdown(document):
     lines = ["# What explains the measured column", "", results.provenance(document["command"]), "",
-             f"{document['algorithm']} on {document['machine']}; measured: `{document['measured_file']}`; "
+             f"{document['algorithm']} on {document['machine']}; bucket sizes: {document.get('bucket_rule')} "
+             f"(model and simulation alike); measured: `{document['measured_file']}`; "
              f"tolerance {100 * document['tolerance']:.1f}% at least (or the point's spread or printed precision).",
              "", f"**{document['verdict']}.**", ""]
     lines += [f"Note: {note}." for note in document.get("baseline_disagreements", [])]
