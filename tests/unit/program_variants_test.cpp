@@ -18,7 +18,9 @@ TEST(ProgramVariants, EachNameOnceAndEachAlgorithmRowIsItsTraits) {
     EXPECT_TRUE(names.insert(variant.name).second) << variant.name;
     EXPECT_EQ(variant_named(variant.name), &variant);
     EXPECT_FALSE(variant.help.empty()) << variant.name;
-    if (variant.family == VariantFamily::exchange_probe) EXPECT_GE(variant.receive_buffers, 1u) << variant.name;
+    if (variant.family == VariantFamily::exchange_probe) {
+      EXPECT_GE(variant.receive_buffers, 1u) << variant.name;
+    }
   }
   EXPECT_EQ(variant_named("scatter"), nullptr);
   // The update algorithms' table is the same rows, in the same order.
