@@ -112,12 +112,13 @@ def run_plan(args, workdir=None):
         if args.zero_latency:
             command.append("--zero-latency")
     done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise BadInput(done.stderr.strip().replace("gups-topology: error: ", ""))
     for line in done.stderr.splitlines():  # what the machine file's loader left out, said once a run
         if line.startswith("warning: ") and line not in WARNED:
             WARNED.add(line)
             print(f"gups-sim: {line}", file=sys.stderr, flush=True)
+    if done.returncode != 0:
+        errors = [line for line in done.stderr.splitlines() if not line.startswith("warning: ")]
+        raise BadInput("\n".join(errors).strip().replace("gups-topology: error: ", ""))
     return json.loads(done.stdout)
 
 

@@ -85,8 +85,8 @@ def _set_receive_call(machine, value):
 def _network_section(machine):
     """The machine's network section as gups-topology writes the file (torus, fat_tree, dragonfly: whichever
     holds the links' figures), so that a link mechanism works on any network."""
-    return next(v for v in machine.values()
-                if isinstance(v, dict) and ("link_bandwidth_bytes_per_s" in v or "link_latency_s" in v))
+    return next(v for key, v in machine.items() if key != "references_of"  # the record of where references come from
+                and isinstance(v, dict) and ("link_bandwidth_bytes_per_s" in v or "link_latency_s" in v))
 
 
 def _set_bandwidth(machine, value):

@@ -88,6 +88,7 @@ def test_a_rule_whose_partition_was_not_tried_cannot_explain():
 
 def test_the_link_mechanisms_set_any_network_section():
     fly = {"name": "fly", "cores_per_node": 1, "costs_cycles": {},
+           "references_of": {"name": "fly", "link_bandwidth_bytes_per_s": 1e9, "link_latency_s": 1e-7},
            "dragonfly": {"groups": 2, "link_bandwidth_bytes_per_s": 1e9, "link_latency_s": 1e-7}}
     halved = mechanisms.MECHANISMS["link_bandwidth"].applied(fly, 0.5)
     assert halved["dragonfly"]["link_bandwidth_bytes_per_s"] == 5e8 and "torus" not in halved

@@ -61,6 +61,7 @@ void read_torus(ObjectReader& torus, Machine& machine) {
   }
   machine.torus.max_side = torus.count("max_side");
   // Optional (docs/machine-files.md): absent, every partition wraps; misspelt, the unknown-field check names it.
+  torus.skip("mesh_below_nodes");  // known, so that a misspelling of it is named
   machine.torus.mesh_below_nodes = torus.has("mesh_below_nodes") ? torus.count("mesh_below_nodes", 0) : 0;
   if (torus.has("partitions")) {
     const auto& listed = torus.child("partitions");
