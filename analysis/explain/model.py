@@ -33,7 +33,9 @@ class Response:
     """GUPS of one size as a function of one mechanism's value, exactly as the model computes it: each core's
     cycles per update are linear in a cost (a + b x value), the network bound linear in a bandwidth factor."""
     nodes: int
-    clock_hz: float
+    # gups-model's CPU bound times the slowest core's cycles per update (its cpu_gups x cpu_cycles_per_update):
+    # the bound at any cycles is this over them, with the nodes, processes and clock as the model counts them.
+    gups_cycles: float
     kind: str
     cores: list  # (a, b) per core, cycles = a + b * value
     network_gups: float  # at the machine file's bandwidth (factor 1); inf: no network bound
@@ -43,7 +45,7 @@ class Response:
         if self.kind == "factor":
             return min(self.cpu_gups, value * self.network_gups)
         cycles = max(a + b * value for a, b in self.cores)
-        cpu = math.inf if cycles <= 0 else self.nodes * self.clock_hz / cycles * 1e-9
+        cpu = math.inf if cycles <= 0 else self.gups_cycles / cycles
         return min(cpu, self.network_gups)
 
     def binding_core(self, value):
@@ -62,9 +64,12 @@ def responses(binary, machine, algorithm, base, buckets, owner, mechanism):
     given (`base`, by node count) and a run with the mechanism moved (a third run checks the straight lines)."""
     nominal = mechanism.nominal(machine)
     nodes = list(base)
-    clock = machine["clock_hz"]
+
+    def scale(row):
+        return row["cpu_gups"] * row["cpu_cycles_per_update"]
+
     if mechanism.kind == "factor":
-        return {n: Response(n, clock, "factor", [], row.get("network_gups") or math.inf, row["cpu_gups"])
+        return {n: Response(n, scale(row), "factor", [], row.get("network_gups") or math.inf, row["cpu_gups"])
                 for n, row in base.items()}
     step = max(1.0, abs(nominal))
     moved = model_rows(binary, mechanism.applied(machine, nominal + step), algorithm, nodes, buckets, owner)
@@ -74,7 +79,7 @@ def responses(binary, machine, algorithm, base, buckets, owner, mechanism):
         for core, other in zip(row["cores"], moved[n]["cores"]):
             b = (other["cycles"] - core["cycles"]) / step
             lines.append((core["cycles"] - b * nominal, b))
-        result[n] = Response(n, clock, "cost", lines, row.get("network_gups") or math.inf, row["cpu_gups"])
+        result[n] = Response(n, scale(row), "cost", lines, row.get("network_gups") or math.inf, row["cpu_gups"])
     check = model_rows(binary, mechanism.applied(machine, nominal + 3 * step), algorithm, nodes, buckets, owner)
     for n, response in result.items():
         if not math.isclose(response.gups(nominal + 3 * step), check[n]["gups"], rel_tol=1e-6):

@@ -62,7 +62,7 @@ def test_inversion_finds_the_value_its_range_and_what_it_cannot_reach():
     assert plateau.value == 10.0 and plateau.low == 0.0 and plateau.high == pytest.approx(64 / 0.495 - 100)
     assert not explain_model.invert(gups, 0.7, 0.01, 10.0, False, 0.0, math.inf).reached
     # A capacity: GUPS grows with it up to the CPU bound.
-    link = explain_model.Response(64, 1e9, "factor", [], network_gups=2.0, cpu_gups=0.8)
+    link = explain_model.Response(64, 64.0, "factor", [], network_gups=2.0, cpu_gups=0.8)
     half = explain_model.needed_by_model(link, 0.5, 0.01, 1.0)
     assert half.value == pytest.approx(0.25) and "25%" in half.reason
     free = explain_model.needed_by_model(link, 0.8, 0.01, 1.0)
@@ -201,6 +201,6 @@ def test_simulation_steps_stay_bounded_and_stop_where_nothing_moves():
     step = explain.secant([(40, gups(40)), (60, gups(60))], gups(52), top3, False)
     assert step == pytest.approx(52)
     # The model's guess allows for the simulation's offset from the model at the machine's value.
-    response = explain_model.Response(64, 1e9, "cost", [(100, 1.0)], math.inf, 0.457)
+    response = explain_model.Response(64, 64.0, "cost", [(100, 1.0)], math.inf, 0.457)
     guess = explain.model_guess(response, 40.0, 0.9 * response.gups(40.0), 0.9 * response.gups(52.0))
     assert guess == pytest.approx(52)
