@@ -110,3 +110,11 @@ def test_a_simulated_point_beside_its_model(tmp_path):
     rows = json.load(open(tmp_path / "whatif.json"))["rows"]
     assert all(0.9 < r["sim_over_model"] < 1.1 for r in rows), rows
     assert rows[0]["binds"].startswith("core 0") and rows[1]["binds"].startswith("core 5")
+
+
+def test_a_value_given_as_a_factor_reads_as_one():
+    from analysis.whatif import study as whatif_study
+    assert whatif_study.factor_of(2.65625e7, 2.125e8) == 0.125
+    assert whatif_study.value_cell({"value": 2.65625e7, "factor": 0.125}, "value", "factor") == "2.65625e+07 (x0.125)"
+    assert whatif_study.factor_of([1, 2], [1, 1]) is None and whatif_study.factor_of(4, 0) is None
+    assert whatif_study.value_cell({"value": "bgl"}, "value", "factor") == "bgl"

@@ -102,6 +102,7 @@ def machine_documents(args, build):
     fields = [args.field] + ([args.field2] if args.field2 else [])
     for field in fields:
         with_field(base, field, None)  # a field the file lacks is named before its values are read
+    args.machine_values = [field_value(base, field) for field in fields]  # what each value is a factor of
     lists = [values_of(args.values, field_value(base, args.field))]
     if args.field2:
         if not args.values2:
@@ -173,6 +174,9 @@ def whatif(args):
                    "physical_hops_per_software_hop": predicted.get("physical_hops_per_software_hop")}
             for i, value in enumerate(values):
                 row["value" if i == 0 else "value2"] = value
+                factor = factor_of(value, (getattr(args, "machine_values", None) or [None, None])[i])
+                if factor is not None:
+                    row["factor" if i == 0 else "factor2"] = factor
             rows.append(row)
             if sim:
                 tasks.append(sim_task(args, sim, machine, nodes, tag))
@@ -215,11 +219,22 @@ def listed(items):
     return [f"- {item}" for item in items] or ["- nowhere in this range"]
 
 
+def factor_of(value, machine_value):
+    """A number's factor of the machine's own value (so that x0.125 reads as typed), or None."""
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (value, machine_value))
+    return value / machine_value if numbers and machine_value else None
+
+
+def value_cell(row, key, factor_key):
+    text = whatif_plot.label_of(row[key])
+    return text + (f" (x{row[factor_key]:g})" if row.get(factor_key) is not None else "")
+
+
 def markdown(args, rows, wall, commands):
     fields = args.field + (f" and {args.field2}" if args.field2 else "")
-    columns = [(args.field, False, lambda r: whatif_plot.label_of(r["value"]))]
+    columns = [(args.field, False, lambda r: value_cell(r, "value", "factor"))]
     if args.field2:
-        columns.append((args.field2, False, lambda r: whatif_plot.label_of(r["value2"])))
+        columns.append((args.field2, False, lambda r: value_cell(r, "value2", "factor2")))
     columns += [
         ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
         ("network", False, lambda r: r["network"]),
