@@ -4,6 +4,7 @@ heat map when two fields are varied."""
 from ..report import plot  # chooses matplotlib's file backend before pyplot is imported
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 
 def label_of(value):
@@ -60,6 +61,10 @@ def lines(args, rows):
     values = [numeric(r["value"]) for r in rows]
     if min(values) > 0 and max(values) / min(values) >= 8:
         ax.set_xscale("log", base=2)
+        # The values themselves on the axis (as the table prints them), not powers of two.
+        ax.set_xticks(sorted(set(values)))
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     ax.set_yscale("log")
     ax.set_xlabel(args.field)
     ax.set_ylabel("GUPS")
