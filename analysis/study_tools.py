@@ -86,10 +86,11 @@ def ratio(a, b):
 UNSETTLED_MARK = " (not settled)"
 
 
-def steady_cell(row, spec=".3g"):
-    """A simulated steady state as a table shows it: marked when its run's verdict was NOT settled."""
+def steady_cell(row, text=None):
+    """A simulated steady state as a table shows it (text: how a figure is written): marked when its run's verdict
+    was NOT settled."""
     value = row.get("sim_steady_gups")
-    return fmt(value, spec) + (UNSETTLED_MARK if value is not None and row.get("steady_settled") is False else "")
+    return (text or fmt)(value) + (UNSETTLED_MARK if value is not None and row.get("steady_settled") is False else "")
 
 
 def fmt(value, spec=".3g"):

@@ -179,8 +179,7 @@ TABLE4_COLUMNS = [
     ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
     ("Eq. 1/7", True, lambda r: g(r["eq_paper_gups"] or r["eq_rule_gups"])),
     ("paper's Bottleneck", True, lambda r: g(r["paper_bound_gups"])),
-    ("simulated steady", True, lambda r: g(r.get("sim_steady_gups")) + (
-        study.UNSETTLED_MARK if r.get("sim_steady_gups") and r.get("steady_settled") is False else "")),
+    ("simulated steady", True, lambda r: study.steady_cell(r, g)),
     ("simulated whole run", True, lambda r: g(r.get("sim_gups"))),
     ("steady/Eq.", True, lambda r: study.fmt(r.get("sim_over_eq"), ".3f")),
     ("binds", False, lambda r: r.get("binds") or f"{r['model_binds']} (model)"),
@@ -237,8 +236,7 @@ TABLE3_COLUMNS = [
     ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
     ("owners", False, lambda r: "shift" if r["power_of_two"] else r["owner"]),
     ("divide cycles", True, lambda r: study.fmt(r["divide_cycles"], "g")),
-    ("Eq. 7", True, lambda r: g(r["eq_gups"])), ("simulated steady", True, lambda r: g(r.get("sim_steady_gups")) + (
-        study.UNSETTLED_MARK if r.get("sim_steady_gups") and r.get("steady_settled") is False else "")),
+    ("Eq. 7", True, lambda r: g(r["eq_gups"])), ("simulated steady", True, lambda r: study.steady_cell(r, g)),
     ("steady/Eq. 7", True, lambda r: study.fmt(r.get("sim_over_eq"), ".3f")),
     ("binds", False, lambda r: r.get("binds", "-")),
 ]

@@ -13,7 +13,7 @@ import time
 
 from .. import results
 from ..report import plot
-from ..study_tools import (MECHANISMS, MIN_UPDATES_PER_NODE, UNSETTLED_MARK, csv_list, fmt, label, markdown, mechanisms_for,  # noqa: F401
+from ..study_tools import (MECHANISMS, MIN_UPDATES_PER_NODE, csv_list, fmt, label, markdown, mechanisms_for,  # noqa: F401
                            min_updates_per_node, ratio, run_tasks, sim_fields, steady_cell, table_lines, write)
 from ..run import launcher, programs, slurm
 from . import sweep

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string_view>
 
-#include "kernel/core/cli_checks.hpp"
-#include "kernel/core/program_variants.hpp"  // CLI11, with SimGrid's exit() macro out of its way
+#include "kernel/core/cli_checks.hpp"  // CLI11, with SimGrid's exit() macro out of its way
+#include "kernel/core/program_variants.hpp"
 
 namespace gups::apex_map {
 

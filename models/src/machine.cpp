@@ -193,25 +193,25 @@ void check_references_belong(const json& document, Machine& machine) {
     const auto& of = document.at("references_of");
     if (!of.is_object()) ObjectReader::fail("references_of", "must be an object");
     if (of.contains("name") && of.at("name").is_string()) measured_on = of.at("name").get<std::string>();
-    auto number = [&](const char* key) -> std::optional<double> {
-      if (!of.contains(key)) return std::nullopt;
-      if (!of.at(key).is_number()) ObjectReader::fail(std::string("references_of.") + key, "must be a number");
-      return of.at(key).get<double>();
-    };
-    auto same = [](std::optional<double> theirs, double mine) {
-      return theirs && std::abs(*theirs - mine) <= 1e-9 * std::max(std::abs(*theirs), std::abs(mine));
-    };
-    if (measured_on != machine.name) differ.emplace_back("name");
-    if (!same(number("cores_per_node"), machine.cores_per_node)) differ.emplace_back("cores_per_node");
-    if (!same(number("clock_hz"), machine.clock_hz)) differ.emplace_back("clock_hz");
-    if (!same(number("link_bandwidth_bytes_per_s"), machine.link_bandwidth)) {
-      differ.emplace_back("link_bandwidth_bytes_per_s");
-    }
-    if (!same(number("link_latency_s"), machine.link_latency)) differ.emplace_back("link_latency_s");
+    // What the references depend on, as this file has it: each compared with references_of's.
+    const std::pair<std::string, double> own[] = {{"cores_per_node", machine.cores_per_node},
+                                                  {"clock_hz", machine.clock_hz},
+                                                  {"link_bandwidth_bytes_per_s", machine.link_bandwidth},
+                                                  {"link_latency_s", machine.link_latency}};
     for (const auto& [key, value] : of.items()) {
-      static const std::set<std::string> known{"name", "cores_per_node", "clock_hz", "link_bandwidth_bytes_per_s",
-                                               "link_latency_s"};
-      if (!known.count(key)) ObjectReader::fail("references_of." + key, "is not a known field");
+      const bool known = key == "name" || std::any_of(std::begin(own), std::end(own),
+                                                      [&](const auto& field) { return field.first == key; });
+      if (!known) ObjectReader::fail("references_of." + key, "is not a known field");
+    }
+    if (measured_on != machine.name) differ.emplace_back("name");
+    for (const auto& [key, mine] : own) {
+      if (!of.contains(key)) {
+        differ.push_back(key);
+        continue;
+      }
+      if (!of.at(key).is_number()) ObjectReader::fail("references_of." + key, "must be a number");
+      const double theirs = of.at(key).get<double>();
+      if (std::abs(theirs - mine) > 1e-9 * std::max(std::abs(theirs), std::abs(mine))) differ.push_back(key);
     }
     if (differ.empty()) {
       machine.references_of = nlohmann::ordered_json::parse(of.dump());
