@@ -135,7 +135,9 @@ def kept_benchmark_result(path, command_text):
     return document if document.get("bench_command") == command_text else None
 
 
-def provenance(command=None):
-    """When and where a table was measured, and the command that ran (default: this analysis command)."""
+def provenance(command=None, done="Measured"):
+    """When and where a table was made, how (done: "Measured" on this host's hardware; a study of simulations
+    says "Simulated", so that a simulated column is never read as a measurement), and the command that ran
+    (default: this analysis command)."""
     command = command or "python3 -m analysis " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    return f"Measured {datetime.date.today().isoformat()} on this host: {host_description()}; command: `{command}`."
+    return f"{done} {datetime.date.today().isoformat()} on this host: {host_description()}; command: `{command}`."

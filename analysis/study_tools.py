@@ -2,30 +2,23 @@
 mechanisms of a machine as it was, running simulations and reading their fields, and writing a study's tables
 (Markdown for a person, CSV and JSON for a script)."""
 import csv
+import functools
 import json
 import os
 
 from . import results
-from .run import slurm
+from .run import programs, slurm
 
 
-# With DMA injection a generator runs ahead of the core that binds, and the
-# pipeline takes longer to fill than gups-sim's default runs allow at 512
-# nodes and more: 2,048 updates per node there gave 2.71 GUPS with quarters
-# 13.7% apart, 8,192 gave 2.98 with 0.1% (multicore, all mechanisms).
-MIN_UPDATES_PER_NODE = 8192
-# Above that, a run needs at least 2^25 updates in all, and 4,096 a node (four
-# times a node's look-ahead, 1,024, for the pipeline to fill): at 8,192 nodes
-# 4,096 a node gave the steady state of 8,192 a node to 0.15% (bgp multicore:
-# 43.727 against 43.795 GUPS) and 0.04% (bgl routed: 10.782 against 10.778),
-# in 59% of the wall time. --converge doubles from there.
-MIN_UPDATES_IN_ALL = 1 << 25
-MIN_UPDATES_PER_NODE_AT_SCALE = 4096
+def run_length(build, machine, algorithm, nodes):
+    """Updates per node a simulation of this many nodes runs by default: the plan's (gups-topology), the one rule
+    gups-sim and every study share (sim/plan/run_plan.hpp)."""
+    return _run_length(build, machine, algorithm, nodes)
 
 
-def min_updates_per_node(nodes):
-    """The length a study's simulation of this many nodes runs at least."""
-    return max(MIN_UPDATES_PER_NODE_AT_SCALE, min(MIN_UPDATES_PER_NODE, MIN_UPDATES_IN_ALL // nodes))
+@functools.lru_cache(maxsize=None)
+def _run_length(build, machine, algorithm, nodes):
+    return programs.plan(build, machine, nodes, algorithm)["table"]["updates_per_node"]
 
 
 # Mechanisms of the machine as it was. The paper's bucket sizes are those of
@@ -58,6 +51,12 @@ def mechanisms_for(algorithm, nodes, machine_file):
     if str(nodes) not in machine_file.get("reference_bucket_sizes", {}):
         chosen = [m for m in chosen if m != "paper-buckets"]
     return ",".join(chosen)
+
+
+def bucket_rule(mechanisms):
+    """gups-model's --buckets for a simulation with these gups-sim mechanisms: one baseline on both sides."""
+    chosen = mechanisms.split(",")
+    return "reference" if "paper-buckets" in chosen or "all" in chosen else "sizing"
 
 
 def sim_fields(document, wall):
@@ -104,8 +103,8 @@ def table_lines(columns, rows):
         ["| " + " | ".join(str(c[2](r)) for c in columns) + " |" for r in rows]
 
 
-def markdown(title, intro, columns, rows, commands, extra=()):
-    lines = [f"# {title}", "", results.provenance(), "", intro, ""] + table_lines(columns, rows)
+def markdown(title, intro, columns, rows, commands, extra=(), done="Simulated and modelled"):
+    lines = [f"# {title}", "", results.provenance(done=done), "", intro, ""] + table_lines(columns, rows)
     return "\n".join(lines + list(extra) + ["", "Commands:", ""] + [f"    {c}" for c in commands]) + "\n"
 
 

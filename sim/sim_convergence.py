@@ -1,5 +1,8 @@
 """What a simulation's result says binds (a core or the network's links), and when --converge's doublings of the
 run length have reached the steady state."""
+import math
+import statistics
+
 
 def what_binds(result):
     """The busiest core role and, when measured, the busiest dimension's links: whichever was busy the larger
@@ -40,12 +43,44 @@ def converged(result, previous, tolerance):
 
 # How close a steady state must be to the one a longer run gives, unless the caller says otherwise.
 SETTLED_TOLERANCE = 0.005
+# The middle half is cut into this many batches: the error of its rate is read from how their rates scatter. Whole
+# batches, not bins: the pipelines breathe (a dip every few bins at flow), so neighbouring bins trade updates.
+NOISE_BATCHES = 4
+
+
+def steady_noise(result):
+    """The standard error of the steady rate, relative to it: the scatter of the rates of NOISE_BATCHES equal
+    batches of the timeline's bins inside the middle half of the generating phase, over sqrt(batches); None when
+    the middle half holds fewer than two bins a batch."""
+    timeline, seconds = result.get("applied_timeline"), result.get("first_generator_done_seconds")
+    if not timeline or not seconds:
+        return None
+    width, counts = timeline["bin_seconds"], timeline["updates"]
+    first, last = math.ceil(seconds / 4 / width), math.floor(3 * seconds / 4 / width)
+    per_batch = (last - first) // NOISE_BATCHES
+    if per_batch < 2:
+        return None
+    batches = [sum(counts[first + i * per_batch:first + (i + 1) * per_batch]) for i in range(NOISE_BATCHES)]
+    mean = statistics.fmean(batches)
+    return None if mean <= 0 else statistics.stdev(batches) / mean / math.sqrt(NOISE_BATCHES)
+
+
+def length_to_settle(ran, climbing, noise, tolerance):
+    """Updates per node that should settle the run: twice as long while its quarters climb (a pipeline still
+    filling), and long enough for the standard error to fall to the tolerance as 1/sqrt(length)."""
+    factor = 2 if climbing else 1
+    if noise is not None and noise > tolerance:
+        factor = max(factor, (noise / tolerance) ** 2)
+    return ran * (1 << math.ceil(math.log2(factor))) if ran else None
 
 
 def steady_verdict(result, tolerance=SETTLED_TOLERANCE, convergence=None):
-    """One verdict on the run's steady state: settled when its two quarters agree within the tolerance (and, with
-    --converge, when the run of half the length agrees too); otherwise why not and what would settle it. The
-    binding core's wait for input is said beside it: a core that binds yet waits is a pipeline still filling."""
+    """One verdict on the run's steady state. Settled when the middle half's standard error is within the
+    tolerance (the figure is not one draw of a noisy rate) and its two quarters within twice it (no climb left
+    from filling the pipeline; within the tolerance itself when the run is too short for an error); with
+    --converge, when two runs of doubling length agree. Otherwise why not and the run
+    length that should settle it. The binding core's wait for input is said beside it: a core that binds yet
+    waits is a pipeline still filling."""
     spread = result.get("steady_spread")
     if not result.get("steady_gups") or spread is None:
         return None
@@ -53,18 +88,34 @@ def steady_verdict(result, tolerance=SETTLED_TOLERANCE, convergence=None):
     binds = result.get("binds", {})
     core = next((c for c in result.get("cores", []) if c.get("core") == binds.get("core")), None)
     waiting = None if core is None else max(0.0, 1 - core["busy_share"] - core.get("stalled_share", 0.0))
+    noise = steady_noise(result)
+    # With the error at the tolerance, the quarters' difference scatters by twice it: only a wider gap is a climb.
+    quarters_limit = tolerance if noise is None else 2 * tolerance
+    measured = f"quarters {spread:.2%} apart" + (f", standard error {noise:.2%}" if noise is not None else "")
     if convergence is not None:
         settled, basis = convergence["converged"], "two runs of doubling length agree and each one's quarters"
     else:
-        settled, basis = spread <= tolerance, "its quarters"
-    verdict = {"settled": settled, "tolerance": tolerance, "quarters_apart": spread, "basis": basis,
-               "binding_core_waiting_share": waiting, "updates_per_node": ran}
+        settled = spread <= quarters_limit and (noise is None or noise <= tolerance)
+        basis = "standard error and quarters" if noise is not None else "its quarters"
+    verdict = {"settled": settled, "tolerance": tolerance, "quarters_apart": spread, "standard_error": noise,
+               "basis": basis, "binding_core_waiting_share": waiting, "updates_per_node": ran}
     if settled:
-        verdict["text"] = (f"settled: {basis} within {tolerance:.1%} ({spread:.2%} apart)" +
+        verdict["text"] = (f"settled: {basis} within {tolerance:.1%} ({measured})" +
                            ("" if convergence else "; --converge confirms it against a run of twice the length"))
-    else:
-        longer = f"--updates-per-node {2 * ran}" if ran else "a longer run"
-        verdict["text"] = (f"NOT settled: {basis} {spread:.2%} apart, more than {tolerance:.1%}" +
-                           (f", the binding core waiting for input {waiting:.0%} of the time" if waiting else "") +
-                           f": the figure may be low; run --converge (or {longer})")
+        return verdict
+    why = []
+    if spread > quarters_limit:
+        quarters = result.get("steady_quarters_gups") or [0, 0]
+        climbing = quarters[1] > quarters[0]
+        why.append(f"quarters {spread:.2%} apart" + (", the later one higher" if climbing else ", the later one lower") +
+                   (f", the binding core waiting for input {waiting:.0%} of the time" if waiting else "") +
+                   (": the figure may be low" if climbing else ""))
+    if noise is not None and noise > tolerance:
+        why.append(f"standard error {noise:.2%}: the figure is one draw of a rate that varies that much")
+    if convergence is not None and not why:
+        why.append("the run before it disagrees")
+    longer = length_to_settle(ran, spread > quarters_limit, noise, tolerance)
+    verdict["settling_updates_per_node"] = longer
+    verdict["text"] = (f"NOT settled within {tolerance:.1%}: " + "; ".join(why) + "; run --converge" +
+                       (f" (or --updates-per-node {longer})" if longer else ""))
     return verdict

@@ -211,14 +211,14 @@ class Simulations:
 
 
 def simulation_command(sim, machine_path, algorithm, nodes, owner, network, machine, json_path, partition=None):
-    """gups-sim as the study runs it: every mechanism of the machine, converged run lengths; on another
+    """gups-sim as the study runs it: every mechanism of the machine, the default run length; on another
     partition (its shape and wraps instead of the machine's, so without the mesh mechanism) when given."""
     chosen = study_tools.mechanisms_for(algorithm, nodes, machine).split(",")
     if partition:
         chosen = [m for m in chosen if m and m != "mesh"]
     command = programs.sim_command(sim, machine_path, algorithm, nodes, "--verify", "no", "--owner", owner,
                                    "--mechanisms", ",".join(m for m in chosen if m) or "none", "--network", network,
-                                   "--min-updates-per-node", str(study_tools.min_updates_per_node(nodes)), "--json", json_path)
+                                   "--json", json_path)
     if partition:
         at = command.index("--nodes")
         command[at:at + 2] = explain_partition.sim_options(partition)

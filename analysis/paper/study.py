@@ -13,8 +13,8 @@ import time
 
 from .. import results
 from ..report import plot
-from ..study_tools import (MECHANISMS, MIN_UPDATES_PER_NODE, csv_list, fmt, label, markdown, mechanisms_for,  # noqa: F401
-                           min_updates_per_node, ratio, run_tasks, sim_fields, steady_cell, table_lines, write)
+from ..study_tools import (MECHANISMS, csv_list, fmt, label, markdown, mechanisms_for,  # noqa: F401
+                           ratio, run_length, run_tasks, sim_fields, steady_cell, table_lines, write)
 from ..run import launcher, programs, slurm
 from . import sweep
 
@@ -59,8 +59,6 @@ class Study:
                                        path)
         if self.args.updates_per_node:
             command += ["--updates-per-node", str(self.args.updates_per_node)]
-        else:
-            command += ["--min-updates-per-node", str(min_updates_per_node(nodes))]
         if self.args.max_wall:
             command += ["--max-wall", str(self.args.max_wall)]
         if self.args.converge:
@@ -115,7 +113,9 @@ def simulate_by_size(args, study, rows, machine_files):
     if study.launcher.name == "slurm":
         simulate_keys(study, rows, sorted(rows, key=lambda k: (k[2], SERIES_ORDER[k[:2]])), machine_files)
         return
-    budget = WallBudget(args.wall_budget, args.jobs, lambda n: args.updates_per_node or min_updates_per_node(n))
+    series = next(iter(rows))[:2]
+    budget = WallBudget(args.wall_budget, args.jobs,
+                        lambda n: args.updates_per_node or run_length(args.build, *series, n))
     stopped = set()
     for n in sorted({key[2] for key in rows}):
         candidates = [key for key in rows if key[2] == n and key[:2] not in stopped]
@@ -158,7 +158,7 @@ class WallBudget:
     199, 530 s from 64 to 4,096 nodes), times the updates the run simulates (length(nodes) a node)."""
     FIRST_GROWTH, MIN_GROWTH, MAX_GROWTH, MARGIN = 1.5, 1.0, 2.0, 1.25
 
-    def __init__(self, seconds, jobs, length=min_updates_per_node):
+    def __init__(self, seconds, jobs, length):
         self.seconds, self.jobs, self.start, self.walls = seconds, max(1, jobs), time.monotonic(), {}
         self.length = length
 

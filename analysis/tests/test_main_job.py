@@ -21,7 +21,7 @@ def table4_row(machine, algorithm, nodes, eq, steady=None, binds="core 3", paper
 def test_budget_estimates_from_the_growth_of_each_series(monkeypatch):
     clock = iter([100.0, 100.0, 150.0, 150.0])
     monkeypatch.setattr(study.time, "monotonic", lambda: next(clock))
-    budget = study.WallBudget(seconds=100, jobs=2)
+    budget = study.WallBudget(seconds=100, jobs=2, length=lambda n: 8192)
     assert budget.estimate([("bgp", "multicore", 64)]) == 0  # nothing to go by: the first size always runs
     budget.record(("bgp", "multicore", 64), 2.0)
     budget.record(("bgp", "multicore", 128), 6.0)
@@ -36,7 +36,7 @@ def test_budget_estimates_from_the_growth_of_each_series(monkeypatch):
 
 def test_budget_chooses_the_series_of_a_size_that_fit_cheapest_first(monkeypatch):
     monkeypatch.setattr(study.time, "monotonic", lambda: 100.0)
-    budget = study.WallBudget(seconds=100, jobs=1)
+    budget = study.WallBudget(seconds=100, jobs=1, length=lambda n: 8192)
     budget.record(("bgp", "multicore", 2048), 40.0)
     budget.record(("bgp", "routed", 2048), 10.0)
     budget.record(("bgl", "routed", 2048), 8.0)
@@ -44,7 +44,7 @@ def test_budget_chooses_the_series_of_a_size_that_fit_cheapest_first(monkeypatch
     # 3x per doubling: 120, 30 and 24 s; one at a time with a 1.25 margin, the two routed ones fit in 100 s
     # (67.5 s), all three would not (217.5 s).
     assert budget.choose(keys) == [("bgp", "routed", 4096), ("bgl", "routed", 4096)]
-    assert set(study.WallBudget(seconds=0, jobs=1).choose(keys)) == set(keys)  # no budget: everything
+    assert set(study.WallBudget(seconds=0, jobs=1, length=lambda n: 8192).choose(keys)) == set(keys)  # no budget: everything
 
 
 def test_study_rejects_bad_budget_and_jobs(capsys):
@@ -107,8 +107,8 @@ def test_the_main_command_is_the_documented_one():
 
 def test_budget_scales_by_the_updates_each_size_simulates(monkeypatch):
     monkeypatch.setattr(study.time, "monotonic", lambda: 100.0)
-    budget = study.WallBudget(seconds=0, jobs=1)
-    assert [study.min_updates_per_node(n) for n in (64, 4096, 8192, 65536)] == [8192, 8192, 4096, 4096]
+    # The default run length's rule (sim/plan/run_plan.hpp) at these sizes.
+    budget = study.WallBudget(seconds=0, jobs=1, length=lambda n: 8192 if n <= 4096 else 4096)
     budget.record(("bgp", "multicore", 2048), 40.0)
     budget.record(("bgp", "multicore", 4096), 120.0)
     # 3x the wall for 2x the updates: 1.5x per update per doubling. 8,192 nodes simulate 4,096 updates a node,

@@ -124,7 +124,8 @@ def machine_documents(args, build):
 
 def model_row(args, model, machine, nodes, tag):
     path = os.path.join(args.out, "raw", f"model-{tag}.json")
-    command = programs.model_command(model, machine, args.algorithm, nodes, "--json", path)
+    command = programs.model_command(model, machine, args.algorithm, nodes, "--buckets",
+                                     study_tools.bucket_rule(args.mechanisms), "--json", path)
     status, _, err = launcher.run(command)
     if status != 0:
         raise ValueError(f"gups-model refused {machine} at {nodes} nodes: {err.strip().splitlines()[-1]}")
@@ -256,5 +257,7 @@ def markdown(args, rows, wall, commands):
         extra += ["", "Where it changes (simulation):", ""] + listed(changes(rows, "binds"))
     machine = "" if args.field == MACHINE_FIELD else f" of {args.machine}"
     return study_tools.markdown(f"What if: {fields}", f"{args.algorithm} with {fields}{machine} varied; gups-model and "
-                          f"{'' if args.model_only else 'gups-sim, '}{wall:.0f} s of wall time on this machine.",
-                          columns, rows, commands, extra)
+                          f"{'' if args.model_only else 'gups-sim, '}{wall:.0f} s of wall time on this machine; "
+                          f"bucket sizes: {study_tools.bucket_rule(args.mechanisms)} on both sides"
+                          f"{'' if args.model_only else f' (simulation mechanisms: {args.mechanisms})'}.",
+                          columns, rows, commands, extra, "Modelled" if args.model_only else "Simulated and modelled")

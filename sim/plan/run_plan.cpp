@@ -99,9 +99,10 @@ std::vector<std::string> kernel_arguments(const RunPlan& plan, const PlanRequest
 }  // namespace
 
 std::uint64_t default_updates_per_node(std::uint64_t nodes) {
-  const std::uint64_t wanted = (std::uint64_t{1} << 20) / std::max<std::uint64_t>(nodes, 1);
-  const std::uint64_t power = wanted == 0 ? 1 : std::bit_floor(wanted);
-  return std::min<std::uint64_t>(16384, std::max<std::uint64_t>(2048, power));
+  constexpr std::uint64_t kSmall = 16384, kMiddle = 8192, kAtScale = 4096;
+  constexpr std::uint64_t kSmallNodes = 64, kUpdatesInAll = std::uint64_t{1} << 25;
+  if (nodes <= kSmallNodes) return kSmall;
+  return std::max(kAtScale, std::min(kMiddle, kUpdatesInAll / nodes));
 }
 
 TorusShape requested_shape(const model::Machine& machine, const std::string& shape, std::uint64_t nodes) {

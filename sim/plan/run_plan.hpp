@@ -94,10 +94,16 @@ struct RunPlan {
   std::vector<OperationCharges> charges;      // per core of a node, from the machine's cycles
 };
 
-// A run long enough for a steady state to show, and short enough to
-// simulate: 2^20 / nodes as a power of two, from 2,048 to 16,384 (64 nodes
-// converge within 1% at 16,384; at any size the buckets fill first, about
-// the 1,024 look-ahead per node, so no run is shorter than twice that).
+// The run length when none is asked for, the same for gups-sim and every
+// study: 16,384 updates a node up to 64 nodes, 8,192 up to 4,096 nodes,
+// 4,096 above (at least 2^25 updates in all, and four times a node's
+// look-ahead of 1,024 for the pipeline to fill). With DMA injection a
+// generator runs ahead of the core that binds and the pipeline fills slowly:
+// at 512 nodes 2,048 a node gave 2.71 GUPS with quarters 13.7% apart, 8,192
+// gave 2.98 with 0.1% (bgp multicore, every mechanism). At 8,192 nodes 4,096
+// a node gave the steady state of 8,192 a node to 0.15% (bgp multicore) and
+// 0.04% (bgl routed). Whether
+// a run settled is the steady-state verdict's to say (sim/sim_convergence.py).
 std::uint64_t default_updates_per_node(std::uint64_t nodes);
 
 // Throws std::invalid_argument naming the option at fault.
