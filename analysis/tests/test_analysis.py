@@ -276,7 +276,7 @@ def test_a_steady_state_whose_rate_breathes_is_settled_only_when_long_enough_to_
     assert noise > 0.005
     verdict = convergence.steady_verdict(breathing)
     assert not verdict["settled"] and f"standard error {noise:.2%}" in verdict["text"]
-    assert verdict["settling_updates_per_node"] == 8192 * 2 ** math.ceil(math.log2((noise / 0.005) ** 2))
+    assert verdict["settling_updates_per_node"] == 8192 * 2 ** math.ceil(math.log2(noise / 0.005))
     # Quarters 1.5% apart, later higher, with a small error: a pipeline still filling, twice the length.
     climbing = run([100.0] * 48, [0.9925, 1.0075])
     verdict = convergence.steady_verdict(climbing)

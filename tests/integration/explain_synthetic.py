@@ -4,7 +4,8 @@ come first, with its value within 10% and its law; a column no candidate can giv
     python3 tests/integration/explain_synthetic.py CASE --build BUILD --out DIR [--nodes 8,16,32,64]
         [--wall-budget SECONDS]
 
-Cases: top3-step (top3 + 40 cycles above the second size, multi-core on bgp), bandwidth-half (links at half
+Cases: top3-step (top3 + 40 cycles above the second size, multi-core on bgp), top3-tenth (top3 + 15 cycles at
+every size: about 10% under the model; a benchmark at 64 to 1,024 nodes), bandwidth-half (links at half
 their bandwidth on a bgp whose network binds, single-core), meshed-long-side (the same slow bgp, every partition a
 torus as given, the column made with the longest side of each partition a mesh, cubes wrapped; single-core, queue
 level), unexplained (the model's GUPS, every other size 30% lower).
@@ -26,6 +27,9 @@ CASES = {
     # algorithm, candidates, the mechanism made, its value at each size (by position), the law expected
     "top3-step": ("multicore", "top0,top1,top2,top3,send_call,receive_call,link_bandwidth", "top3",
                   lambda nominal, i: nominal + (40 if i >= 2 else 0), "step"),
+    # The column of the issue that asked for evidence: about 10% under the model at every size, core 3 slower.
+    "top3-tenth": ("multicore", "top0,top1,top2,top3,send_call,receive_call,link_bandwidth", "top3",
+                   lambda nominal, i: nominal + 15, "constant"),
     "bandwidth-half": ("routed", "routing_hop,update,link_bandwidth", "link_bandwidth",
                        lambda nominal, i: 0.5 * nominal, "constant"),
     "meshed-long-side": ("routed", "partition,link_bandwidth,routing_hop,update", "partition", None,
@@ -41,7 +45,7 @@ SLOW_LINKS = 1 / 200
 
 def machine_for(case, build, out):
     machine = programs.load_machine("bgp", build)
-    if case != "top3-step":
+    if not case.startswith("top3"):
         machine = explain_mechanisms.MECHANISMS["link_bandwidth"].applied(machine, SLOW_LINKS)
         machine["name"] = "bgp-slow-links"
     if case == "meshed-long-side":  # assumed for the case: every partition a torus as the machine gives it
