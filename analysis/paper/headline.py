@@ -43,6 +43,11 @@ def series_finding(rows, key):
     text = f"**{TITLES[key]}**, simulated at {sizes} nodes: the steady state is {span(ratios)} of {eq}"
     if ratios[0] - ratios[-1] > NOTABLE and all(b <= a + NOTABLE / 2 for a, b in zip(ratios, ratios[1:])):
         text += ", further below it as the machine grows"
+    unsettled = [r for r in simulated if r.get("steady_settled") is False]
+    if unsettled:
+        sizes_unsettled = ", ".join(f"{r['nodes']:,}" for r in unsettled)
+        text += (f" (not settled at {sizes_unsettled} nodes: those runs' verdicts give why and the length that "
+                 "would settle them)")
     binds = sorted({r["binds"] for r in simulated})
     text += f"; {binds[0]} binds at every size" if len(binds) == 1 else f"; binding: {', '.join(binds)}"
     last = simulated[-1]
