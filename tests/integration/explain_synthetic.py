@@ -115,6 +115,10 @@ def main():
         document = json.load(f)
     first = document["mechanisms"][0]
     print(f"verdict: {document['verdict']}")
+    for row in document["measured"]:  # the evidence per size: the column against the machine as given
+        simulated = f"simulated {row['simulated_gups']:.4g}" if row["simulated"] else "not simulated (model only)"
+        print(f"baseline at {row['nodes']} nodes: column {row['gups']:.4g}, model {row['model_gups']:.4g} "
+              f"({row['model_binds']} binds), {simulated}")
     if name is None:
         ok = not document["explained_by"]
         print("unexplained, as made" if ok else f"explained by {document['explained_by']}, but nothing can")
