@@ -103,6 +103,8 @@ class Simulations:
             programs.binary(args.build, "gups-sim")
         self.runs, self.nominal, self.stopped_at, self.commands = 0, {}, None, []
         self.wall_by_nodes = {}
+        # Runs whose steady state did not settle (their verdict), and the sizes whose machine as given did not.
+        self.unsettled_runs, self.unsettled_nominal = 0, set()
 
     def confirm(self, entries, mechanisms):
         for n in self.measured:
@@ -157,8 +159,13 @@ class Simulations:
             print(f"explain: {n} nodes, {what}: the simulation failed (status {status}): {err.strip()[-200:]}",
                   file=sys.stderr, flush=True)
             return None
-        print(f"explain: {n} nodes, {what}: {gups:.4g} GUPS simulated ({time.monotonic() - self.started:.0f} s)",
-              file=sys.stderr, flush=True)
+        settled = steady_settled(path)
+        if settled is False:
+            self.unsettled_runs += 1
+            if mechanism is None and not partition:
+                self.unsettled_nominal.add(n)
+        print(f"explain: {n} nodes, {what}: {gups:.4g} GUPS simulated{'' if settled is not False else ' (not settled)'} "
+              f"({time.monotonic() - self.started:.0f} s)", file=sys.stderr, flush=True)
         return gups
 
     def partitions(self, n):
@@ -234,6 +241,15 @@ def simulated_gups(command, json_path):
     except (OSError, ValueError):
         gups = None
     return status, gups if status == 0 and gups else None, err
+
+
+def steady_settled(json_path):
+    """The run's steady-state verdict (gups-sim's): True, False, or None where it gave none."""
+    try:
+        with open(json_path, encoding="utf-8") as f:
+            return (json.load(f).get("steady_verdict") or {}).get("settled")
+    except (OSError, ValueError):
+        return None
 
 
 def model_guess(response, nominal, simulated, target):
@@ -475,12 +491,14 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         "measured_file": args.measured, "tolerance": args.tolerance,
         "measured": [{"nodes": n, "gups": p.gups, "spread": p.spread, "tolerance": p.tolerance(args.tolerance),
                       "model_gups": base[n]["gups"], "model_binds": base[n]["binds"],
-                      "simulated_gups": simulated.nominal.get(n), "simulated": simulated.nominal.get(n) is not None}
+                      "simulated_gups": simulated.nominal.get(n), "simulated": simulated.nominal.get(n) is not None,
+                      "simulated_settled": None if n not in simulated.nominal else n not in simulated.unsettled_nominal}
                      for n, p in measured.items()],
         "verdict": verdict, "explained_by": [first["mechanism"].name] + equivalent if first else [],
         "baseline_disagreements": baseline,
         "mechanisms": mechanisms,
-        "simulation": {"runs": simulated.runs, "not_simulated_from": simulated.stopped_at,
+        "simulation": {"runs": simulated.runs, "not_settled_runs": simulated.unsettled_runs,
+                       "not_simulated_from": simulated.stopped_at,
                        "wall_budget": args.wall_budget, "commands": simulated.commands},
         "wall_seconds": round(wall, 1), "command": "python3 -m analysis " + " ".join(
             shlex.quote(a) for a in sys.argv[1:]),
@@ -565,10 +583,15 @@ def markdown(document):
         ("tolerance", True, lambda r: f"{100 * r['tolerance']:.1f}%"),
         ("model (machine file)", True, lambda r: fmt(r["model_gups"])), ("binds", False, lambda r: r["model_binds"]),
         ("simulated (machine file)", True,
-         lambda r: fmt(r["simulated_gups"]) if r.get("simulated", True) else "not simulated (model only)")],
+         lambda r: (fmt(r["simulated_gups"]) + (study_tools.UNSETTLED_MARK if r.get("simulated_settled") is False
+                                                 else "")) if r.get("simulated", True) else
+         "not simulated (model only)")],
         document["measured"])
     sim = document["simulation"]
-    lines += ["", f"{sim['runs']} simulations, {document['wall_seconds']:.0f} s of wall time" +
+    unsettled = sim.get("not_settled_runs")
+    lines += ["", f"{sim['runs']} simulations" +
+              (f" ({unsettled} of them not settled: their steady states may be off by more than 0.5%)"
+               if unsettled else "") + f", {document['wall_seconds']:.0f} s of wall time" +
               (f"; not simulated from {sim['not_simulated_from']} nodes" if sim["not_simulated_from"] else "") + ".",
               "", "Command:", "", f"    {document['command']}", ""]
     return "\n".join(lines)

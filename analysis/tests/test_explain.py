@@ -204,3 +204,25 @@ def test_simulation_steps_stay_bounded_and_stop_where_nothing_moves():
     response = explain_model.Response(64, 64.0, "cost", [(100, 1.0)], math.inf, 0.457)
     guess = explain.model_guess(response, 40.0, 0.9 * response.gups(40.0), 0.9 * response.gups(52.0))
     assert guess == pytest.approx(52)
+
+
+def test_a_simulation_that_did_not_settle_is_marked_in_the_evidence(tmp_path):
+    from analysis.explain import verdict
+    settled, unsettled, silent = (tmp_path / f"{name}.json" for name in ("settled", "unsettled", "silent"))
+    settled.write_text('{"steady_verdict": {"settled": true}}')
+    unsettled.write_text('{"steady_verdict": {"settled": false}}')
+    silent.write_text('{"steady_gups": 1.0}')
+    assert [verdict.steady_settled(str(p)) for p in (settled, unsettled, silent)] == [True, False, None]
+    assert verdict.steady_settled(str(tmp_path / "missing.json")) is None
+    document = {"command": "explain", "algorithm": "multicore", "machine": "bgp", "bucket_rule": "reference",
+                "measured_file": "m.csv", "tolerance": 0.01, "verdict": "top3 explains the column",
+                "mechanisms": [], "wall_seconds": 5.0,
+                "measured": [{"nodes": 64, "gups": 0.34, "tolerance": 0.01, "model_gups": 0.38, "model_binds": "core 3",
+                              "simulated_gups": 0.37, "simulated": True, "simulated_settled": False},
+                             {"nodes": 128, "gups": 0.68, "tolerance": 0.01, "model_gups": 0.76, "model_binds": "core 3",
+                              "simulated_gups": None, "simulated": False, "simulated_settled": None}],
+                "simulation": {"runs": 3, "not_settled_runs": 2, "not_simulated_from": 128}}
+    text = verdict.markdown(document)
+    assert "| 64 | 0.34 | 1.0% | 0.38 | core 3 | 0.37 (not settled) |" in text
+    assert "not simulated (model only)" in text
+    assert "3 simulations (2 of them not settled: their steady states may be off by more than 0.5%)" in text
