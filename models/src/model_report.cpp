@@ -117,6 +117,20 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
                         binds_column(p), optional_gups(measured));
     out += line + "\n";
   }
+  // The paper's column used its own bucket sizes: where this rule's differ, diff mixes the two baselines.
+  std::vector<std::string> other_buckets;
+  for (const auto& p : series.rows) {
+    if (multicore && o.buckets == BucketRule::sizing && p.reference_bucket_size &&
+        *p.reference_bucket_size != p.bucket_size && reference(machine, name + "_bound", p.nodes)) {
+      other_buckets.push_back(std::to_string(p.nodes));
+    }
+  }
+  if (!other_buckets.empty()) {
+    out += fmt::format("diff at {} nodes compares buckets of the sizing rule with the paper's (column paper); "
+                       "--buckets reference models the paper's bucket sizes, as gups-sim --mechanisms paper-buckets "
+                       "simulates them\n",
+                       fmt::join(other_buckets, ", "));
+  }
   if (placed) {
     const auto placement = o.nodes_per_host == 0 ? std::string("torus nodes fill each node's cores, --nodes-per-host fill")
                                                  : fmt::format("{} torus node(s) per node", o.nodes_per_host);
