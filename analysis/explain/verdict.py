@@ -243,6 +243,12 @@ def simulated_gups(command, json_path):
     return status, gups if status == 0 and gups else None, err
 
 
+def binding_name(row):
+    """What binds in a gups-model row, as its table says it: the core (core 3) where the CPU binds."""
+    resource = row.get("binding_resource")
+    return resource.split(":")[0] if row.get("binds") == "cpu" and resource else row["binds"]
+
+
 def steady_settled(json_path):
     """The run's steady-state verdict (gups-sim's): True, False, or None where it gave none."""
     try:
@@ -490,7 +496,7 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         "bucket_rule": getattr(args, "bucket_rule", None),
         "measured_file": args.measured, "tolerance": args.tolerance,
         "measured": [{"nodes": n, "gups": p.gups, "spread": p.spread, "tolerance": p.tolerance(args.tolerance),
-                      "model_gups": base[n]["gups"], "model_binds": base[n]["binds"],
+                      "model_gups": base[n]["gups"], "model_binds": binding_name(base[n]),
                       "simulated_gups": simulated.nominal.get(n), "simulated": simulated.nominal.get(n) is not None,
                       "simulated_settled": None if n not in simulated.nominal else n not in simulated.unsettled_nominal}
                      for n, p in measured.items()],

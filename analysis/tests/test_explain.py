@@ -226,3 +226,10 @@ def test_a_simulation_that_did_not_settle_is_marked_in_the_evidence(tmp_path):
     assert "| 64 | 0.34 | 1.0% | 0.38 | core 3 | 0.37 (not settled) |" in text
     assert "not simulated (model only)" in text
     assert "3 simulations (2 of them not settled: their steady states may be off by more than 0.5%)" in text
+
+
+def test_the_evidence_names_the_binding_core_as_gups_model_does():
+    from analysis.explain import verdict
+    assert verdict.binding_name({"binds": "cpu", "binding_resource": "core 3: receive Z, update the table"}) == "core 3"
+    assert verdict.binding_name({"binds": "network", "binding_resource": "network: dimension 0 links"}) == "network"
+    assert verdict.binding_name({"binds": "cpu"}) == "cpu"
