@@ -10,14 +10,10 @@ from . import results
 from .run import programs, slurm
 
 
+@functools.lru_cache(maxsize=None)
 def run_length(build, machine, algorithm, nodes):
     """Updates per node a simulation of this many nodes runs by default: the plan's (gups-topology), the one rule
     gups-sim and every study share (sim/plan/run_plan.hpp)."""
-    return _run_length(build, machine, algorithm, nodes)
-
-
-@functools.lru_cache(maxsize=None)
-def _run_length(build, machine, algorithm, nodes):
     return programs.plan(build, machine, nodes, algorithm)["table"]["updates_per_node"]
 
 

@@ -150,16 +150,16 @@ class Simulations:
             command += mechanism.sim_options(value)
         self.commands.append(" ".join(shlex.quote(c) for c in command))
         begun = time.monotonic()
-        status, gups, err = simulated_gups(command, path)
+        status, document, err = simulated(command, path)
         self.runs += 1
         self.wall_by_nodes[n] = max(self.wall_by_nodes.get(n, 0.0), time.monotonic() - begun)
         what = (f"partition {partition.label}" if partition else
                 "the machine as given" if mechanism is None else f"{mechanism.name} = {value:.4g}")
-        if gups is None:
+        if document is None:
             print(f"explain: {n} nodes, {what}: the simulation failed (status {status}): {err.strip()[-200:]}",
                   file=sys.stderr, flush=True)
             return None
-        settled = steady_settled(path)
+        gups, settled = document["steady_gups"], steady_settled(document)
         if settled is False:
             self.unsettled_runs += 1
             if mechanism is None and not partition:
@@ -232,15 +232,16 @@ def simulation_command(sim, machine_path, algorithm, nodes, owner, network, mach
     return command
 
 
-def simulated_gups(command, json_path):
-    """(status, steady-state GUPS or None, stderr) of one gups-sim run."""
+def simulated(command, json_path):
+    """(status, result document or None, stderr) of one gups-sim run: None unless it succeeded with a steady
+    state."""
     status, _, err = launcher.run(command)
     try:
         with open(json_path, encoding="utf-8") as f:
-            gups = json.load(f).get("steady_gups")
+            document = json.load(f)
     except (OSError, ValueError):
-        gups = None
-    return status, gups if status == 0 and gups else None, err
+        document = None
+    return status, document if status == 0 and document and document.get("steady_gups") else None, err
 
 
 def binding_name(row):
@@ -249,13 +250,9 @@ def binding_name(row):
     return resource.split(":")[0] if row.get("binds") == "cpu" and resource else row["binds"]
 
 
-def steady_settled(json_path):
-    """The run's steady-state verdict (gups-sim's): True, False, or None where it gave none."""
-    try:
-        with open(json_path, encoding="utf-8") as f:
-            return (json.load(f).get("steady_verdict") or {}).get("settled")
-    except (OSError, ValueError):
-        return None
+def steady_settled(document):
+    """A gups-sim result's steady-state verdict: True, False, or None where it gave none."""
+    return (document.get("steady_verdict") or {}).get("settled")
 
 
 def model_guess(response, nominal, simulated, target):

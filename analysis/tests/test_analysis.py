@@ -230,11 +230,16 @@ def test_table4_beside_another_study_shows_both_levels_on_the_same_shape(tmp_pat
         study.beside_rows(str(tmp_path / "missing"))
 
 
-def test_a_steady_state_is_settled_or_says_why_not_and_tables_mark_it():
+def sim_convergence():
+    """gups-sim's verdict module, which lives beside gups-sim (sim/), not in the analysis package."""
     import importlib
     import sys as _sys
     _sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "sim"))
-    convergence = importlib.import_module("sim_convergence")
+    return importlib.import_module("sim_convergence")
+
+
+def test_a_steady_state_is_settled_or_says_why_not_and_tables_mark_it():
+    convergence = sim_convergence()
     cores = [{"core": 3, "busy_share": 0.70, "stalled_share": 0.0}]
     unsettled = {"steady_gups": 21.1e9, "steady_spread": 0.026, "steady_quarters_gups": [20.8, 21.4],
                  "binds": {"core": 3}, "cores": cores, "simulation": {"updates_per_node": 2048}}
@@ -254,10 +259,7 @@ def test_a_steady_state_is_settled_or_says_why_not_and_tables_mark_it():
 
 
 def test_a_steady_state_whose_rate_breathes_is_settled_only_when_long_enough_to_average_it():
-    import importlib
-    import sys as _sys
-    _sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "sim"))
-    convergence = importlib.import_module("sim_convergence")
+    convergence = sim_convergence()
 
     def run(bins, quarters, updates_per_node=8192):
         # 64 bins of 1 s; every node generates for the first 48, so the middle half is bins 12 to 36.

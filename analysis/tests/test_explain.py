@@ -208,12 +208,13 @@ def test_simulation_steps_stay_bounded_and_stop_where_nothing_moves():
 
 def test_a_simulation_that_did_not_settle_is_marked_in_the_evidence(tmp_path):
     from analysis.explain import verdict
-    settled, unsettled, silent = (tmp_path / f"{name}.json" for name in ("settled", "unsettled", "silent"))
-    settled.write_text('{"steady_verdict": {"settled": true}}')
-    unsettled.write_text('{"steady_verdict": {"settled": false}}')
-    silent.write_text('{"steady_gups": 1.0}')
-    assert [verdict.steady_settled(str(p)) for p in (settled, unsettled, silent)] == [True, False, None]
-    assert verdict.steady_settled(str(tmp_path / "missing.json")) is None
+    documents = [{"steady_verdict": {"settled": True}}, {"steady_verdict": {"settled": False}}, {"steady_gups": 1.0}]
+    assert [verdict.steady_settled(d) for d in documents] == [True, False, None]
+    result = tmp_path / "result.json"
+    result.write_text('{"steady_gups": 1.0, "steady_verdict": {"settled": false}}')
+    assert verdict.simulated(["true"], str(result))[1]["steady_verdict"]["settled"] is False
+    assert verdict.simulated(["false"], str(result))[1] is None  # a failed run gives no document
+    assert verdict.simulated(["true"], str(tmp_path / "missing.json"))[1] is None
     document = {"command": "explain", "algorithm": "multicore", "machine": "bgp", "bucket_rule": "reference",
                 "measured_file": "m.csv", "tolerance": 0.01, "verdict": "top3 explains the column",
                 "mechanisms": [], "wall_seconds": 5.0,

@@ -102,8 +102,8 @@ struct RunPlan {
 // at 512 nodes 2,048 a node gave 2.71 GUPS with quarters 13.7% apart, 8,192
 // gave 2.98 with 0.1% (bgp multicore, every mechanism). At 8,192 nodes 4,096
 // a node gave the steady state of 8,192 a node to 0.15% (bgp multicore) and
-// 0.04% (bgl routed). Whether
-// a run settled is the steady-state verdict's to say (sim/sim_convergence.py).
+// 0.04% (bgl routed). Whether a run settled is the steady-state verdict's
+// to say (sim/sim_convergence.py).
 std::uint64_t default_updates_per_node(std::uint64_t nodes);
 
 // Throws std::invalid_argument naming the option at fault.

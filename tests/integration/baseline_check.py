@@ -20,7 +20,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
-from analysis import results  # noqa: E402  (the provenance line every measured table carries)
+from analysis import results, study_tools  # noqa: E402  (provenance line, Markdown table)
+from analysis.run import programs  # noqa: E402  (the programs' command lines)
 
 RULES = {"sizing": "dma", "reference": "dma,paper-buckets"}
 UNCONGESTED = ("--network-scale", "1000", "--zero-latency")
@@ -29,17 +30,17 @@ MAX_LENGTHENING = 4  # a run not settled at the default length runs once more, a
 
 def model_row(build, machine, algorithm, nodes, rule, out):
     path = os.path.join(out, f"model-{machine}-{algorithm}-{nodes}-{rule}.json")
-    subprocess.run([os.path.join(build, "models", "gups-model"), "--machine", machine, "--algorithm", algorithm,
-                    "--nodes", str(nodes), "--buckets", rule, "--json", path], check=True, capture_output=True)
+    subprocess.run(programs.model_command(programs.binary(build, "gups-model"), machine, algorithm, nodes,
+                                          "--buckets", rule, "--json", path), check=True, capture_output=True)
     with open(path, encoding="utf-8") as f:
         return json.load(f)["results"][0]["rows"][0]
 
 
 def simulate(build, machine, algorithm, nodes, rule, network, out, updates_per_node=None):
     path = os.path.join(out, f"sim-{machine}-{algorithm}-{nodes}-{rule}.json")
-    command = [os.path.join(build, "sim", "gups-sim"), "--quiet", "--machine", machine, "--algo", algorithm,
-               "--nodes", str(nodes), "--mechanisms", RULES[rule], "--network", network, "--verify", "no",
-               *UNCONGESTED, "--json", path]
+    command = programs.sim_command(programs.binary(build, "gups-sim"), machine, algorithm, nodes,
+                                   "--mechanisms", RULES[rule], "--network", network, "--verify", "no",
+                                   *UNCONGESTED, "--json", path)
     if updates_per_node:
         command += ["--updates-per-node", str(updates_per_node)]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -92,15 +93,19 @@ def markdown(rows, args, wall):
              f"faster and no latency, `--network {args.network}`, the default run length (once more at the length "
              f"its verdict names when not settled, up to {MAX_LENGTHENING} times). Each row's bucket size is the "
              f"one both used.", "",
-             "| algorithm | machine | nodes | bucket rule | bucket size | model GUPS | simulated GUPS | sim/model | "
-             "standard error | settled | updates per node | wall s |",
-             "|---|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|"]
-    for r in rows:
-        error = "-" if r["standard_error"] is None else f"{r['standard_error']:.2%}"
-        lines.append(f"| {r['algorithm']} | {r['machine']} | {r['nodes']:,} | {r['rule']} | {r['bucket_size']} | "
-                     f"{r['model_gups']:.4g} | {r['sim_gups']:.4g} | {r['ratio']:.4f} | {error} | "
-                     f"{'yes' if r['settled'] else 'no'} | {r['updates_per_node']:,} | {r['wall_seconds']:.0f} |")
+             ] + study_tools.table_lines(COLUMNS, rows)
     return "\n".join(lines) + "\n"
+
+
+COLUMNS = [
+    ("algorithm", False, lambda r: r["algorithm"]), ("machine", False, lambda r: r["machine"]),
+    ("nodes", True, lambda r: f"{r['nodes']:,}"), ("bucket rule", False, lambda r: r["rule"]),
+    ("bucket size", True, lambda r: r["bucket_size"]), ("model GUPS", True, lambda r: f"{r['model_gups']:.4g}"),
+    ("simulated GUPS", True, lambda r: f"{r['sim_gups']:.4g}"), ("sim/model", True, lambda r: f"{r['ratio']:.4f}"),
+    ("standard error", True, lambda r: "-" if r["standard_error"] is None else f"{r['standard_error']:.2%}"),
+    ("settled", False, lambda r: "yes" if r["settled"] else "no"),
+    ("updates per node", True, lambda r: f"{r['updates_per_node']:,}"),
+    ("wall s", True, lambda r: f"{r['wall_seconds']:.0f}")]
 
 
 def main(argv):

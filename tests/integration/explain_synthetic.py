@@ -75,11 +75,11 @@ def measured_column(case, machine, machine_path, build, out, nodes):
             result = os.path.join(out, f"made-{n}-result.json")
             command = explain.simulation_command(programs.binary(build, "gups-sim"), path, algorithm, n, "division",
                                                  NETWORK.get(case, "auto"), machine, result, partition)
-            status, gups, err = explain.simulated_gups(command, result)
-            if gups is None:
+            status, document, err = explain.simulated(command, result)
+            if document is None:
                 sys.exit(f"explain_synthetic: the simulation at {n} nodes failed ({status}): {err[-300:]}")
-            with open(result, encoding="utf-8") as f:
-                spread = json.load(f)["steady_spread"] * gups  # the simulation's own noise: its quarters apart
+            gups = document["steady_gups"]
+            spread = document["steady_spread"] * gups  # the simulation's own noise: its quarters apart
             rows.append((n, gups, spread))
     path = os.path.join(out, "measured.csv")
     with open(path, "w", encoding="utf-8") as f:
