@@ -11,6 +11,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/mapping_mode.cpp
   kernel/core/operation_charges.cpp
   kernel/core/packet_format.cpp
+  kernel/core/plan_spec.cpp
   kernel/core/program_variants.cpp
   kernel/core/run_config.cpp
   kernel/core/result_output.cpp

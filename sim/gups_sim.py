@@ -98,7 +98,7 @@ def run_plan(args, workdir=None):
                     "--wrap", args.wrap or ("machine" if "mesh" in args.chosen_mechanisms else "torus")]
         sizes = (("--cores-per-node", args.cores_per_node), ("--log2-table", args.log2_table),
                  ("--updates-per-node", args.updates_per_node), ("--updates-per-word", args.updates_per_word),
-                 ("--min-updates-per-node", args.min_updates_per_node or None))
+                 ("--min-updates-per-node", args.min_updates_per_node or None), ("--role-plan", args.role_plan))
         if "paper-buckets" in args.chosen_mechanisms:
             command.append("--paper-buckets")
     for option, value in sizes:
@@ -305,6 +305,8 @@ def explain(args):
     algorithm = args.catalogue.variant(plan["algorithm"])
     if algorithm["specialised_cores"]:
         command += ["--cores-per-node", str(plan["ranks_per_node"])]
+        if args.role_plan:
+            command += ["--role-plan", args.role_plan]
     elif not algorithm["routes_over_torus"]:
         command += ["--processes-per-node", str(plan["ranks_per_node"])]
     done = subprocess.run(command, capture_output=True, text=True)

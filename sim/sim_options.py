@@ -98,6 +98,10 @@ def parse_arguments(argv, catalogue):
                         "default) or balanced (the most balanced shape always)")
     p.add_argument("--cores-per-node", type=int,
                    help="multicore: ranks per node (default: the machine's); direct: processes per node (default 1)")
+    p.add_argument("--role-plan",
+                   help="multicore: what each core of a node does: paper (min(d, k-1) routing cores, the rest "
+                        "updating), best (the planner's, from the machine's costs) or a plan such as 2xX/YZ+3 "
+                        "(2 pipelines routing X then YZ, 3 updaters); default: the machine file's role_plan, else best")
     updates = p.add_mutually_exclusive_group()
     updates.add_argument("--updates-per-node", type=int,
                          help="updates each node generates (default: 2^20 / nodes as a power of two, from 2048 to "

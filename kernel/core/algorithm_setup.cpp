@@ -57,7 +57,18 @@ AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
                                             setup.shape->to_string(), setup.shape->nodes(),
                                             setup.nodes, ranks, cores));
   }
-  setup.plan = RolePlan(cores, setup.shape->dimensions());
+  if (config.role_plan != "paper" && !algorithm.specialised_cores) {
+    throw std::invalid_argument("--role-plan applies to multicore only");
+  }
+  if (config.role_plan == "best") {
+    throw std::invalid_argument(
+        "--role-plan best needs a machine's costs: gups-model --role-plan best (or gups-sim) names the plan, "
+        "then give it here, such as --role-plan 2xX/YZ+3");
+  }
+  setup.plan = config.role_plan == "paper"
+                   ? RolePlan(cores, setup.shape->dimensions())
+                   : RolePlan(cores, setup.shape->dimensions(),
+                              PlanSpec::parse(config.role_plan, setup.shape->dimensions()));
   setup.limits = lookahead_limits(setup.mode, config.lookahead, cores);
   setup.node_buckets = size_buckets(setup.plan, *setup.shape, setup.limits.per_node);
   if (config.bucket_size > 0) setup.node_buckets.capacity = config.bucket_size;

@@ -1,48 +1,77 @@
 #include "kernel/core/role_plan.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <stdexcept>
 
 namespace gups {
+namespace {
 
-RolePlan::RolePlan(unsigned cores, unsigned dimensions) : dimensions_(dimensions) {
+unsigned checked_dimensions(unsigned cores, unsigned dimensions) {
   if (cores == 0) throw std::invalid_argument("a node needs at least one core");
   if (dimensions == 0 || dimensions > kMaxDimensions) {
     throw std::invalid_argument("a torus has 1 to 6 dimensions");
   }
+  return dimensions;
+}
+
+}  // namespace
+
+RolePlan::RolePlan(unsigned cores, unsigned dimensions)
+    : RolePlan(cores, dimensions, PlanSpec::rule(cores, checked_dimensions(cores, dimensions))) {}
+
+RolePlan::RolePlan(unsigned cores, unsigned dimensions, const PlanSpec& spec)
+    : dimensions_(checked_dimensions(cores, dimensions)), spec_(spec) {
+  spec.check(dimensions);
+  if (spec.cores() > cores) {
+    throw std::invalid_argument(fmt::format("role plan {} needs {} cores, the node has {}", spec.to_string(),
+                                            spec.cores(), cores));
+  }
   roles_.resize(cores);
-  router_of_dimension_.resize(dimensions);
-  if (cores == 1) {
-    roles_[0] = {true, 0, dimensions, 0};
-    router_of_dimension_.assign(dimensions, 0);
+  router_of_.assign(spec.pipelines, std::vector<unsigned>(dimensions));
+  const auto per_pipeline = static_cast<unsigned>(spec.groups.size());
+  for (unsigned p = 0; p < spec.pipelines; ++p) {
+    unsigned next = 0;
+    for (unsigned g = 0; g < per_pipeline; ++g) {
+      const unsigned core = p * per_pipeline + g;
+      roles_[core] = {g == 0, next, next + spec.groups[g], -1, static_cast<int>(p)};
+      for (unsigned d = next; d < next + spec.groups[g]; ++d) router_of_[p][d] = core;
+      next += spec.groups[g];
+    }
+  }
+  if (spec.updaters == 0) {  // one core does everything
+    roles_[0].updater = 0;
     updater_cores_ = {0};
     return;
   }
-  const unsigned routers = std::min(dimensions, cores - 1);
-  // Groups differ by at most one dimension; core 0 also generates, so the
-  // larger groups go to the later routers.
-  unsigned next = 0;
-  for (unsigned r = 0; r < routers; ++r) {
-    const unsigned group = dimensions / routers + (r >= routers - dimensions % routers ? 1 : 0);
-    roles_[r] = {r == 0, next, next + group, -1};
-    for (unsigned d = next; d < next + group; ++d) router_of_dimension_[d] = r;
-    next += group;
-  }
-  for (unsigned core = routers; core < cores; ++core) {
-    roles_[core].updater = static_cast<int>(updater_cores_.size());
+  for (unsigned u = 0; u < spec.updaters; ++u) {
+    const unsigned core = spec.pipelines * per_pipeline + u;
+    roles_[core].updater = static_cast<int>(u);
     updater_cores_.push_back(core);
   }
 }
 
-unsigned RolePlan::network_receiver(unsigned dimension) const noexcept {
-  if (dimension + 1 < dimensions_) return router_of_dimension_[dimension + 1];
-  return updaters() == 1 ? updater_cores_[0] : router_of_dimension_[dimension];
+unsigned RolePlan::network_receiver(unsigned sender, unsigned dimension) const noexcept {
+  const auto& pipeline = router_of_[static_cast<unsigned>(roles_[sender].pipeline)];
+  if (dimension + 1 < dimensions_) return pipeline[dimension + 1];
+  return updaters() == 1 ? updater_cores_[0] : pipeline[dimension];
+}
+
+bool RolePlan::dispatches(unsigned core) const noexcept {
+  const auto& role = roles_[core];
+  return updaters() > 1 && role.routes() && role.end_dimension == dimensions_;
 }
 
 std::vector<unsigned> RolePlan::local_receivers(unsigned core) const {
   std::vector<unsigned> receivers;
-  if (cores() == 1 || !roles_[core].routes()) return receivers;
-  for (unsigned other = core + 1; other < cores(); ++other) receivers.push_back(other);
+  const auto& role = roles_[core];
+  if (!role.routes() || role.updater >= 0) return receivers;
+  for (unsigned other = core + 1; other < cores(); ++other) {
+    const auto& next = roles_[other];
+    if (next.updater >= 0 || (next.routes() && next.pipeline == role.pipeline)) receivers.push_back(other);
+  }
   return receivers;
 }
 
@@ -57,10 +86,18 @@ std::vector<unsigned> RolePlan::local_senders(unsigned core) const {
   return senders;
 }
 
+unsigned RolePlan::incoming_pipelines(unsigned core, unsigned dimension) const {
+  unsigned count = 0;
+  for (unsigned p = 0; p < pipelines(); ++p) {
+    if (network_receiver(router_of_[p][dimension], dimension) == core) ++count;
+  }
+  return count;
+}
+
 std::vector<unsigned> RolePlan::incoming_dimensions(unsigned core) const {
   std::vector<unsigned> incoming;
   for (unsigned d = 0; d < dimensions_; ++d) {
-    if (network_receiver(d) == core) incoming.push_back(d);
+    if (incoming_pipelines(core, d) > 0) incoming.push_back(d);
   }
   return incoming;
 }
@@ -68,25 +105,26 @@ std::vector<unsigned> RolePlan::incoming_dimensions(unsigned core) const {
 std::string RolePlan::describe(unsigned core) const {
   static constexpr const char* kNames = "XYZUVW";
   const auto& role = roles_[core];
-  std::string text;
-  auto add = [&](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
-  if (role.generates) add("generate");
+  if (role.idle()) return "idle";
+  std::vector<std::string> parts;
+  if (role.generates) parts.emplace_back("generate");
   const auto incoming = incoming_dimensions(core);
   if (!incoming.empty()) {
     std::string dims;
     for (const auto d : incoming) dims += kNames[d];
-    add("receive " + dims);
+    parts.push_back("receive " + dims);
   }
   if (role.routes()) {
     std::string dims;
     for (unsigned d = role.first_dimension; d < role.end_dimension; ++d) dims += kNames[d];
-    add("route " + dims);
+    parts.push_back("route " + dims);
   }
   if (role.updater >= 0) {
-    add(updaters() == 1 ? "update the table"
-                        : "update table slice " + std::to_string(role.updater + 1) + "/" +
-                              std::to_string(updaters()));
+    parts.push_back(updaters() == 1 ? "update the table"
+                                    : fmt::format("update table slice {}/{}", role.updater + 1, updaters()));
   }
+  const auto text = fmt::format("{}", fmt::join(parts, ", "));
+  if (pipelines() > 1 && role.pipeline >= 0) return fmt::format("pipeline {}: {}", role.pipeline + 1, text);
   return text;
 }
 

@@ -42,7 +42,7 @@ class RouteStep {
       return updater_core == core_ ? kApplyHere : local_bucket_of_core_[updater_core];
     }
     if (role_.routes_along(d)) return network_bucket_[d][shape_.coordinate(destination, d)];
-    return local_bucket_of_core_[plan_.router_of(d)];
+    return local_bucket_of_core_[plan_.router_of(static_cast<unsigned>(role_.pipeline), d)];
   }
 
  private:

@@ -161,6 +161,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
   app.add_option("--cores-per-node", config.cores_per_node,
                  "multicore: ranks per node, rank = node * k + core [4]")
       ->check(CLI::Range(1u, 256u));
+  app.add_option("--role-plan", config.role_plan,
+                 "multicore: what each core of a node does, 'paper' (min(d, k-1) routing cores, the rest "
+                 "updating) or a plan such as 2xX/YZ+3 (2 pipelines routing X then YZ, 3 updaters; "
+                 "gups-model --role-plan best prints the planner's)")
+      ->capture_default_str();
   app.add_option("--mapping-mode", config.mapping_mode,
                  "the paper's Table 1: table, generation and look-ahead limit per core or per node; direct runs "
                  "1, 5, 6, routed 1, multicore 7, 8 [1; multicore 8]")

@@ -42,6 +42,8 @@ struct RunConfig {
   std::string json_path;
   std::string shape;            // routed, multicore: "8x8x8"; empty: derived from the node count
   unsigned cores_per_node = 0;  // multicore; 0: the default of 4
+  // multicore: "paper" (the fixed rule) or a PlanSpec such as 2xX/YZ+3.
+  std::string role_plan = "paper";
   // routed, multicore: updates per bucket; 0: the sizing rule (look-ahead /
   // buckets per node). The paper's Table 4 sizes are a little above it.
   unsigned bucket_size = 0;

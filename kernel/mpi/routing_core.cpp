@@ -91,10 +91,13 @@ class RoutingCore {
     if (context.handoffs) {
       messages_ = make_shared_handoff_slots(std::move(messages_), *context.handoffs, kLocalChannel, cores_);
     }
-    if (role_.generates) {
-      remaining_ = context.config.updates_per_word * context.layout.local_words(node_);
+    if (role_.generates) {  // its pipeline's share of the node's stream
+      const auto node_updates = context.config.updates_per_word * context.layout.local_words(node_);
+      const auto pipeline = static_cast<unsigned>(role_.pipeline);
+      const auto begin = plan_.stream_begin(pipeline, node_updates);
+      remaining_ = plan_.stream_begin(pipeline + 1, node_updates) - begin;
       random_ = starts(context.config.stream_offset +
-                     context.config.updates_per_word * context.layout.global_start(node_));
+                       context.config.updates_per_word * context.layout.global_start(node_) + begin);
     }
     dimension_closed_.assign(shape_.dimensions(), false);
     dimension_flushing_.assign(shape_.dimensions(), false);
@@ -168,7 +171,7 @@ class RoutingCore {
     for (unsigned d = role_.first_dimension; d < role_.end_dimension; ++d) {
       for (const auto neighbour : shape_.line_neighbours(node_, d)) {
         route_.set_network_bucket(d, neighbour,
-                                  add_bucket(rank_of(neighbour, plan_.network_receiver(d)), static_cast<int>(d)));
+                                  add_bucket(rank_of(neighbour, plan_.network_receiver(core_, d)), static_cast<int>(d)));
       }
     }
     for (const auto receiver : plan_.local_receivers(core_)) {
@@ -196,7 +199,7 @@ class RoutingCore {
     };
     for (const auto d : plan_.incoming_dimensions(core_)) {
       if (shape_.size(d) > 1) {
-        expected_done_[d] = static_cast<int>(shape_.size(d)) - 1;
+        expected_done_[d] = static_cast<int>((shape_.size(d) - 1) * plan_.incoming_pipelines(core_, d));
         add_buffers(static_cast<int>(d), BucketSizing::kReceivesPerDimension);
       }
     }
@@ -491,7 +494,7 @@ class RoutingCore {
       }
       if (!flush(static_cast<int>(d))) break;
       for (const auto neighbour : shape_.line_neighbours(node_, d)) {
-        send_done(rank_of(neighbour, plan_.network_receiver(d)), static_cast<int>(d));
+        send_done(rank_of(neighbour, plan_.network_receiver(core_, d)), static_cast<int>(d));
       }
       dimension_closed_[d] = true;
       progressed = true;

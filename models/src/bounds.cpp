@@ -12,6 +12,7 @@
 #include "models/src/host_placement.hpp"
 #include "models/src/machine_network.hpp"
 #include "models/src/network_bound.hpp"
+#include "models/src/role_planner.hpp"
 
 namespace gups::model {
 namespace {
@@ -52,7 +53,8 @@ unsigned cores_of(const Machine& machine, const ModelOptions& options) {
 
 // How many torus nodes share one machine node, and how many of its cores
 // then update at once: that sets tu (Machine::update_cycles).
-void place_prediction_on_hosts(const Machine& machine, const ModelOptions& options, Prediction& p) {
+void place_prediction_on_hosts(const Machine& machine, const ModelOptions& options, const RolePlan* plan,
+                               Prediction& p) {
   if (options.processes_per_node == 0) throw std::invalid_argument("processes per node must be at least 1");
   unsigned ranks = 1, updaters = 1;  // per torus node
   // Updates applied in a loop that does nothing else overlap their misses
@@ -64,10 +66,9 @@ void place_prediction_on_hosts(const Machine& machine, const ModelOptions& optio
     ranks = updaters = options.processes_per_node;
     streamed = true;
   } else if (model == AlgorithmModel::multicore) {
-    const RolePlan plan(cores_of(machine, options), p.shape.dimensions());
-    ranks = plan.cores();
-    updaters = plan.updaters();
-    streamed = plan.role(plan.updater_cores().front()).only_updates();
+    ranks = plan->cores();
+    updaters = plan->updaters();
+    streamed = plan->role(plan->updater_cores().front()).only_updates();
   }
   const auto placement = place_on_hosts(machine, p.nodes, ranks, updaters, options.nodes_per_host);
   p.nodes_per_host = placement.nodes_per_host;
@@ -122,12 +123,15 @@ double expected_moves(const CoreRole& role, const TorusShape& shape) {
 // A router sends once per dimension the update moves in, plus a hand-off
 // when it stays in the last one; a move lands on the same core of the next
 // node unless it was along the last dimension. On the paper's plan each core
-// thus sends or receives every update once, which is Eq. 6 as printed.
-void multicore_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
+// thus sends or receives every update once, which is Eq. 6 as printed. A
+// pipeline's cores see only its share of the node's updates; each updater
+// applies its slice's share of all of them.
+void multicore_bound(const Machine& machine, const ModelOptions& options, const RolePlan& plan, Prediction& p) {
   const auto& c = machine.costs;
-  const unsigned k = cores_of(machine, options);
-  const auto overhead = machine.core_overheads(k);
-  const RolePlan plan(k, p.shape.dimensions());
+  const unsigned k = plan.cores();
+  const auto overhead = machine.core_overheads(plan);
+  p.overheads_by_kind = machine.overheads_by_kind(plan);
+  p.role_plan = plan.spec();
   p.processes = p.nodes * k;
   size_from_plan(machine, options, plan, p);
   p.bytes_per_update = mean_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
@@ -135,7 +139,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
   p.receive_cycles = c.receive_call_batched * message_packets(machine.packet, p.bucket_size) / p.bucket_size;
   p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.nodes);
   const double updaters = plan.updaters();
-  const unsigned dispatcher = updaters > 1 ? plan.network_receiver(p.shape.dimensions() - 1) : k;
+  const double pipeline_share = 1.0 / plan.pipelines();
   double slowest = 0;
   for (unsigned core = 0; core < k; ++core) {
     const auto& role = plan.role(core);
@@ -146,7 +150,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
       double sends = 0, receives = 0;
       if (role.updater >= 0) {  // one core does everything: no hand-offs
         sends = receives = moves;
-      } else if (core == dispatcher) {  // the last dimension lands here too
+      } else if (plan.dispatches(core)) {  // the last dimension lands here too
         sends = moves + 1;
         receives = moves + entering;
       } else {
@@ -160,6 +164,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, Predic
       cycles += decisions * p.owner_cycles;
     }
     if (role.generates) cycles += c.generate + c.loop_overhead;
+    cycles *= pipeline_share;
     if (role.updater >= 0) {
       const double share = 1 / updaters;
       cycles += share * p.update_cycles;
@@ -212,7 +217,13 @@ Prediction cpu_bound(const Machine& machine, const TorusShape& shape, const Mode
   p.shape = shape;
   p.nodes = shape.nodes();
   p.expected_hops = shape.expected_hops();
-  place_prediction_on_hosts(machine, options, p);
+  std::optional<RolePlan> plan;
+  if (model_of(options.algorithm) == AlgorithmModel::multicore) {
+    const auto chosen = choose_role_plan(machine, shape, options);
+    plan.emplace(cores_of(machine, options), shape.dimensions(), chosen.spec);
+    p.role_plan_choice = chosen.how;
+  }
+  place_prediction_on_hosts(machine, options, plan ? &*plan : nullptr, p);
   switch (model_of(options.algorithm)) {
     case AlgorithmModel::direct:
       direct_bound(machine, options, p);
@@ -221,7 +232,7 @@ Prediction cpu_bound(const Machine& machine, const TorusShape& shape, const Mode
       routed_bound(machine, options, p);
       break;
     case AlgorithmModel::multicore:
-      multicore_bound(machine, options, p);
+      multicore_bound(machine, options, *plan, p);
       break;
   }
   return p;
@@ -263,13 +274,19 @@ DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std:
   return fill;
 }
 
+Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  return cpu_bound(machine, shape, options);
+}
+
 Prediction predict(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
   if (options.lookahead == 0) throw std::invalid_argument("the look-ahead must be at least 1");
   Prediction p = cpu_bound(machine, shape, options);
   if (!machine.cost_spread.empty()) {  // only the CPU bound depends on the costs
     Machine typical = machine;
     typical.costs = with_spread(machine.costs, machine.cost_spread);
-    p.cpu_gups_at_median_costs = cpu_bound(typical, shape, options).cpu_gups;
+    ModelOptions same_plan = options;  // the plan chosen at the least costs
+    if (p.role_plan) same_plan.role_plan = p.role_plan->to_string();
+    p.cpu_gups_at_median_costs = cpu_bound(typical, shape, same_plan).cpu_gups;
   }
   p.mesh = machine.is_mesh(p.nodes);
   p.topology = machine.topology;

@@ -34,6 +34,9 @@ struct ModelOptions {
   // A bisection measured by the bisection probe: at its node count the
   // torus's network bound 4B/b takes it for B (gups-model --bisection).
   std::optional<MeasuredBisection> measured_bisection;
+  // multicore: "" = the machine's role_plan, "paper" (the fixed rule),
+  // "best" (the planner's), or a PlanSpec such as 2xX/YZ+3.
+  std::string role_plan;
 };
 
 struct CoreLoad {
@@ -60,6 +63,12 @@ struct Prediction {
   unsigned updating_cores = 1;          // cores of one machine node applying updates at once
   double update_cycles = 0;             // tu at that many updating cores
   std::vector<CoreLoad> cores;          // one entry for direct and routed
+  // multicore: the plan the cores follow, how it was chosen ("paper",
+  // "best", "given") and whether the machine's per-core overheads were
+  // averaged by kind to fit it (Machine::overheads_by_kind).
+  std::optional<PlanSpec> role_plan;
+  std::string role_plan_choice;
+  bool overheads_by_kind = false;
   double cpu_cycles_per_update = 0;     // of the slowest core
   double cpu_gups = 0;
   // The CPU bound with every timed cost at the median of its calibration's
@@ -88,6 +97,9 @@ struct Prediction {
 // Throws std::invalid_argument for an unknown algorithm or options the
 // machine cannot take.
 Prediction predict(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
+
+// The CPU bound alone (no network), for the role planner's comparisons.
+Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
 
 // The first node count, doubling from `from`, where the network bound is
 // below the CPU bound; none if the machine's shape rules stop first.

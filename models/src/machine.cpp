@@ -255,6 +255,15 @@ void read_references(ObjectReader& top, Machine& machine) {
   }
 }
 
+std::string checked_role_plan(const std::string& name, unsigned dimensions) {
+  if (name == "paper" || name == "best") return name;
+  try {
+    return PlanSpec::parse(name, dimensions).to_string();
+  } catch (const std::invalid_argument& error) {
+    ObjectReader::fail("role_plan", error.what());
+  }
+}
+
 Machine parse_machine(const json& document) {
   ObjectReader top(document, "");
   const auto schema = top.text("schema");
@@ -272,6 +281,7 @@ Machine parse_machine(const json& document) {
   read_cost_spread(top, machine);
   read_data_access(top, machine);
   read_references(top, machine);
+  if (top.has("role_plan")) machine.role_plan = checked_role_plan(top.text("role_plan"), machine.torus.dimensions);
   if (top.has("notes")) machine.notes = top.child("notes");
   top.reject_unknown();
   check_references_belong(document, machine);
@@ -357,6 +367,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
     for (const auto& [name, values] : machine.reference_gups) series[name] = keyed_by_nodes(values);
     document["reference_gups"] = series;
   }
+  if (machine.role_plan != "best") document["role_plan"] = machine.role_plan;
   if (!machine.sources.empty()) document["sources"] = machine.sources;
   if (!machine.notes.is_null()) document["notes"] = ordered::parse(machine.notes.dump());
   return document;
@@ -395,14 +406,35 @@ double Machine::update_cycles(bool streamed, unsigned updating_cores) const noex
   return alone + busy * (all - alone);
 }
 
-std::vector<double> Machine::core_overheads(unsigned cores) const {
-  if (costs.core_overhead_uniform) return std::vector<double>(cores, costs.core_overhead.front());
-  if (costs.core_overhead.size() != cores) {
-    throw std::invalid_argument(fmt::format(
-        "machine '{}' gives per-core overheads for {} cores, not {} (costs_cycles.core_overhead)", name,
-        costs.core_overhead.size(), cores));
+bool Machine::overheads_by_kind(const RolePlan& plan) const {
+  if (costs.core_overhead_uniform) return false;
+  const auto listed = static_cast<unsigned>(costs.core_overhead.size());
+  return plan.cores() != listed || !(plan.spec() == PlanSpec::rule(listed, plan.dimensions()));
+}
+
+std::vector<double> Machine::core_overheads(const RolePlan& plan) const {
+  if (costs.core_overhead_uniform) return std::vector<double>(plan.cores(), costs.core_overhead.front());
+  if (!overheads_by_kind(plan)) return costs.core_overhead;
+  const RolePlan listed(static_cast<unsigned>(costs.core_overhead.size()), plan.dimensions());
+  double routing = 0, updating = 0;
+  unsigned routers = 0, updaters = 0;
+  for (unsigned core = 0; core < listed.cores(); ++core) {
+    if (listed.role(core).only_updates()) {
+      updating += costs.core_overhead[core];
+      ++updaters;
+    } else {
+      routing += costs.core_overhead[core];
+      ++routers;
+    }
   }
-  return costs.core_overhead;
+  routing /= routers;
+  updating = updaters ? updating / updaters : routing;
+  std::vector<double> overheads(plan.cores(), 0.0);
+  for (unsigned core = 0; core < plan.cores(); ++core) {
+    const auto& role = plan.role(core);
+    if (!role.idle()) overheads[core] = role.only_updates() ? updating : routing;
+  }
+  return overheads;
 }
 
 double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const noexcept {

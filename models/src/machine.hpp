@@ -11,6 +11,7 @@
 
 #include "kernel/core/packet_format.hpp"
 #include "kernel/core/table_layout.hpp"
+#include "kernel/core/role_plan.hpp"
 #include "kernel/core/torus_shape.hpp"
 #include "topologies/topology.hpp"
 
@@ -103,6 +104,9 @@ struct Machine {
   std::vector<std::string> warnings;                          // what the loader left out, and why (one line each)
   nlohmann::json notes;                                       // free-form, kept as read
   std::string path;                                           // file it was read from, empty if made
+  // The role plan multicore runs by default: "paper" (the fixed rule, the
+  // paper's plan on Blue Gene/P), "best" (the planner's) or a PlanSpec.
+  std::string role_plan = "best";
 
   // Set by a program asked for balanced shapes (--shape-rule balanced): the
   // listed partitions are then left aside.
@@ -126,9 +130,13 @@ struct Machine {
   // system evenly), and no further beyond it.
   double update_cycles(bool streamed, unsigned updating_cores) const noexcept;
 
-  // top0 .. top(k-1) for a node of `cores` cores; throws
-  // std::invalid_argument when the file lists another number of them.
-  std::vector<double> core_overheads(unsigned cores) const;
+  // top of each core of `plan`. A file's list of per-core figures is for
+  // the fixed rule's plan on its own core count; on any other plan each core
+  // takes the mean of that plan's cores of its kind (routing, or only
+  // updating): see overheads_by_kind.
+  std::vector<double> core_overheads(const RolePlan& plan) const;
+  // True when core_overheads(plan) had to average the file's figures by kind.
+  bool overheads_by_kind(const RolePlan& plan) const;
 
   // Cycles to find one update's owner among `owners`, beyond the shift a
   // power of two takes: 0 for a power of two.

@@ -4,6 +4,7 @@
 
 #include "kernel/core/role_plan.hpp"
 #include "models/src/machine_network.hpp"
+#include "models/src/role_planner.hpp"
 
 namespace gups::model {
 namespace {
@@ -16,21 +17,40 @@ std::string network_of(const Machine& machine, const Prediction& p) {
                      machine.topology->label, machine.topology->simgrid_name, simgrid_parameters(machine, p.nodes));
 }
 
+std::string plan_explained(const Machine& machine, const Prediction& p, const ModelOptions& options) {
+  const unsigned k = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+  const RolePlan plan(k, p.shape.dimensions(), *p.role_plan);
+  unsigned routing = 0;
+  for (unsigned core = 0; core < k; ++core) routing += plan.role(core).routes() ? 1 : 0;
+  const bool papers = k == 4 && p.shape.dimensions() == 3 && plan.spec() == PlanSpec::rule(4, 3);
+  std::string how = p.role_plan_choice == "paper"
+                        ? (papers ? "the paper's" : "the paper's rule, min(d, k-1) routing cores, the rest updating")
+                        : p.role_plan_choice == "best" ? "the planner's best" : "as given";
+  std::string text = fmt::format(
+      "\nRole plan {} ({}): {} cores, {} pipeline(s), {} routing, {} updating, {} idle.\n", plan.spec().to_string(),
+      how, k, plan.pipelines(), routing, plan.updaters(), k - plan.busy_cores());
+  if (p.overheads_by_kind) {
+    text += "Each core's top is the mean of the machine's per-core figures of its kind (routing, updating): they "
+            "were measured on the paper's plan, not this one.\n";
+  }
+  if (p.role_plan_choice == "best") {
+    const auto chosen = choose_role_plan(machine, p.shape, options);
+    text += "Plans compared (the slowest core's cycles per update; the best of each pipeline count, and the "
+            "paper's rule):\n";
+    for (const auto& option : chosen.compared) {
+      text += fmt::format("  {:<14} {:>8.1f}  {:>3} cores{}\n", option.spec.to_string(), option.cycles,
+                          option.spec.cores(), option.spec == plan.spec() ? "  <- chosen" : "");
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string explain_prediction(const Machine& machine, const Prediction& p, const ModelOptions& options) {
   std::string text = fmt::format("## {} on {}, {} nodes\n\nVirtual torus {} on {}.\n", to_string(p.algorithm),
                                  machine.name, p.nodes, p.shape.to_string(), network_of(machine, p));
-  if (model_of(p.algorithm) == AlgorithmModel::multicore) {
-    const unsigned k = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
-    const RolePlan plan(k, p.shape.dimensions());
-    const bool papers = k == 4 && p.shape.dimensions() == 3;
-    unsigned routing = 0;
-    for (unsigned core = 0; core < k; ++core) routing += plan.role(core).routes() ? 1 : 0;
-    text += fmt::format("\nRole plan ({}): {} cores, {} routing, {} updating.\n",
-                        papers ? "the paper's" : "the planner's general plan: the paper's 4-core plan needs 3 dimensions",
-                        k, routing, plan.updaters());
-  }
+  if (model_of(p.algorithm) == AlgorithmModel::multicore) text += plan_explained(machine, p, options);
   text += "\nCycles per update of the node, per core:\n";
   for (std::size_t core = 0; core < p.cores.size(); ++core) {
     text += fmt::format("  core {:>2}: {:>8.1f} ({:>3.0f}% of the slowest)  {}\n", core, p.cores[core].cycles,

@@ -1,6 +1,9 @@
 #include "models/src/model_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
 
 #include <algorithm>
 
@@ -51,6 +54,29 @@ bool shares_memory(const Machine& machine) {
 }
 
 }  // namespace
+
+// Which role plan each row's cores follow: one line, the plan per size
+// where the planner chose differently at different sizes.
+std::string plan_line(const ModelSeries& series) {
+  const auto& first = series.rows.front();
+  static const std::map<std::string, std::string> kHow{
+      {"paper", "the paper's rule, min(d, k-1) routing cores"}, {"best", "the planner's best"}, {"given", "as given"}};
+  std::map<std::string, std::vector<std::string>> sizes_of_plan;
+  for (const auto& p : series.rows) sizes_of_plan[p.role_plan->to_string()].push_back(std::to_string(p.nodes));
+  std::string plans;
+  if (sizes_of_plan.size() == 1) {
+    plans = sizes_of_plan.begin()->first;
+  } else {
+    for (const auto& [plan, sizes] : sizes_of_plan) {
+      plans += fmt::format("{}{} at {}", plans.empty() ? "" : "; ", plan, fmt::join(sizes, ", "));
+    }
+  }
+  std::string line = fmt::format("role plan ({}): {}", kHow.at(first.role_plan_choice), plans);
+  if (std::any_of(series.rows.begin(), series.rows.end(), [](const Prediction& p) { return p.overheads_by_kind; })) {
+    line += "; top per core averaged by kind (routing, updating) from the machine's per-core figures";
+  }
+  return line + "\n";
+}
 
 std::string format_series(const Machine& machine, const ModelSeries& series) {
   const auto& o = series.options;
@@ -117,6 +143,7 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
                         binds_column(p), optional_gups(measured));
     out += line + "\n";
   }
+  if (multicore) out += plan_line(series);
   // The paper's column used its own bucket sizes: where this rule's differ, diff mixes the two baselines.
   std::vector<std::string> other_buckets;
   for (const auto& p : series.rows) {
@@ -210,6 +237,9 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"updating_cores_per_host", p.updating_cores},
                     {"update_cycles", p.update_cycles},
                     {"cores", cores},
+                    {"role_plan", p.role_plan ? nlohmann::json(p.role_plan->to_string()) : nlohmann::json()},
+                    {"role_plan_choice", p.role_plan_choice},
+                    {"overheads_by_kind", p.overheads_by_kind},
                     {"cpu_cycles_per_update", p.cpu_cycles_per_update},
                     {"cpu_gups", p.cpu_gups},
                     {"cpu_gups_at_median_costs",

@@ -6,8 +6,7 @@
 
 namespace gups::model {
 
-OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsigned cores_per_node,
-                             unsigned core, bool core_updates_only, OwnerMode owner, std::uint64_t owners,
+OperationCharges charges_for(const Machine& machine, Algorithm algorithm, const RolePlan& plan, unsigned core, bool core_updates_only, OwnerMode owner, std::uint64_t owners,
                              unsigned updating_cores) {
   const auto& c = machine.costs;
   const auto& packet = machine.packet;
@@ -36,10 +35,10 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsign
     case AlgorithmModel::multicore:
       // A routing core pays its overhead per update it sends on; a core that
       // only updates pays it per update it applies (Eq. 6: top3 on core 3).
-      charges.route = machine.core_overheads(cores_per_node).at(core);
+      charges.route = machine.core_overheads(plan).at(core);
       // A core that only updates applies in a loop that does nothing else (update_streamed).
       charges.apply = machine.update_cycles(core_updates_only, updating_cores) +
-                      (core_updates_only ? machine.core_overheads(cores_per_node).at(core) : 0);
+                      (core_updates_only ? machine.core_overheads(plan).at(core) : 0);
       charges.receive_call = c.receive_call_batched;
       break;
   }
@@ -63,7 +62,7 @@ std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm alg
     const auto& role = setup.plan.role(core);
     const bool updates_only = setup.shape && role.only_updates();
     cores.push_back(
-        charges_for(machine, algorithm, setup.cores_per_node, core, updates_only, effective, layout.owners(), updating));
+        charges_for(machine, algorithm, setup.plan, core, updates_only, effective, layout.owners(), updating));
   }
   return cores;
 }

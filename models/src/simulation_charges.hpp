@@ -23,7 +23,7 @@ namespace gups::model {
 // The receive-call split (batch_packets ...) is filled where the machine's
 // figures make one, else batch_packets is 0. `updating_cores`: how many of
 // the node's cores apply updates at once (tu: Machine::update_cycles).
-OperationCharges charges_for(const Machine& machine, Algorithm algorithm, unsigned cores_per_node, unsigned core,
+OperationCharges charges_for(const Machine& machine, Algorithm algorithm, const RolePlan& plan, unsigned core,
                              bool core_updates_only, OwnerMode owner, std::uint64_t owners,
                              unsigned updating_cores);
 

@@ -12,6 +12,7 @@
 #include "kernel/core/algorithm_setup.hpp"
 #include "kernel/core/table_layout.hpp"
 #include "models/src/machine_network.hpp"
+#include "models/src/role_planner.hpp"
 #include "models/src/simulation_charges.hpp"
 
 namespace gups::topology {
@@ -90,7 +91,8 @@ std::vector<std::string> kernel_arguments(const RunPlan& plan, const PlanRequest
   const auto& algorithm = traits(plan.algorithm);
   if (algorithm.routes_over_torus) arguments.insert(arguments.end(), {"--shape", plan.shape.to_string()});
   if (algorithm.specialised_cores) {
-    arguments.insert(arguments.end(), {"--cores-per-node", std::to_string(plan.ranks_per_node)});
+    arguments.insert(arguments.end(), {"--cores-per-node", std::to_string(plan.ranks_per_node),
+                                       "--role-plan", plan.role_plan->to_string()});
   }
   if (plan.bucket_size) arguments.insert(arguments.end(), {"--bucket-size", std::to_string(*plan.bucket_size)});
   return arguments;
@@ -187,6 +189,22 @@ RunPlan plan_run(const PlanRequest& request) {
     }
     plan.bucket_size = plan.reference_bucket_size;
   }
+  if (!request.role_plan.empty() && !traits(request.algorithm).specialised_cores) {
+    throw std::invalid_argument("--role-plan applies to multicore only");
+  }
+  if (traits(request.algorithm).specialised_cores) {
+    model::ModelOptions options;
+    options.algorithm = request.algorithm;
+    options.lookahead = request.lookahead;
+    options.cores_per_node = plan.ranks_per_node;
+    options.owner = request.owner;
+    options.buckets = request.paper_buckets ? model::BucketRule::reference : model::BucketRule::sizing;
+    options.nodes_per_host = request.nodes_per_host;
+    options.role_plan = request.role_plan;
+    const auto chosen = model::choose_role_plan(plan.machine, plan.shape, options);
+    plan.role_plan = chosen.spec;
+    plan.role_plan_choice = chosen.how;
+  }
   plan_table(request, plan, nodes);
   plan.verify = verification(request.verify, plan.ranks);
   plan.table_bytes = std::ldexp(8.0, static_cast<int>(plan.log2_table));
@@ -201,7 +219,10 @@ RunPlan plan_run(const PlanRequest& request) {
   config.lookahead = request.lookahead;
   config.owner = request.owner;
   if (traits(request.algorithm).routes_over_torus) config.shape = plan.shape.to_string();
-  if (traits(request.algorithm).specialised_cores) config.cores_per_node = plan.ranks_per_node;
+  if (traits(request.algorithm).specialised_cores) {
+    config.cores_per_node = plan.ranks_per_node;
+    config.role_plan = plan.role_plan->to_string();
+  }
   config.bucket_size = plan.bucket_size.value_or(0);
   const auto setup = plan_algorithm(config, plan.ranks);
   const TableLayout layout(plan.log2_table, setup.nodes);
@@ -258,6 +279,8 @@ nlohmann::json to_json(const RunPlan& plan) {
   json.update({{"algorithm", to_string(plan.algorithm)},
                {"routes_over_torus", traits(plan.algorithm).routes_over_torus},
                {"specialised_cores", traits(plan.algorithm).specialised_cores},
+               {"role_plan", plan.role_plan ? nlohmann::json(plan.role_plan->to_string()) : nlohmann::json()},
+               {"role_plan_choice", plan.role_plan_choice},
                {"nodes_per_host", plan.placement.nodes_per_host},
                {"updating_cores_per_host", plan.placement.updating_cores},
                {"reference_bucket_size", plan.reference_bucket_size ? nlohmann::json(*plan.reference_bucket_size)

@@ -46,6 +46,7 @@ struct PlanRequest {
   std::uint64_t nodes = 0;           // mapped by the machine's shape rule
   bool balanced_shapes = false;      // the balanced rule even where the machine lists a partition
   unsigned cores_per_node = 0;       // multicore: 0 = the machine's; direct: processes per node (0 = 1)
+  std::string role_plan;             // multicore: "" = the machine's, paper, best or a PlanSpec
   std::optional<unsigned> log2_table;
   std::uint64_t words_per_node = 1024;      // with no log2_table: the table has at least this many per node
   std::optional<std::uint64_t> updates_per_node;
@@ -81,6 +82,8 @@ struct RunPlan {
   NetworkLevel network_level;  // flow unless asked
   unsigned ranks_per_node = 1;
   std::uint64_t ranks = 1;
+  std::optional<PlanSpec> role_plan;        // multicore: the plan the cores follow
+  std::string role_plan_choice;             // paper, best or given
   unsigned log2_table = 1;
   unsigned updates_per_word = 1;
   std::uint64_t updates_per_node = 0;

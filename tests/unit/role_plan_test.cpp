@@ -46,10 +46,10 @@ TEST(RolePlan, AnyCoreCountAndDimensionCountGivesAValidPlan) {
       }
       EXPECT_EQ(next, d);
       for (unsigned dim = 0; dim < d; ++dim) {
-        EXPECT_TRUE(plan.role(plan.router_of(dim)).routes_along(dim));
+        EXPECT_TRUE(plan.role(plan.router_of(0, dim)).routes_along(dim));
         // A message along dim goes to a core that routes the next
         // dimension, or updates, or dispatches to the updaters.
-        const unsigned receiver = plan.network_receiver(dim);
+        const unsigned receiver = plan.network_receiver(plan.router_of(0, dim), dim);
         if (dim + 1 < d) {
           EXPECT_TRUE(plan.role(receiver).routes_along(dim + 1));
         } else if (plan.updaters() == 1) {

@@ -1,0 +1,146 @@
+#include "models/src/role_planner.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace gups::model {
+namespace {
+
+unsigned node_cores(const Machine& machine, const ModelOptions& options) {
+  return options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+}
+
+// Every way to cut `dimensions` into contiguous groups, in order.
+std::vector<std::vector<unsigned>> compositions(unsigned dimensions) {
+  std::vector<std::vector<unsigned>> all;
+  for (unsigned cuts = 0; cuts < (1u << (dimensions - 1)); ++cuts) {
+    std::vector<unsigned> groups{1};
+    for (unsigned d = 1; d < dimensions; ++d) {
+      if (cuts & (1u << (d - 1))) {
+        groups.push_back(1);
+      } else {
+        ++groups.back();
+      }
+    }
+    all.push_back(std::move(groups));
+  }
+  return all;
+}
+
+struct Evaluation {
+  bool fits = true;  // every bucket of the node holds at least one update
+  double cycles = 0;
+  bool router_binds = false;
+};
+
+Evaluation evaluate(const Machine& machine, const TorusShape& shape, ModelOptions options, const PlanSpec& spec) {
+  const RolePlan plan(node_cores(machine, options), shape.dimensions(), spec);
+  if (size_buckets(plan, shape, options.lookahead).capacity == 0) return {false, 0, true};
+  options.role_plan = spec.to_string();
+  const auto p = cpu_prediction(machine, shape, options);
+  bool router_binds = false;
+  for (unsigned core = 0; core < plan.cores(); ++core) {
+    if (p.cores[core].cycles == p.cpu_cycles_per_update && plan.role(core).routes()) router_binds = true;
+  }
+  return {true, p.cpu_cycles_per_update, router_binds};
+}
+
+// Faster, or as fast (to a part in 10^9) on fewer cores.
+bool better(const PlanOption& a, const PlanOption& b) {
+  const double tolerance = 1e-9 * b.cycles;
+  if (a.cycles < b.cycles - tolerance) return true;
+  return std::fabs(a.cycles - b.cycles) <= tolerance && a.spec.cores() < b.spec.cores();
+}
+
+class Search {
+ public:
+  Search(const Machine& machine, const TorusShape& shape, const ModelOptions& options)
+      : machine_(machine), shape_(shape), options_(options) {}
+
+  // Returns whether a routing core binds the plan, or it does not fit the
+  // look-ahead: either way, more updaters cannot make it faster.
+  bool consider(const PlanSpec& spec) {
+    const auto result = evaluate(machine_, shape_, options_, spec);
+    if (!result.fits) return true;
+    const PlanOption option{spec, result.cycles};
+    auto& of_pipelines = best_by_pipelines_[spec.pipelines];
+    if (of_pipelines.spec.groups.empty() || better(option, of_pipelines)) of_pipelines = option;
+    if (best_.spec.groups.empty() || better(option, best_)) best_ = option;
+    return result.router_binds;
+  }
+
+  PlanChoice choice() const {
+    PlanChoice chosen{best_.spec, "best", best_.cycles, {}};
+    for (const auto& [pipelines, option] : best_by_pipelines_) chosen.compared.push_back(option);
+    return chosen;
+  }
+
+ private:
+  const Machine& machine_;
+  const TorusShape& shape_;
+  const ModelOptions& options_;
+  PlanOption best_;
+  std::map<unsigned, PlanOption> best_by_pipelines_;
+};
+
+}  // namespace
+
+std::vector<PlanSpec> plan_family(unsigned cores, unsigned dimensions) {
+  std::vector<PlanSpec> family{{1, {dimensions}, 0}};
+  for (const auto& groups : compositions(dimensions)) {
+    const auto routers = static_cast<unsigned>(groups.size());
+    for (unsigned pipelines = 1; pipelines * routers < cores; ++pipelines) {
+      for (unsigned updaters = 1; pipelines * routers + updaters <= cores; ++updaters) {
+        family.push_back({pipelines, groups, updaters});
+      }
+    }
+  }
+  return family;
+}
+
+PlanChoice exhaustive_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  Search search(machine, shape, options);
+  for (const auto& spec : plan_family(node_cores(machine, options), shape.dimensions())) search.consider(spec);
+  return search.choice();
+}
+
+PlanChoice best_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  const unsigned cores = node_cores(machine, options);
+  const unsigned dimensions = shape.dimensions();
+  Search search(machine, shape, options);
+  search.consider({1, {dimensions}, 0});
+  for (const auto& groups : compositions(dimensions)) {
+    const auto routers = static_cast<unsigned>(groups.size());
+    for (unsigned pipelines = 1; pipelines * routers < cores; ++pipelines) {
+      for (unsigned updaters = 1; pipelines * routers + updaters <= cores; ++updaters) {
+        if (search.consider({pipelines, groups, updaters})) break;
+      }
+    }
+  }
+  return search.choice();
+}
+
+PlanChoice choose_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  const auto& name = options.role_plan.empty() ? machine.role_plan : options.role_plan;
+  const unsigned cores = node_cores(machine, options);
+  if (name == "paper") return {PlanSpec::rule(cores, shape.dimensions()), "paper", 0, {}};
+  if (name == "best") {
+    auto chosen = best_role_plan(machine, shape, options);
+    ModelOptions paper = options;
+    paper.role_plan = "paper";
+    chosen.compared.push_back({PlanSpec::rule(cores, shape.dimensions()),
+                               cpu_prediction(machine, shape, paper).cpu_cycles_per_update});
+    return chosen;
+  }
+  auto spec = PlanSpec::parse(name, shape.dimensions());
+  if (spec.cores() > cores) {
+    throw std::invalid_argument(fmt::format("role plan {} needs {} cores, the node has {}", spec.to_string(),
+                                            spec.cores(), cores));
+  }
+  return {std::move(spec), "given", 0, {}};
+}
+
+}  // namespace gups::model
