@@ -208,6 +208,7 @@ def simulation_section(args, plan, options, command, wall, peak_kib, stopped):
             "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"],
             "costs": args.costs, "network_scale": args.network_scale, "zero_latency": args.zero_latency,
             "network": plan["network"], "network_level": plan["network_level"], "shape_rule": plan.get("shape_rule"),
+            "role_plan": plan.get("role_plan"), "role_plan_choice": plan.get("role_plan_choice") or None,
             "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}
 
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include "kernel/core/algorithm_setup.hpp"
@@ -137,6 +139,84 @@ TEST(TableDistribution, UpdaterSlicesCoverEachNodeOnce) {
   for (std::uint64_t g = 0; g < layout.total_words(); ++g) {
     ASSERT_EQ(holder[g], static_cast<int>(distribution.rank_holding(g))) << g;
   }
+}
+
+}  // namespace
+}  // namespace gups
+
+namespace gups {
+namespace {
+
+TEST(PlanSpec, ReadsAndWritesTheSameText) {
+  for (const char* text : {"1xXYZ+0", "1xX/Y/Z+1", "2xX/YZ+3", "4xXY/ZU/V+3", "15xXYZUV+1"}) {
+    const auto dims = static_cast<unsigned>(std::string(text).find('+') - std::string(text).find('x') - 1 -
+                                            std::count(text, text + std::strlen(text), '/'));
+    EXPECT_EQ(PlanSpec::parse(text, dims).to_string(), text);
+  }
+  EXPECT_EQ(PlanSpec::parse("2xX/YZ+3", 3), (PlanSpec{2, {1, 2}, 3}));
+  EXPECT_EQ(PlanSpec::parse("2xX/YZ+3", 3).cores(), 7u);
+}
+
+TEST(PlanSpec, BadSpecsAreNamedNotGuessed) {
+  for (const char* bad : {"", "2x", "X/Y/Z+1", "2xX/Y+1", "2xX/Z/Y+1", "2xX//YZ+1", "0xXYZ+1", "2xXYZ+0",
+                          "1xX/YZ+0", "axXYZ+1", "1xXYZ+b", "1xXYZW+1"}) {
+    try {
+      PlanSpec::parse(bad, 3);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find(std::string("'") + bad + "'"), std::string::npos) << error.what();
+    }
+  }
+  EXPECT_THROW(RolePlan(4, 3, PlanSpec{2, {1, 2}, 1}), std::invalid_argument);  // needs 5 cores
+}
+
+TEST(PlanSpec, TheRuleIsTheFixedPlan) {
+  EXPECT_EQ(PlanSpec::rule(4, 3).to_string(), "1xX/Y/Z+1");
+  EXPECT_EQ(PlanSpec::rule(1, 3).to_string(), "1xXYZ+0");
+  EXPECT_EQ(PlanSpec::rule(16, 5).to_string(), "1xX/Y/Z/U/V+11");
+  EXPECT_EQ(PlanSpec::rule(3, 3).to_string(), "1xX/YZ+1");
+  for (unsigned k : {1u, 2u, 4u, 16u}) {
+    for (unsigned d : {1u, 3u, 6u}) {
+      const RolePlan rule(k, d), spelled(k, d, PlanSpec::rule(k, d));
+      for (unsigned core = 0; core < k; ++core) EXPECT_EQ(rule.describe(core), spelled.describe(core));
+    }
+  }
+}
+
+// Two pipelines of X then YZ, three updaters, one idle core of eight.
+TEST(RolePlan, PipelinesRouteAmongThemselvesAndShareTheUpdaters) {
+  const RolePlan plan(8, 3, PlanSpec{2, {1, 2}, 3});
+  EXPECT_EQ(plan.pipelines(), 2u);
+  EXPECT_EQ(plan.busy_cores(), 7u);
+  EXPECT_EQ(plan.describe(0), "pipeline 1: generate, route X");
+  EXPECT_EQ(plan.describe(1), "pipeline 1: receive XYZ, route YZ");
+  EXPECT_EQ(plan.describe(2), "pipeline 2: generate, route X");
+  EXPECT_EQ(plan.describe(3), "pipeline 2: receive XYZ, route YZ");
+  EXPECT_EQ(plan.describe(4), "update table slice 1/3");
+  EXPECT_EQ(plan.describe(7), "idle");
+  EXPECT_TRUE(plan.role(7).idle());
+  // A message along X from pipeline 2 lands on pipeline 2's YZ router; the
+  // last dimension's on the pipeline's own router, which dispatches.
+  EXPECT_EQ(plan.network_receiver(2, 0), 3u);
+  EXPECT_EQ(plan.network_receiver(3, 2), 3u);
+  EXPECT_TRUE(plan.dispatches(3));
+  EXPECT_FALSE(plan.dispatches(2));
+  EXPECT_EQ(plan.local_receivers(0), (std::vector<unsigned>{1, 4, 5, 6}));
+  EXPECT_EQ(plan.local_receivers(2), (std::vector<unsigned>{3, 4, 5, 6}));
+  EXPECT_EQ(plan.local_senders(4), (std::vector<unsigned>{0, 1, 2, 3}));
+  EXPECT_TRUE(plan.local_receivers(7).empty());
+  EXPECT_EQ(plan.incoming_pipelines(3, 2), 1u);
+  // One updater takes the last dimension from every pipeline.
+  const RolePlan shared(4, 3, PlanSpec{3, {3}, 1});
+  EXPECT_EQ(shared.incoming_pipelines(3, 2), 3u);
+  EXPECT_EQ(shared.incoming_dimensions(3), (std::vector<unsigned>{2}));
+  // The pipelines split the node's stream with nothing lost or repeated.
+  std::uint64_t covered = 0;
+  for (unsigned p = 0; p < shared.pipelines(); ++p) {
+    EXPECT_EQ(shared.stream_begin(p, 1000), covered);
+    covered = shared.stream_begin(p + 1, 1000);
+  }
+  EXPECT_EQ(covered, 1000u);
 }
 
 }  // namespace
