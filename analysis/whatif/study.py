@@ -23,7 +23,9 @@ def values_of(text, current):
     for item in (x.strip() for x in text.split(",")):
         if not item:
             continue
-        if item.startswith("x") and ".." in item:
+        if isinstance(current, str) and not (item.startswith("x") and item[1:2].isdigit()):
+            values.append(item)  # a named choice, such as role_plan's paper or best
+        elif item.startswith("x") and ".." in item:
             low, high = (number(part.lstrip("x"), item) for part in item.split("..", 1))
             if not 0 < low <= high:
                 raise ValueError(f"--values {item}: a range of factors runs from a positive factor up")

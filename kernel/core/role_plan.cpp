@@ -44,13 +44,13 @@ RolePlan::RolePlan(unsigned cores, unsigned dimensions, const PlanSpec& spec)
   if (spec.updaters == 0) {  // one core does everything
     roles_[0].updater = 0;
     updater_cores_ = {0};
-    return;
   }
   for (unsigned u = 0; u < spec.updaters; ++u) {
     const unsigned core = spec.pipelines * per_pipeline + u;
     roles_[core].updater = static_cast<int>(u);
     updater_cores_.push_back(core);
   }
+  link_cores();
 }
 
 unsigned RolePlan::network_receiver(unsigned sender, unsigned dimension) const noexcept {
@@ -64,26 +64,24 @@ bool RolePlan::dispatches(unsigned core) const noexcept {
   return updaters() > 1 && role.routes() && role.end_dimension == dimensions_;
 }
 
-std::vector<unsigned> RolePlan::local_receivers(unsigned core) const {
-  std::vector<unsigned> receivers;
-  const auto& role = roles_[core];
-  if (!role.routes() || role.updater >= 0) return receivers;
-  for (unsigned other = core + 1; other < cores(); ++other) {
-    const auto& next = roles_[other];
-    if (next.updater >= 0 || (next.routes() && next.pipeline == role.pipeline)) receivers.push_back(other);
-  }
-  return receivers;
-}
+const std::vector<unsigned>& RolePlan::local_receivers(unsigned core) const { return receivers_[core]; }
 
-std::vector<unsigned> RolePlan::local_senders(unsigned core) const {
-  std::vector<unsigned> senders;
-  for (unsigned other = 0; other < cores(); ++other) {
-    const auto receivers = local_receivers(other);
-    if (std::find(receivers.begin(), receivers.end(), core) != receivers.end()) {
-      senders.push_back(other);
+const std::vector<unsigned>& RolePlan::local_senders(unsigned core) const { return senders_[core]; }
+
+void RolePlan::link_cores() {
+  receivers_.assign(cores(), {});
+  senders_.assign(cores(), {});
+  for (unsigned core = 0; core < cores(); ++core) {
+    const auto& role = roles_[core];
+    if (!role.routes() || role.updater >= 0) continue;
+    for (unsigned other = core + 1; other < cores(); ++other) {
+      const auto& next = roles_[other];
+      if (next.updater >= 0 || (next.routes() && next.pipeline == role.pipeline)) {
+        receivers_[core].push_back(other);
+        senders_[other].push_back(core);
+      }
     }
   }
-  return senders;
 }
 
 unsigned RolePlan::incoming_pipelines(unsigned core, unsigned dimension) const {

@@ -94,8 +94,8 @@ class RolePlan {
   bool dispatches(unsigned core) const noexcept;
 
   // Cores of the same node that `core` may hand updates to, and back.
-  std::vector<unsigned> local_receivers(unsigned core) const;
-  std::vector<unsigned> local_senders(unsigned core) const;
+  const std::vector<unsigned>& local_receivers(unsigned core) const;
+  const std::vector<unsigned>& local_senders(unsigned core) const;
   // Dimensions whose messages `core` receives, and from how many pipelines
   // of each neighbour.
   std::vector<unsigned> incoming_dimensions(unsigned core) const;
@@ -115,6 +115,8 @@ class RolePlan {
   std::vector<CoreRole> roles_;
   std::vector<std::vector<unsigned>> router_of_;  // [pipeline][dimension]
   std::vector<unsigned> updater_cores_;
+  std::vector<std::vector<unsigned>> receivers_, senders_;  // local hand-offs, by core
+  void link_cores();
 };
 
 // The static buffers of a node under the look-ahead budget: every send

@@ -70,10 +70,13 @@ void read_costs(ObjectReader& top, Machine& machine) {
   if (overheads.is_number()) {  // one figure for every core
     c.core_overhead_uniform = true;
     c.core_overhead.assign(machine.cores_per_node, costs.number("core_overhead"));
-  } else if (!overheads.is_array() || overheads.size() != machine.cores_per_node) {
+  } else if (!overheads.is_array() || overheads.empty()) {
+    // A list is of the cores of the fixed rule's plan on as many cores as it
+    // lists (the calibrated plan); other plans and core counts average it by
+    // kind (Machine::core_overheads).
     ObjectReader::fail("costs_cycles.core_overhead",
-                       fmt::format("must list one cost per core ({} numbers), or give one number for every core",
-                                   machine.cores_per_node));
+                       "must give one number for every core, or list the costs of the cores of the plan they were "
+                       "measured on (the fixed rule's on that many cores: bgp lists 4)");
   }
   for (std::size_t i = 0; overheads.is_array() && i < overheads.size(); ++i) {
     const auto& x = overheads[i];
@@ -367,7 +370,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
     for (const auto& [name, values] : machine.reference_gups) series[name] = keyed_by_nodes(values);
     document["reference_gups"] = series;
   }
-  if (machine.role_plan != "best") document["role_plan"] = machine.role_plan;
+  document["role_plan"] = machine.role_plan;
   if (!machine.sources.empty()) document["sources"] = machine.sources;
   if (!machine.notes.is_null()) document["notes"] = ordered::parse(machine.notes.dump());
   return document;

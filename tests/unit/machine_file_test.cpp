@@ -198,8 +198,11 @@ TEST(MachineFile, NegativeCostAndWrongTypesAreRejected) {
   doc["clock_hz"] = "850 MHz";
   EXPECT_NE(load_error(doc).find("'clock_hz' must be a number"), std::string::npos);
   doc = bgp_document();
-  doc["costs_cycles"]["core_overhead"] = {1, 2, 3};
-  EXPECT_NE(load_error(doc).find("core_overhead' must list one cost per core (4 numbers)"), std::string::npos);
+  doc["costs_cycles"]["core_overhead"] = nlohmann::json::array();
+  EXPECT_NE(load_error(doc).find("core_overhead' must give one number for every core, or list"), std::string::npos);
+  doc = bgp_document();
+  doc["role_plan"] = "2xX/Y+1";
+  EXPECT_NE(load_error(doc).find("'role_plan'"), std::string::npos);
   doc = bgp_document();
   doc["costs_cycles"]["core_overhead"][1] = -1;
   EXPECT_NE(load_error(doc).find("core_overhead[1]"), std::string::npos);
