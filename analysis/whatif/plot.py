@@ -23,6 +23,8 @@ def kind(binds):
 def draw(args, rows, out):
     if args.field == "machine":
         fig = machines(rows)
+    elif args.field2 and any(isinstance(r["value2"], str) for r in rows):
+        fig = choices(args, rows)
     elif args.field2:
         fig = grid(args, rows)
     else:
@@ -100,6 +102,36 @@ def machines(rows):
     ax.set_title("What if: the same node on other networks")
     ax.legend(fontsize=7)
     ax.margins(y=0.25)
+    fig.tight_layout()
+    return fig
+
+
+def choices(args, rows):
+    """A numeric field against a named choice (role_plan: paper, best): a line per choice, model and simulated,
+    each point labelled with what binds (and the plan the cores followed)."""
+    nodes = max(r["nodes"] for r in rows)
+    rows = [r for r in rows if r["nodes"] == nodes]
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for index, choice in enumerate(dict.fromkeys(r["value2"] for r in rows)):
+        series = [r for r in rows if r["value2"] == choice]
+        x = [numeric(r["value"]) for r in series]
+        colour = f"C{index}"
+        ax.plot(x, [r["model_gups"] for r in series], "-", color=colour, label=f"{args.field2} {choice}: model")
+        simulated = [(v, r["sim_steady_gups"]) for v, r in zip(x, series) if r.get("sim_steady_gups")]
+        if simulated:
+            ax.plot(*zip(*simulated), "o", color=colour, markerfacecolor="none", markersize=8,
+                    label=f"{args.field2} {choice}: simulated")
+        for v, r in zip(x, series):
+            text = kind(r["model_binds"]) + (f"\n{r['role_plan']}" if r.get("role_plan") else "")
+            ax.annotate(text, (v, r["model_gups"]), fontsize=6, color=colour, textcoords="offset points",
+                        xytext=(3, 5 if index == 0 else -16))
+    ax.set_xticks(sorted({numeric(r["value"]) for r in rows}))
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(args.field)
+    ax.set_ylabel("GUPS")
+    ax.set_title(f"What if: {args.field} and {args.field2}, {nodes} nodes ({args.algorithm})")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
 

@@ -173,6 +173,7 @@ def whatif(args):
                    "shape": predicted["shape"], "network": predicted["network"],
                    "model_gups": predicted["gups"], "cpu_gups": predicted["cpu_gups"],
                    "network_gups": predicted["network_gups"], "model_binds": predicted["binding_resource"],
+                   "role_plan": predicted.get("role_plan"), "bucket_size": predicted.get("bucket_size"),
                    "software_hops": predicted.get("software_hops"),
                    "physical_hops_per_software_hop": predicted.get("physical_hops_per_software_hop")}
             for i, value in enumerate(values):
@@ -241,6 +242,11 @@ def markdown(args, rows, wall, commands):
     columns += [
         ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
         ("network", False, lambda r: r["network"]),
+    ]
+    if any(r.get("role_plan") for r in rows):  # multicore: which plan the cores follow, and its buckets
+        columns += [("role plan", False, lambda r: r.get("role_plan") or "-"),
+                    ("bucket", True, lambda r: r.get("bucket_size") or "-")]
+    columns += [
         ("model GUPS", True, lambda r: study_tools.fmt(r["model_gups"])),
         ("CPU bound", True, lambda r: study_tools.fmt(r["cpu_gups"])),
         ("network bound", True, lambda r: study_tools.fmt(r["network_gups"])),

@@ -35,11 +35,12 @@ std::string plan_explained(const Machine& machine, const Prediction& p, const Mo
   }
   if (p.role_plan_choice == "best") {
     const auto chosen = choose_role_plan(machine, p.shape, options);
-    text += "Plans compared (the slowest core's cycles per update; the best of each pipeline count, and the "
-            "paper's rule):\n";
+    text += "Plans compared (the slowest core's cycles per update, and GUPS: the lower of the CPU and network "
+            "bounds; the best of each pipeline count, and the paper's rule):\n";
     for (const auto& option : chosen.compared) {
-      text += fmt::format("  {:<14} {:>8.1f}  {:>3} cores{}\n", option.spec.to_string(), option.cycles,
-                          option.spec.cores(), option.spec == plan.spec() ? "  <- chosen" : "");
+      text += fmt::format("  {:<16} {:>8.1f} cycles {:>10.4g} GUPS {:>3} cores{}\n", option.spec.to_string(),
+                          option.cycles, option.gups, option.spec.cores(),
+                          option.spec == plan.spec() ? "  <- chosen" : "");
     }
   }
   return text;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -33,39 +34,52 @@ std::vector<std::vector<unsigned>> compositions(unsigned dimensions) {
 struct Evaluation {
   bool fits = true;  // every bucket of the node holds at least one update
   double cycles = 0;
+  double gups = 0;
   bool router_binds = false;
 };
 
-Evaluation evaluate(const Machine& machine, const TorusShape& shape, ModelOptions options, const PlanSpec& spec) {
+// The network bound of a plan is the shape's, over the plan's bytes per
+// update: this is their product, from one full prediction (0: no network).
+double network_bytes_per_s(const Machine& machine, const TorusShape& shape, ModelOptions options) {
+  options.role_plan = "paper";
+  const auto p = predict(machine, shape, options);
+  return p.network_gups ? *p.network_gups * p.bytes_per_update : 0;
+}
+
+Evaluation evaluate(const Machine& machine, const TorusShape& shape, ModelOptions options, const PlanSpec& spec,
+                    double network) {
   const RolePlan plan(node_cores(machine, options), shape.dimensions(), spec);
-  if (size_buckets(plan, shape, options.lookahead).capacity == 0) return {false, 0, true};
+  if (size_buckets(plan, shape, options.lookahead).capacity == 0) return {false, 0, 0, true};
   options.role_plan = spec.to_string();
   const auto p = cpu_prediction(machine, shape, options);
   bool router_binds = false;
   for (unsigned core = 0; core < plan.cores(); ++core) {
     if (p.cores[core].cycles == p.cpu_cycles_per_update && plan.role(core).routes()) router_binds = true;
   }
-  return {true, p.cpu_cycles_per_update, router_binds};
+  const double gups = network > 0 ? std::min(p.cpu_gups, network / p.bytes_per_update) : p.cpu_gups;
+  return {true, p.cpu_cycles_per_update, gups, router_binds};
 }
 
 // Faster, or as fast (to a part in 10^9) on fewer cores.
 bool better(const PlanOption& a, const PlanOption& b) {
-  const double tolerance = 1e-9 * b.cycles;
-  if (a.cycles < b.cycles - tolerance) return true;
-  return std::fabs(a.cycles - b.cycles) <= tolerance && a.spec.cores() < b.spec.cores();
+  const double tolerance = 1e-9 * b.gups;
+  if (a.gups > b.gups + tolerance) return true;
+  return std::fabs(a.gups - b.gups) <= tolerance && a.spec.cores() < b.spec.cores();
 }
 
 class Search {
  public:
   Search(const Machine& machine, const TorusShape& shape, const ModelOptions& options)
-      : machine_(machine), shape_(shape), options_(options) {}
+      : machine_(machine), shape_(shape), options_(options),
+        network_(network_bytes_per_s(machine, shape, options)) {}
 
   // Returns whether a routing core binds the plan, or it does not fit the
-  // look-ahead: either way, more updaters cannot make it faster.
+  // look-ahead: either way, more updaters cannot make it faster (they only
+  // add buckets: routers pay more per update, and the bytes per update grow).
   bool consider(const PlanSpec& spec) {
-    const auto result = evaluate(machine_, shape_, options_, spec);
+    const auto result = evaluate(machine_, shape_, options_, spec, network_);
     if (!result.fits) return true;
-    const PlanOption option{spec, result.cycles};
+    const PlanOption option{spec, result.cycles, result.gups};
     auto& of_pipelines = best_by_pipelines_[spec.pipelines];
     if (of_pipelines.spec.groups.empty() || better(option, of_pipelines)) of_pipelines = option;
     if (best_.spec.groups.empty() || better(option, best_)) best_ = option;
@@ -73,7 +87,7 @@ class Search {
   }
 
   PlanChoice choice() const {
-    PlanChoice chosen{best_.spec, "best", best_.cycles, {}};
+    PlanChoice chosen{best_.spec, "best", best_.cycles, best_.gups, {}};
     for (const auto& [pipelines, option] : best_by_pipelines_) chosen.compared.push_back(option);
     return chosen;
   }
@@ -82,6 +96,7 @@ class Search {
   const Machine& machine_;
   const TorusShape& shape_;
   const ModelOptions& options_;
+  const double network_;
   PlanOption best_;
   std::map<unsigned, PlanOption> best_by_pipelines_;
 };
@@ -126,13 +141,13 @@ PlanChoice best_role_plan(const Machine& machine, const TorusShape& shape, const
 PlanChoice choose_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
   const auto& name = options.role_plan.empty() ? machine.role_plan : options.role_plan;
   const unsigned cores = node_cores(machine, options);
-  if (name == "paper") return {PlanSpec::rule(cores, shape.dimensions()), "paper", 0, {}};
+  if (name == "paper") return {PlanSpec::rule(cores, shape.dimensions()), "paper", 0, 0, {}};
   if (name == "best") {
     auto chosen = best_role_plan(machine, shape, options);
     ModelOptions paper = options;
     paper.role_plan = "paper";
-    chosen.compared.push_back({PlanSpec::rule(cores, shape.dimensions()),
-                               cpu_prediction(machine, shape, paper).cpu_cycles_per_update});
+    const auto rule = predict(machine, shape, paper);
+    chosen.compared.push_back({PlanSpec::rule(cores, shape.dimensions()), rule.cpu_cycles_per_update, rule.gups});
     return chosen;
   }
   auto spec = PlanSpec::parse(name, shape.dimensions());
@@ -140,7 +155,7 @@ PlanChoice choose_role_plan(const Machine& machine, const TorusShape& shape, con
     throw std::invalid_argument(fmt::format("role plan {} needs {} cores, the node has {}", spec.to_string(),
                                             spec.cores(), cores));
   }
-  return {std::move(spec), "given", 0, {}};
+  return {std::move(spec), "given", 0, 0, {}};
 }
 
 }  // namespace gups::model

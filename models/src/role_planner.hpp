@@ -2,8 +2,10 @@
 // given by its spec, or the planner's choice. The planner searches the
 // family of plans a node of k cores can run (pipelines, groups of
 // dimensions per routing core, updaters; cores left idle where they would
-// not help) for the highest CPU bound under the node's look-ahead, ties to
-// the fewest busy cores.
+// not help) for the highest model GUPS under the node's look-ahead: the
+// CPU bound, or the network bound where that is lower (more buckets are
+// smaller ones, and a small bucket's headers and partial packets are bytes
+// the network carries), ties to the fewest busy cores.
 #pragma once
 
 #include <string>
@@ -17,12 +19,14 @@ namespace gups::model {
 struct PlanOption {
   PlanSpec spec;
   double cycles = 0;  // of the slowest core, per update of the node
+  double gups = 0;    // the lower of its CPU bound and its network bound
 };
 
 struct PlanChoice {
   PlanSpec spec;
   std::string how;  // "paper", "best" or "given"
   double cycles = 0;
+  double gups = 0;
   // The best plan of each pipeline count and the paper's, when the planner chose.
   std::vector<PlanOption> compared;
 };
