@@ -53,6 +53,7 @@ SOURCES = {
     "network-bounds-summary": ("results/bench-network-bounds/network-bounds.md", "section:Per network"),
     "whatif-bgp": ("analysis/studies/whatif/bgp-link-bandwidth/whatif.md", "before-commands"),
     "whatif-cores": ("analysis/studies/whatif/bgq-cores/whatif.md", "before-commands"),
+    "whatif-cores-3d": ("analysis/studies/whatif/bgp-cores-3d/whatif.md", "before-commands"),
     "whatif-networks": ("analysis/studies/whatif/networks/whatif.md", "before-commands"),
     "whatif-eight": ("analysis/studies/whatif/bgp-1024-eight/whatif.md", "before-commands"),
 }
