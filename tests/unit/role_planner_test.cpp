@@ -48,6 +48,20 @@ TEST(RolePlanner, EqualsTheExhaustiveSearchAndNeverLosesToTheRule) {
   }
 }
 
+// Blue Gene/Q's full machine: the planner's plan is the family's best there
+// too, and it leaves no core slower than the rule's slowest.
+TEST(RolePlanner, AtBlueGeneQsFullSizeThePlannerFindsTheExhaustiveBest) {
+  const auto machine = machine_named("bgq");
+  const auto shape = machine.shape_for(49152);
+  const auto options = multicore_on(16);
+  const auto best = best_role_plan(machine, shape, options);
+  const auto exhaustive = exhaustive_role_plan(machine, shape, options);
+  EXPECT_EQ(best.spec.to_string(), exhaustive.spec.to_string());
+  EXPECT_NEAR(best.gups, exhaustive.gups, 1e-9 * exhaustive.gups);
+  const auto rule = predict(machine, shape, multicore_on(16, "paper"));
+  EXPECT_LT(best.cycles, rule.cpu_cycles_per_update / 3);
+}
+
 TEST(RolePlanner, TheFamilyIsEveryPlanThatFits) {
   // 1 + sum over compositions of 3 dims (4: sizes 3; 1+2, 2+1; 1+1+1) of pipelines and updaters within 4 cores.
   const auto family = plan_family(4, 3);
