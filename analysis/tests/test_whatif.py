@@ -94,7 +94,7 @@ def test_whole_machines_and_grids(tmp_path):
     (["--field", "torus.link_bandwith_bytes_per_s", "--values", "x2"], "no field 'link_bandwith_bytes_per_s'"),
     (["--field", "cores_per_node"], "--field needs --values"),
     (["--values", "2"], "whatif needs --field"),
-    (["--field", "cores_per_node", "--values", "8"], "gups-model refused"),  # bgp lists 4 core overheads
+    (["--field", "role_plan", "--values", "2xX/YZ+9"], "gups-model refused"),  # 13 cores on a 4-core node
     (["--field", "machine", "--values", "bgq", "--field2", "cores_per_node"], "takes no --field2")])
 def test_bad_studies_end_with_one_line(tmp_path, options, message):
     done = study(tmp_path, "--model-only", "--nodes", "64", *options)
@@ -123,3 +123,15 @@ def test_a_value_given_as_a_factor_reads_as_one():
     assert whatif_study.value_cell({"value": 2.65625e7, "factor": 0.125}, "value", "factor") == "2.65625e+07 (x0.125)"
     assert whatif_study.factor_of([1, 2], [1, 1]) is None and whatif_study.factor_of(4, 0) is None
     assert whatif_study.value_cell({"value": "bgl"}, "value", "factor") == "bgl"
+
+
+@needs_build
+def test_role_plans_as_the_varied_field(tmp_path):
+    """Named plans, one spelled with groups (its '/' must not become a folder), modelled side by side."""
+    done = study(tmp_path, "--model-only", "--machine", "bgq", "--nodes", "64", "--field", "role_plan", "--values",
+                 "2xX/YZ/UV+4,paper")
+    assert done.returncode == 0, done.stderr
+    rows = json.load(open(tmp_path / "whatif.json"))["rows"]
+    assert [r["role_plan"] for r in rows] == ["2xX/YZ/UV+4", "1xX/Y/Z/U/V+11"], rows
+    assert rows[0]["model_gups"] > rows[1]["model_gups"], rows
+    assert os.path.exists(tmp_path / "whatif.png")

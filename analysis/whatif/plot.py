@@ -22,7 +22,9 @@ def kind(binds):
 
 def draw(args, rows, out):
     if args.field == "machine":
-        fig = machines(rows)
+        fig = machines(rows, "What if: the same node on other networks")
+    elif any(isinstance(r["value"], str) for r in rows):  # named choices (role_plan): a bar each
+        fig = machines(rows, f"What if: {args.field} ({args.algorithm})")
     elif args.field2 and any(isinstance(r["value2"], str) for r in rows):
         fig = choices(args, rows)
     elif args.field2:
@@ -77,7 +79,7 @@ def lines(args, rows):
     return fig
 
 
-def machines(rows):
+def machines(rows, title):
     fig, ax = plt.subplots(figsize=(8, 5))
     sizes = sorted({r["nodes"] for r in rows})
     names = list(dict.fromkeys(r["machine"] for r in rows))
@@ -99,7 +101,7 @@ def machines(rows):
                         ha="center", va="bottom")
     ax.set_xticks(range(len(names)), names)
     ax.set_ylabel("GUPS")
-    ax.set_title("What if: the same node on other networks")
+    ax.set_title(title)
     ax.legend(fontsize=7)
     ax.margins(y=0.25)
     fig.tight_layout()

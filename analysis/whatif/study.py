@@ -118,7 +118,7 @@ def machine_documents(args, build):
         for field, value in zip(fields, values):
             document = with_field(document, field, value)
         name = "-".join([base["name"]] + [f"{f.split('.')[-1]}-{whatif_plot.label_of(v)}" for f, v in zip(fields, values)])
-        name = name.replace(" ", "_").replace("[", "").replace("]", "")
+        name = name.replace(" ", "_").replace("[", "").replace("]", "").replace("/", "_")  # a plan's groups: X/YZ
         path = os.path.abspath(programs.write_machine(document, os.path.join(args.out, "machines", name + ".json")))
         points.append((values, path))
     return points

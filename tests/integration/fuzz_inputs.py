@@ -199,7 +199,8 @@ def machine_file_variants(source):
     variants += [(f"machine file: {what}", what, body) for what, body in structural]
     wrong = [("schema", lambda m: m.update(schema="torus-gups/machine/99")),
              ("unknown field", lambda m: m.update(clock_hzz=1e9)),
-             ("cores vs overheads", lambda m: m.update(cores_per_node=3)),
+             ("overheads of no core", lambda m: m["costs_cycles"].update(core_overhead=[])),
+             ("role plan out of order", lambda m: m.update(role_plan="1xY/X/Z+1")),
              ("zero bandwidth", lambda m: m["torus"].update(link_bandwidth_bytes_per_s=0)),
              ("too many dimensions", lambda m: m["torus"].update(dimensions=99)),
              ("packet too small", lambda m: m["packet"].update(max_bytes=8)),
