@@ -9,8 +9,6 @@
 namespace gups {
 namespace {
 
-constexpr std::string_view kDimensionNames = "XYZUVW";
-
 [[noreturn]] void bad_spec(const std::string& text, const std::string& why) {
   throw std::invalid_argument(fmt::format(
       "role plan '{}': {} (expected 'paper', 'best', or PIPELINESxGROUPS+UPDATERS such as 2xX/YZ+3: two "

@@ -101,7 +101,6 @@ std::vector<unsigned> RolePlan::incoming_dimensions(unsigned core) const {
 }
 
 std::string RolePlan::describe(unsigned core) const {
-  static constexpr const char* kNames = "XYZUVW";
   const auto& role = roles_[core];
   if (role.idle()) return "idle";
   std::vector<std::string> parts;
@@ -109,12 +108,12 @@ std::string RolePlan::describe(unsigned core) const {
   const auto incoming = incoming_dimensions(core);
   if (!incoming.empty()) {
     std::string dims;
-    for (const auto d : incoming) dims += kNames[d];
+    for (const auto d : incoming) dims += kDimensionNames[d];
     parts.push_back("receive " + dims);
   }
   if (role.routes()) {
     std::string dims;
-    for (unsigned d = role.first_dimension; d < role.end_dimension; ++d) dims += kNames[d];
+    for (unsigned d = role.first_dimension; d < role.end_dimension; ++d) dims += kDimensionNames[d];
     parts.push_back("route " + dims);
   }
   if (role.updater >= 0) {

@@ -14,11 +14,15 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernel/core/torus_shape.hpp"
 
 namespace gups {
+
+// Dimension d's letter in plans and role descriptions.
+inline constexpr std::string_view kDimensionNames = "XYZUVW";
 
 // A plan by its shape, as `--role-plan` spells it: "2xX/YZ+3" is two
 // pipelines, each routing X on one core and YZ on another, then 3 updaters

@@ -47,9 +47,6 @@ void size_from_plan(const Machine& machine, const ModelOptions& options, const R
   p.mean_fill = p.bucket_size;
 }
 
-unsigned cores_of(const Machine& machine, const ModelOptions& options) {
-  return options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
-}
 
 // How many torus nodes share one machine node, and how many of its cores
 // then update at once: that sets tu (Machine::update_cycles).
@@ -220,8 +217,9 @@ Prediction cpu_bound(const Machine& machine, const TorusShape& shape, const Mode
   std::optional<RolePlan> plan;
   if (model_of(options.algorithm) == AlgorithmModel::multicore) {
     const auto chosen = choose_role_plan(machine, shape, options);
-    plan.emplace(cores_of(machine, options), shape.dimensions(), chosen.spec);
+    plan.emplace(node_cores(machine, options), shape.dimensions(), chosen.spec);
     p.role_plan_choice = chosen.how;
+    p.role_plans_compared = chosen.compared;
   }
   place_prediction_on_hosts(machine, options, plan ? &*plan : nullptr, p);
   switch (model_of(options.algorithm)) {
@@ -272,6 +270,10 @@ DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std:
   fill.mean_updates_per_message = static_cast<double>(updates) / static_cast<double>(messages);
   fill.mean_wire_bytes_per_update = bytes / static_cast<double>(updates);
   return fill;
+}
+
+unsigned node_cores(const Machine& machine, const ModelOptions& options) {
+  return options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
 }
 
 Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernel/core/algorithm.hpp"
+#include "kernel/core/role_plan.hpp"
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
 #include "models/src/measured_bisection.hpp"
@@ -37,6 +38,13 @@ struct ModelOptions {
   // multicore: "" = the machine's role_plan, "paper" (the fixed rule),
   // "best" (the planner's), or a PlanSpec such as 2xX/YZ+3.
   std::string role_plan;
+};
+
+// One role plan as the planner weighed it.
+struct PlanOption {
+  PlanSpec spec;
+  double cycles = 0;  // of the slowest core, per update of the node
+  double gups = 0;    // the lower of its CPU bound and its network bound
 };
 
 struct CoreLoad {
@@ -68,6 +76,7 @@ struct Prediction {
   // averaged by kind to fit it (Machine::overheads_by_kind).
   std::optional<PlanSpec> role_plan;
   std::string role_plan_choice;
+  std::vector<PlanOption> role_plans_compared;  // when the planner chose: the best of each pipeline count, the rule's
   bool overheads_by_kind = false;
   double cpu_cycles_per_update = 0;     // of the slowest core
   double cpu_gups = 0;
@@ -97,6 +106,9 @@ struct Prediction {
 // Throws std::invalid_argument for an unknown algorithm or options the
 // machine cannot take.
 Prediction predict(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
+
+// multicore's k: the options' cores per node, else the machine's.
+unsigned node_cores(const Machine& machine, const ModelOptions& options);
 
 // The CPU bound alone (no network), for the role planner's comparisons.
 Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const ModelOptions& options);

@@ -18,14 +18,12 @@ std::string network_of(const Machine& machine, const Prediction& p) {
 }
 
 std::string plan_explained(const Machine& machine, const Prediction& p, const ModelOptions& options) {
-  const unsigned k = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+  const unsigned k = node_cores(machine, options);
   const RolePlan plan(k, p.shape.dimensions(), *p.role_plan);
-  unsigned routing = 0;
-  for (unsigned core = 0; core < k; ++core) routing += plan.role(core).routes() ? 1 : 0;
   const bool papers = k == 4 && p.shape.dimensions() == 3 && plan.spec() == PlanSpec::rule(4, 3);
-  std::string how = p.role_plan_choice == "paper"
-                        ? (papers ? "the paper's" : "the paper's rule, min(d, k-1) routing cores, the rest updating")
-                        : p.role_plan_choice == "best" ? "the planner's best" : "as given";
+  const auto how = papers && p.role_plan_choice == "paper" ? "the paper's" : role_plan_choice_text(p.role_plan_choice);
+  // Every pipeline has a core per group; the one-core plan's routes too.
+  const auto routing = plan.pipelines() * plan.spec().groups.size();
   std::string text = fmt::format(
       "\nRole plan {} ({}): {} cores, {} pipeline(s), {} routing, {} updating, {} idle.\n", plan.spec().to_string(),
       how, k, plan.pipelines(), routing, plan.updaters(), k - plan.busy_cores());
@@ -33,11 +31,10 @@ std::string plan_explained(const Machine& machine, const Prediction& p, const Mo
     text += "Each core's top is the mean of the machine's per-core figures of its kind (routing, updating): they "
             "were measured on the paper's plan, not this one.\n";
   }
-  if (p.role_plan_choice == "best") {
-    const auto chosen = choose_role_plan(machine, p.shape, options);
+  if (!p.role_plans_compared.empty()) {
     text += "Plans compared (the slowest core's cycles per update, and GUPS: the lower of the CPU and network "
             "bounds; the best of each pipeline count, and the paper's rule):\n";
-    for (const auto& option : chosen.compared) {
+    for (const auto& option : p.role_plans_compared) {
       text += fmt::format("  {:<16} {:>8.1f} cycles {:>10.4g} GUPS {:>3} cores{}\n", option.spec.to_string(),
                           option.cycles, option.gups, option.spec.cores(),
                           option.spec == plan.spec() ? "  <- chosen" : "");

@@ -1,11 +1,11 @@
 #include "models/src/model_report.hpp"
+#include "models/src/role_planner.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <map>
-
 #include <algorithm>
+#include <map>
 
 namespace gups::model {
 namespace {
@@ -53,14 +53,10 @@ bool shares_memory(const Machine& machine) {
   return c.update_all_cores != c.update || c.update_streamed_all_cores != c.update_streamed;
 }
 
-}  // namespace
-
 // Which role plan each row's cores follow: one line, the plan per size
 // where the planner chose differently at different sizes.
 std::string plan_line(const ModelSeries& series) {
   const auto& first = series.rows.front();
-  static const std::map<std::string, std::string> kHow{
-      {"paper", "the paper's rule, min(d, k-1) routing cores"}, {"best", "the planner's best"}, {"given", "as given"}};
   std::map<std::string, std::vector<std::string>> sizes_of_plan;
   for (const auto& p : series.rows) sizes_of_plan[p.role_plan->to_string()].push_back(std::to_string(p.nodes));
   std::string plans;
@@ -71,12 +67,14 @@ std::string plan_line(const ModelSeries& series) {
       plans += fmt::format("{}{} at {}", plans.empty() ? "" : "; ", plan, fmt::join(sizes, ", "));
     }
   }
-  std::string line = fmt::format("role plan ({}): {}", kHow.at(first.role_plan_choice), plans);
+  std::string line = fmt::format("role plan ({}): {}", role_plan_choice_text(first.role_plan_choice), plans);
   if (std::any_of(series.rows.begin(), series.rows.end(), [](const Prediction& p) { return p.overheads_by_kind; })) {
     line += "; top per core averaged by kind (routing, updating) from the machine's per-core figures";
   }
   return line + "\n";
 }
+
+}  // namespace
 
 std::string format_series(const Machine& machine, const ModelSeries& series) {
   const auto& o = series.options;

@@ -1,18 +1,13 @@
 #include "models/src/role_planner.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace gups::model {
 namespace {
-
-unsigned node_cores(const Machine& machine, const ModelOptions& options) {
-  return options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
-}
 
 // Every way to cut `dimensions` into contiguous groups, in order.
 std::vector<std::vector<unsigned>> compositions(unsigned dimensions) {
@@ -39,9 +34,11 @@ struct Evaluation {
 };
 
 // The network bound of a plan is the shape's, over the plan's bytes per
-// update: this is their product, from one full prediction (0: no network).
+// update: this is their product, from one full prediction (0: no network)
+// of the one-core plan, which has the fewest buckets and so fits whenever
+// any plan does.
 double network_bytes_per_s(const Machine& machine, const TorusShape& shape, ModelOptions options) {
-  options.role_plan = "paper";
+  options.role_plan = PlanSpec{1, {shape.dimensions()}, 0}.to_string();
   const auto p = predict(machine, shape, options);
   return p.network_gups ? *p.network_gups * p.bytes_per_update : 0;
 }
@@ -86,6 +83,13 @@ class Search {
     return result.router_binds;
   }
 
+  // The plan's option, when it fits the look-ahead.
+  std::optional<PlanOption> option_of(const PlanSpec& spec) const {
+    const auto result = evaluate(machine_, shape_, options_, spec, network_);
+    if (!result.fits) return std::nullopt;
+    return PlanOption{spec, result.cycles, result.gups};
+  }
+
   PlanChoice choice() const {
     PlanChoice chosen{best_.spec, "best", best_.cycles, best_.gups, {}};
     for (const auto& [pipelines, option] : best_by_pipelines_) chosen.compared.push_back(option);
@@ -123,39 +127,34 @@ PlanChoice exhaustive_role_plan(const Machine& machine, const TorusShape& shape,
 }
 
 PlanChoice best_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
-  const unsigned cores = node_cores(machine, options);
-  const unsigned dimensions = shape.dimensions();
   Search search(machine, shape, options);
-  search.consider({1, {dimensions}, 0});
-  for (const auto& groups : compositions(dimensions)) {
-    const auto routers = static_cast<unsigned>(groups.size());
-    for (unsigned pipelines = 1; pipelines * routers < cores; ++pipelines) {
-      for (unsigned updaters = 1; pipelines * routers + updaters <= cores; ++updaters) {
-        if (search.consider({pipelines, groups, updaters})) break;
-      }
-    }
+  // The family lists the updater counts of one (groups, pipelines) in a run:
+  // once a router binds, the rest of that run cannot win.
+  const PlanSpec* stopped = nullptr;
+  for (const auto& spec : plan_family(node_cores(machine, options), shape.dimensions())) {
+    if (stopped && spec.pipelines == stopped->pipelines && spec.groups == stopped->groups) continue;
+    stopped = search.consider(spec) && spec.updaters > 0 ? &spec : nullptr;
   }
-  return search.choice();
+  auto chosen = search.choice();
+  if (const auto rule = search.option_of(PlanSpec::rule(node_cores(machine, options), shape.dimensions()))) {
+    chosen.compared.push_back(*rule);
+  }
+  return chosen;
 }
 
 PlanChoice choose_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
   const auto& name = options.role_plan.empty() ? machine.role_plan : options.role_plan;
   const unsigned cores = node_cores(machine, options);
   if (name == "paper") return {PlanSpec::rule(cores, shape.dimensions()), "paper", 0, 0, {}};
-  if (name == "best") {
-    auto chosen = best_role_plan(machine, shape, options);
-    ModelOptions paper = options;
-    paper.role_plan = "paper";
-    const auto rule = predict(machine, shape, paper);
-    chosen.compared.push_back({PlanSpec::rule(cores, shape.dimensions()), rule.cpu_cycles_per_update, rule.gups});
-    return chosen;
-  }
-  auto spec = PlanSpec::parse(name, shape.dimensions());
-  if (spec.cores() > cores) {
-    throw std::invalid_argument(fmt::format("role plan {} needs {} cores, the node has {}", spec.to_string(),
-                                            spec.cores(), cores));
-  }
-  return {std::move(spec), "given", 0, 0, {}};
+  if (name == "best") return best_role_plan(machine, shape, options);
+  // Whether it fits the node is RolePlan's to say, where the plan is made.
+  return {PlanSpec::parse(name, shape.dimensions()), "given", 0, 0, {}};
+}
+
+std::string role_plan_choice_text(const std::string& how) {
+  if (how == "paper") return "the paper's rule, min(d, k-1) routing cores, the rest updating";
+  if (how == "best") return "the planner's best";
+  return "as given";
 }
 
 }  // namespace gups::model

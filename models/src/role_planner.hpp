@@ -16,12 +16,6 @@
 
 namespace gups::model {
 
-struct PlanOption {
-  PlanSpec spec;
-  double cycles = 0;  // of the slowest core, per update of the node
-  double gups = 0;    // the lower of its CPU bound and its network bound
-};
-
 struct PlanChoice {
   PlanSpec spec;
   std::string how;  // "paper", "best" or "given"
@@ -36,11 +30,16 @@ struct PlanChoice {
 PlanChoice choose_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
 
 // The planner: the search above, skipping only what cannot win (adding an
-// updater never lightens a routing core, so once one binds it stops adding).
+// updater never lightens a routing core, so once one binds it stops adding);
+// it compares the rule's plan too, where it fits.
 PlanChoice best_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
 // Every plan of the family, each evaluated: the check on the planner.
 PlanChoice exhaustive_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
-// The family itself: every plan of at most `cores` cores on `dimensions`.
+// The family itself: every plan of at most `cores` cores on `dimensions`,
+// the updater counts of each (groups, pipelines) in a run, fewest first.
 std::vector<PlanSpec> plan_family(unsigned cores, unsigned dimensions);
+
+// How a plan was chosen ("paper", "best", "given"), as reports say it.
+std::string role_plan_choice_text(const std::string& how);
 
 }  // namespace gups::model

@@ -62,6 +62,20 @@ TEST(RolePlanner, AtBlueGeneQsFullSizeThePlannerFindsTheExhaustiveBest) {
   EXPECT_LT(best.cycles, rule.cpu_cycles_per_update / 3);
 }
 
+// So many cores that the rule's buckets outnumber the look-ahead: the rule
+// is refused, and the planner still finds the plans that fit.
+TEST(RolePlanner, ChoosesAPlanWhereTheRuleDoesNotFit) {
+  const auto machine = machine_named("bgp");
+  const TorusShape shape({8, 8, 8});
+  EXPECT_THROW(predict(machine, shape, multicore_on(256, "paper")), std::invalid_argument);
+  const auto p = predict(machine, shape, multicore_on(256));
+  EXPECT_GT(p.gups, 0);
+  EXPECT_LE(p.role_plan->cores(), 256u);
+  for (const auto& option : p.role_plans_compared) {
+    EXPECT_NE(option.spec.to_string(), PlanSpec::rule(256, 3).to_string());  // it does not fit, so not compared
+  }
+}
+
 TEST(RolePlanner, TheFamilyIsEveryPlanThatFits) {
   // 1 + sum over compositions of 3 dims (4: sizes 3; 1+2, 2+1; 1+1+1) of pipelines and updaters within 4 cores.
   const auto family = plan_family(4, 3);
