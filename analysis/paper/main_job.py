@@ -98,7 +98,7 @@ def main_job(args, run_analysis):
     build = ["--build", args.build]
 
     step.say(f"calibrating this host ({cores} cores)")
-    step.program(["mpirun", "-np", str(min(2, cores)), calibrate, "--log2-table", str(args.host_log2_table),
+    step.program([launcher.mpi_launcher(calibrate), "-np", str(min(2, cores)), calibrate, "--log2-table", str(args.host_log2_table),
                   "--output", host_file])
 
     step.say("this host: model, simulation and measured runs")

@@ -21,7 +21,8 @@ def hpl_n(log2_table):
 
 
 def command(ranks):
-    return ["mpirun", "--oversubscribe", "-np", str(ranks), "hpcc"]
+    """Debian's hpcc is linked with Open MPI: its own launcher starts it whichever MPI `mpirun` names."""
+    return [shutil.which("mpirun.openmpi") or "mpirun", "--oversubscribe", "-np", str(ranks), "hpcc"]
 
 
 def write_input(folder, log2_table, ranks):

@@ -77,7 +77,18 @@ def quoted(command):
 
 
 def mpirun_prefix(task):
-    return ["mpirun", "-np", str(task.ranks)]
+    """The MPI launcher of the program's own build: its gups-mpirun (kernel/launch/mpi_flavour.cmake), beside it
+    once installed, in the build's kernel/ folder for a program built elsewhere in the tree; else mpirun. A program
+    built with MPICH and started by Open MPI's mpirun would run as that many single-rank jobs."""
+    return [mpi_launcher(task.command[0] if task.command else ""), "-np", str(task.ranks)]
+
+
+def mpi_launcher(program):
+    folder = os.path.dirname(program)
+    for candidate in (os.path.join(folder, "gups-mpirun"), os.path.join(folder, os.pardir, "kernel", "gups-mpirun")):
+        if folder and os.access(candidate, os.X_OK):
+            return os.path.normpath(candidate)
+    return "mpirun"
 
 
 def srun_prefix(task):

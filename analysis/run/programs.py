@@ -32,6 +32,15 @@ def binary(build, program):
         return path
     if not os.path.isdir(build) and (installed := shutil.which(program)):
         return installed
+    left_out = os.path.join(build, "sim", "simulator-left-out.txt")
+    if program == "gups-sim" and os.path.exists(left_out):
+        with open(left_out, encoding="utf-8") as f:
+            why = f.read().strip()
+        raise MissingBinary(f"this build has no simulator (gups-sim): it was left out when {build} was configured "
+                            f"({why}); the model and measured runs need none")
+    if program == "gups-sim" and not os.path.isdir(build):
+        raise MissingBinary(f"no gups-sim in {build} or on PATH: an installation built without SimGrid has no "
+                            "simulator; the model and measured runs need none")
     raise MissingBinary(f"{path} is missing: it is made by '{MADE_BY.get(program, 'cmake --build build')}'")
 
 

@@ -12,7 +12,7 @@ repeats="${2:-3}"
 out="results/bench-algorithms"
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-gups=(mpirun --oversubscribe -np 8 build/kernel/gups --log2-table "$log2_table")
+gups=(build/kernel/gups-mpirun -np 8 build/kernel/gups --log2-table "$log2_table")
 for ((i = 1; i <= repeats; i++)); do
   echo "bench: repeat $i of $repeats (2^$log2_table words, 8 ranks)" >&2
   "${gups[@]}" --algo direct --json "$out/direct-$i.json" >/dev/null

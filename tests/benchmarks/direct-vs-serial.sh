@@ -15,7 +15,7 @@ for ((i = 1; i <= repeats; i++)); do
   echo "bench: repeat $i of $repeats (2^$log2_table words)" >&2
   build/kernel/gups-serial --log2-table "$log2_table" --json "$out/serial-$i.json" >/dev/null
   for np in 1 2; do
-    mpirun -np "$np" build/kernel/gups --algo direct --log2-table "$log2_table" \
+    build/kernel/gups-mpirun -np "$np" build/kernel/gups --algo direct --log2-table "$log2_table" \
       --json "$out/direct-np$np-$i.json" >/dev/null
   done
 done

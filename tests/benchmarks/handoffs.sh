@@ -16,9 +16,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 gups=(build/kernel/gups --log2-table "$log2_table")
 for ((i = 1; i <= repeats; i++)); do
   echo "bench: repeat $i of $repeats (2^$log2_table words)" >&2
-  mpirun -np 1 "${gups[@]}" --algo routed --json "$out/routed-$i.json" >/dev/null
+  build/kernel/gups-mpirun -np 1 "${gups[@]}" --algo routed --json "$out/routed-$i.json" >/dev/null
   for handoffs in shared-memory mpi; do
-    mpirun -np 2 "${gups[@]}" --algo multicore --shape 1x1x1 --cores-per-node 2 --handoffs "$handoffs" \
+    build/kernel/gups-mpirun -np 2 "${gups[@]}" --algo multicore --shape 1x1x1 --cores-per-node 2 --handoffs "$handoffs" \
       --json "$out/multicore-$handoffs-$i.json" >/dev/null
   done
 done

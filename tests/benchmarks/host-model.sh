@@ -24,12 +24,12 @@ for ((i = 1; i <= runs; i++)); do
   echo "bench: run $i of $runs" >&2
   cut -d' ' -f1 /proc/loadavg > "$out/load-$i.before"
   /usr/bin/time -f "%e" -o "$out/calibrate-$i.seconds" \
-    mpirun -np 2 build/models/gups-calibrate --log2-table "$log2_table" --output "$out/host-$i.json" >/dev/null
-  mpirun -np 1 "${gups[@]}" --algo direct --json "$out/direct-1-$i.json" >/dev/null
-  mpirun -np 1 "${gups[@]}" --algo routed --shape 1x1x1 --json "$out/routed-1-$i.json" >/dev/null
-  mpirun -np 2 "${gups[@]}" --algo direct --json "$out/direct-$i.json" >/dev/null
-  mpirun -np 2 "${gups[@]}" --algo routed --shape 2x1x1 --json "$out/routed-$i.json" >/dev/null
-  mpirun -np 2 "${gups[@]}" --algo multicore --cores-per-node 2 --shape 1x1x1 --json "$out/multicore-$i.json" >/dev/null
+    build/kernel/gups-mpirun -np 2 build/models/gups-calibrate --log2-table "$log2_table" --output "$out/host-$i.json" >/dev/null
+  build/kernel/gups-mpirun -np 1 "${gups[@]}" --algo direct --json "$out/direct-1-$i.json" >/dev/null
+  build/kernel/gups-mpirun -np 1 "${gups[@]}" --algo routed --shape 1x1x1 --json "$out/routed-1-$i.json" >/dev/null
+  build/kernel/gups-mpirun -np 2 "${gups[@]}" --algo direct --json "$out/direct-$i.json" >/dev/null
+  build/kernel/gups-mpirun -np 2 "${gups[@]}" --algo routed --shape 2x1x1 --json "$out/routed-$i.json" >/dev/null
+  build/kernel/gups-mpirun -np 2 "${gups[@]}" --algo multicore --cores-per-node 2 --shape 1x1x1 --json "$out/multicore-$i.json" >/dev/null
   cut -d' ' -f1 /proc/loadavg > "$out/load-$i.after"
 done
 python3 - "$out" "$runs" "$log2_table" <<'PY'

@@ -24,7 +24,7 @@ from analysis.run.launcher import MPI_ENV  # noqa: E402
 def run_gups(build, ranks, log2_table, algorithm, folder):
     """gups's GUP/s from its JSON result (verified runs only)."""
     path = os.path.join(folder, f"gups-{algorithm}.json")
-    command = ["mpirun", "--oversubscribe", "-np", str(ranks), os.path.join(build, "kernel", "gups"), "--algo", algorithm,
+    command = [os.path.join(build, "kernel", "gups-mpirun"), "-np", str(ranks), os.path.join(build, "kernel", "gups"), "--algo", algorithm,
                "--log2-table", str(log2_table), "--json", path]
     if algorithm == "multicore":
         command += ["--cores-per-node", str(ranks)]

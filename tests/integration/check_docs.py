@@ -3,7 +3,7 @@
 measured tables are the copies the scripts wrote (docs/update.py --check).
 
 A command is a line of a code block (indented or fenced), or an inline code span, that runs one of the
-project's programs: build/..., mpirun ... build/..., python3 -m analysis SUBCOMMAND, bash SCRIPT.sh, python3
+project's programs: build/..., mpirun (or build/kernel/gups-mpirun) ... build/..., python3 -m analysis SUBCOMMAND, bash SCRIPT.sh, python3
 SCRIPT.py. Each program's --help must parse, and every --option the command gives must be in that help; a
 script must exist. A renamed or removed option fails the check.
 
@@ -55,7 +55,7 @@ def parse(line):
         return None
     if not words:
         return None
-    if words[0] == "mpirun":
+    if words[0] in ("mpirun", "mpiexec") or words[0].endswith("/gups-mpirun"):
         found = next((i for i, w in enumerate(words) if re.match(r"^build/\w[\w/.-]*/[\w.-]+$", w)), None)
         return (words[found:found + 1], words[found + 1:]) if found is not None else None
     if re.match(r"^build/\w[\w/.-]*/[\w.-]+$", words[0]):

@@ -3,7 +3,7 @@
 end, with a non-zero status, within a bounded time, and leave no process
 behind; an interrupted sweep must resume where it stopped.
 
-    faults.py --build build --source . [--mpirun mpirun] [--no-sim] [--json faults.json]
+    faults.py --build build --source . [--mpirun build/kernel/gups-mpirun] [--no-sim] [--json faults.json]
 
 Cases: one rank of `mpirun gups` (direct, routed, multicore) killed with
 SIGKILL; the simulation under gups-sim killed; gups-sim itself killed (SIGKILL)
@@ -16,7 +16,6 @@ leaves a process.
 import argparse
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -137,7 +136,7 @@ def mpi_faults(build, mpirun):
             ("routed", ["-np", "2", gups, "--algo", "routed", "--shape", "2x1x1", "--log2-table", "25"]),
             ("multicore", ["-np", "4", gups, "--algo", "multicore", "--shape", "1x1x1", "--cores-per-node", "4",
                            "--log2-table", "24"])]
-    return [inject(f"mpirun gups --algo {algo}: one rank killed", [mpirun, "--oversubscribe"] + argv, "gups",
+    return [inject(f"mpirun gups --algo {algo}: one rank killed", [mpirun] + argv, "gups",
                    signal.SIGKILL, env=MPI_ENV) for algo, argv in runs]
 
 
@@ -195,7 +194,7 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", required=True)
     p.add_argument("--source", required=True)
-    p.add_argument("--mpirun", default=shutil.which("mpirun") or "mpirun")
+    p.add_argument("--mpirun", default="build/kernel/gups-mpirun", help="the build's MPI launcher")
     p.add_argument("--no-sim", action="store_true", help="a build without SimGrid: MPI faults only")
     p.add_argument("--json", help="write every fault and how it ended here")
     args = p.parse_args(argv)

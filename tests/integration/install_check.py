@@ -3,7 +3,7 @@
 programs run from another folder (machine files found beside them), and the analysis installed with pip running
 the installed programs. Prints one line per check; exit 1 if any failed.
 
-Usage: install_check.py --build BUILD --source SOURCE --mpirun MPIRUN [--no-sim]
+Usage: install_check.py --build BUILD --source SOURCE [--no-sim]
 """
 import argparse
 import json
@@ -23,6 +23,14 @@ def run(command, cwd, env=None):
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()[-600:]}")
     return done.stdout + done.stderr
+
+
+def refused_in_one_line(command, cwd, env):
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env={**os.environ, **env}, timeout=600)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    if done.returncode == 0 or len(lines) != 1 or "Traceback" in done.stderr or "simulator" not in lines[0]:
+        return f"FAILED: status {done.returncode}, error output {done.stderr.strip()[-400:]!r}"
+    return f"ok ({lines[0]})"
 
 
 def main(args):
@@ -52,9 +60,9 @@ def main(args):
         check("gups-model models from the installed machine", lambda: "ok" if "4x4x4" in run(
             [os.path.join(bin_dir, "gups-model"), "--machine", "fattree", "--algorithm", "routed", "--nodes", "64"],
             elsewhere) else "FAILED: no 4x4x4 row")
-        check("gups runs under mpirun", lambda: "ok" if "(passed)" in run(
-            [*args.mpirun.split(), "-np", "2", os.path.join(bin_dir, "gups"), "--log2-table", "10"], elsewhere,
-            MPI_ENV) else "FAILED: not verified")
+        check("gups runs under the installed gups-mpirun (the MPI it was built with)", lambda: "ok" if "(passed)" in run(
+            [os.path.join(bin_dir, "gups-mpirun"), "-np", "2", os.path.join(bin_dir, "gups"), "--log2-table", "10"],
+            elsewhere, MPI_ENV) else "FAILED: not verified")
         if not args.no_sim:
             check("gups-sim simulates with the installed gups-smpi", lambda: "ok" if "(passed)" in run(
                 [os.path.join(bin_dir, "gups-sim"), "--quiet", "--shape", "2x2x2", "--updates-per-node", "1024"],
@@ -77,6 +85,11 @@ def main(args):
              "multicore", "--nodes", "8", "--sources", sources, "--updates-per-node", "1024", "--out", out],
             elsewhere, environment) and os.path.exists(os.path.join(out, "results.csv"))
             else "FAILED: no results.csv")
+        if args.no_sim:
+            check("the installed analysis, asked to simulate, says in one line that there is no simulator",
+                  lambda: refused_in_one_line([os.path.join(site, "bin", "torus-gups-analysis"), "sweep", "--machine",
+                                               "bgp", "--algorithms", "multicore", "--nodes", "8", "--sources", "sim",
+                                               "--out", os.path.join(elsewhere, "no-sim")], elsewhere, environment))
     finally:
         shutil.rmtree(top, ignore_errors=True)
     print(f"install: {failures} failed")
@@ -87,6 +100,5 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", required=True)
     parser.add_argument("--source", required=True)
-    parser.add_argument("--mpirun", required=True)
     parser.add_argument("--no-sim", action="store_true")
     sys.exit(main(parser.parse_args()))

@@ -127,7 +127,7 @@ def cancelled_task_is_redone(args, env):
 
 def measured_sweep(args, env):
     host = os.path.join(args.out, "host.json")
-    done = subprocess.run(["mpirun", "-np", "2", os.path.join(args.build, "models", "gups-calibrate"), "--repeats",
+    done = subprocess.run([os.path.join(args.build, "kernel", "gups-mpirun"), "-np", "2", os.path.join(args.build, "models", "gups-calibrate"), "--repeats",
                            "1", "--log2-table", "16", "--output", host], capture_output=True, text=True,
                           env={**env, **MPI_ENV})
     check(done.returncode == 0, "this host calibrated (gups-calibrate) for the measured sweep's machine file")

@@ -9,12 +9,13 @@
 #include "kernel/apex_map/charges.hpp"
 #include "models/src/apex_map_bound.hpp"
 #include "models/src/machine.hpp"
+#include "tests/unit/shipped_machines.hpp"
 #include "models/src/simulation_charges.hpp"
 
 namespace gups::model {
 namespace {
 
-Machine bgp() { return load_machine("bgp", default_machine_directories()); }
+using testing::bgp;
 
 ApexMapModelRequest request_on(const std::string& shape, const std::string& algorithm) {
   ApexMapModelRequest request;

@@ -8,12 +8,13 @@
 #include "models/src/bounds.hpp"
 #include "models/src/host_placement.hpp"
 #include "models/src/machine.hpp"
+#include "tests/unit/shipped_machines.hpp"
 #include "models/src/simulation_charges.hpp"
 
 namespace gups::model {
 namespace {
 
-Machine bgp() { return load_machine("bgp", default_machine_directories()); }
+using testing::bgp;
 
 // The paper's crossovers and bucket-size rule were stated for balanced
 // shapes (16x16x16 at 4,096 nodes), not the racks' 8x16x32.

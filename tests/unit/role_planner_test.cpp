@@ -8,11 +8,12 @@
 #include <string>
 
 #include "models/src/machine.hpp"
+#include "tests/unit/shipped_machines.hpp"
 
 namespace gups::model {
 namespace {
 
-Machine machine_named(const char* name) { return load_machine(name, default_machine_directories()); }
+Machine machine_named(const char* name) { return testing::shipped_machine(name); }
 
 ModelOptions multicore_on(unsigned cores, const char* role_plan = "best") {
   ModelOptions options;

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Benchmark: each algorithm on 2 ranks against what two cores of this host
+# can do, the same updates in two plain serial loops run at the same time
+# (each on the half of the table a rank holds), interleaved round by round so
+# that the host's noise hits all alike. Reports medians over the rounds and
+# each algorithm's share of the two-loop limit, taken within each round.
+# Usage: two-core-limit.sh [LOG2_TABLE=26] [ROUNDS=3] [BUILD=build]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source tests/benchmarks/record.sh
+log2_table="${1:-26}"
+rounds="${2:-3}"
+build="${3:-build}"
+record two-core-limit "bash tests/benchmarks/two-core-limit.sh $log2_table $rounds $build" markdown
+out="results/bench-two-core-limit"
+mkdir -p "$out/runs"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun=("$build/kernel/gups-mpirun" -np 2)
+gups="$build/kernel/gups"
+half=$((log2_table - 1))
+for ((i = 1; i <= rounds; i++)); do
+  echo "bench: round $i of $rounds (2^$log2_table words)" >&2
+  "$build/kernel/gups-serial" --log2-table "$log2_table" --json "$out/runs/serial-$i.json" >/dev/null
+  "$build/kernel/gups-serial" --log2-table "$half" --json "$out/runs/pair-a-$i.json" >/dev/null &
+  pair=$!
+  "$build/kernel/gups-serial" --log2-table "$half" --json "$out/runs/pair-b-$i.json" >/dev/null
+  wait "$pair"  # (a bare wait would wait for record's tee too)
+  "${mpirun[@]}" "$gups" --algo direct --log2-table "$log2_table" --json "$out/runs/direct-$i.json" >/dev/null
+  "${mpirun[@]}" "$gups" --algo routed --shape 2x1x1 --log2-table "$log2_table" \
+    --json "$out/runs/routed-$i.json" >/dev/null
+  "${mpirun[@]}" "$gups" --algo multicore --shape 1x1x1 --cores-per-node 2 --log2-table "$log2_table" \
+    --json "$out/runs/multicore-$i.json" >/dev/null
+done
+python3 - "$out/runs" "$rounds" "$log2_table" "$build" <<'PY'
+import json, statistics, sys
+runs, rounds, log2, build = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+def load(name, i):
+    with open(f"{runs}/{name}-{i}.json") as f:
+        return json.load(f)
+def gups(name, i):
+    document = load(name, i)
+    if document.get("passed") is False:
+        sys.exit(f"{name} round {i}: verification failed")
+    return document["gups"]
+# Two loops at once: each loop's updates over its own time; both ran the whole time, so the sum is the pair's rate.
+pair = [gups("pair-a", i) + gups("pair-b", i) for i in range(1, rounds + 1)]
+rows = [("one serial loop alone (whole table)", [gups("serial", i) for i in range(1, rounds + 1)], None),
+        ("two serial loops at once (sum; each half the table)", pair, "1.00 (the limit)")]
+for algo in ("direct", "routed", "multicore"):
+    values = [gups(algo, i) for i in range(1, rounds + 1)]
+    shares = [v / p for v, p in zip(values, pair)]
+    rows.append((f"`{algo}`, 2 ranks" + (" (one node)" if algo == "multicore" else ""), values,
+                 f"{statistics.median(shares):.2f} ({min(shares):.2f}-{max(shares):.2f} per round)"))
+mpi = load("direct", 1)["build"]["mpi_library"]
+print(f"Table 2^{log2} words, {rounds} interleaved rounds, median GUP/s (min-max); "
+      f"share of the two loops' sum in the same round. gups built with {mpi}; every run verified.")
+print()
+print("| run | GUP/s (median) | min-max | share of two serial loops at once |")
+print("| --- | ---: | ---: | ---: |")
+for name, values, share in rows:
+    print(f"| {name} | {statistics.median(values):.4f} | {min(values):.4f}-{max(values):.4f} | {share or '-'} |")
+PY
