@@ -3,9 +3,16 @@
 // bucket when the look-ahead budget is used up. All buckets share one pool
 // of `capacity` slots, so memory is O(capacity + destinations), not
 // O(capacity x destinations).
+//
+// Among buckets equally full the one that reached that count last is taken.
+// Up to kScannedDestinations destinations that one is found by a scan when
+// a bucket is taken, from each bucket's count and the number of its last
+// insert: an insert is then half the work of keeping the destinations in
+// lists by count, as more destinations need, and the choice is the same.
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace gups {
@@ -18,6 +25,8 @@ inline constexpr std::uint64_t kDirectUpdatesPerPoll = 64;
 
 class DestinationBuckets {
  public:
+  static constexpr std::uint32_t kScannedDestinations = 64;
+
   DestinationBuckets(std::uint32_t destinations, std::uint32_t capacity);
 
   std::uint32_t pending() const noexcept { return pending_; }
@@ -25,7 +34,8 @@ class DestinationBuckets {
   bool full() const noexcept { return pending_ == capacity(); }
   std::uint32_t count(std::uint32_t destination) const noexcept { return count_[destination]; }
 
-  // Precondition: !full().
+  // Precondition: !full(). Inline: direct inserts half its updates, and a
+  // call from another library reloads every array's address each time.
   void insert(std::uint32_t destination, std::uint64_t update);
 
   // Appends the fullest bucket's updates to `out` in insertion order, empties
@@ -52,6 +62,55 @@ class DestinationBuckets {
   std::vector<std::uint32_t> prev_same_count_;
   std::uint32_t highest_count_ = 0;  // an upper bound on the fullest count
   std::uint32_t pending_ = 0;
+
+  // Up to kScannedDestinations: no count lists, but each bucket's last insert.
+  bool scanned_;
+  std::vector<std::uint64_t> last_insert_;
+  std::uint64_t inserts_ = 0;
 };
+
+inline void DestinationBuckets::unlink_from_count_list(std::uint32_t destination) noexcept {
+  const auto next = next_same_count_[destination];
+  const auto prev = prev_same_count_[destination];
+  if (prev != kNone) {
+    next_same_count_[prev] = next;
+  } else {
+    count_list_head_[count_[destination]] = next;
+  }
+  if (next != kNone) prev_same_count_[next] = prev;
+}
+
+inline void DestinationBuckets::link_into_count_list(std::uint32_t destination) noexcept {
+  const auto head = count_list_head_[count_[destination]];
+  next_same_count_[destination] = head;
+  prev_same_count_[destination] = kNone;
+  if (head != kNone) prev_same_count_[head] = destination;
+  count_list_head_[count_[destination]] = destination;
+}
+
+inline void DestinationBuckets::insert(std::uint32_t destination, std::uint64_t update) {
+  if (full()) throw std::logic_error("insert into full destination buckets");
+  const auto slot = free_slot_;
+  free_slot_ = slot_next_[slot];
+  slot_value_[slot] = update;
+  slot_next_[slot] = kNone;
+  if (bucket_tail_[destination] == kNone) {
+    bucket_head_[destination] = slot;
+  } else {
+    slot_next_[bucket_tail_[destination]] = slot;
+  }
+  bucket_tail_[destination] = slot;
+  ++pending_;
+
+  if (scanned_) {
+    ++count_[destination];
+    last_insert_[destination] = ++inserts_;
+    return;
+  }
+  if (count_[destination] > 0) unlink_from_count_list(destination);
+  ++count_[destination];
+  link_into_count_list(destination);
+  if (count_[destination] > highest_count_) highest_count_ = count_[destination];
+}
 
 }  // namespace gups

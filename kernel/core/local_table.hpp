@@ -51,6 +51,16 @@ class LocalTable {
   void prefetch(std::uint64_t global_index) const noexcept {
     __builtin_prefetch(&data_[global_index - global_start_], 1);
   }
+  // The words and their first global index as a value, for a loop to keep
+  // in registers: through the table, each word written (a uint64_t, as the
+  // table's own fields) would make the compiler read the fields again.
+  struct View {
+    std::uint64_t* data;
+    std::uint64_t start;
+    void apply(std::uint64_t global_index, std::uint64_t random) const noexcept { data[global_index - start] ^= random; }
+    void prefetch(std::uint64_t global_index) const noexcept { __builtin_prefetch(&data[global_index - start], 1); }
+  };
+  View view() noexcept { return {data_.get(), global_start_}; }
   std::span<std::uint64_t> words() noexcept { return {data_.get(), words_}; }
   std::span<const std::uint64_t> words() const noexcept { return {data_.get(), words_}; }
 

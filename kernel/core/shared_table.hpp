@@ -61,7 +61,8 @@ class ProtectedTable {
   ProtectedTable(std::uint64_t* words, std::uint64_t global_start, Protection protection, StripedLocks* locks)
       : words_(words), global_start_(global_start), protection_(protection), locks_(locks) {}
 
-  void apply(std::uint64_t global_index, std::uint64_t random) noexcept {
+  // const: the words are not the table's own (as LocalTable::View's).
+  void apply(std::uint64_t global_index, std::uint64_t random) const noexcept {
     const std::uint64_t i = global_index - global_start_;
     switch (protection_) {
       case Protection::none: {
@@ -82,6 +83,8 @@ class ProtectedTable {
   void prefetch(std::uint64_t global_index) const noexcept {
     __builtin_prefetch(&words_[global_index - global_start_], 1);
   }
+  // Already a value a loop can keep (as LocalTable::View).
+  ProtectedTable view() const noexcept { return *this; }
 
  private:
   std::uint64_t* words_;

@@ -33,7 +33,7 @@ TableLayout::TableLayout(unsigned log2_words, std::uint64_t owners)
 }
 
 OwnerFinder::OwnerFinder(const TableLayout& layout, OwnerMode requested)
-    : layout_(&layout),
+    : layout_(layout),
       requested_(requested),
       effective_(requested == OwnerMode::predict && !layout.prediction_valid()
                      ? OwnerMode::division

@@ -62,19 +62,22 @@ class TableLayout {
 
 // Finds owners with the mode the user asked for, falling back to division
 // where prediction's assumption fails (effective() tells which is used).
+// It holds the layout by value: a loop's copy then keeps the layout in
+// registers, where through a pointer every table write (a uint64_t, as the
+// layout's fields) would make the compiler read them again.
 class OwnerFinder {
  public:
   OwnerFinder(const TableLayout& layout, OwnerMode requested);
 
   std::uint64_t operator()(std::uint64_t global_index) const noexcept {
-    return effective_ == OwnerMode::predict ? layout_->owner_by_prediction(global_index)
-                                            : layout_->owner_by_division(global_index);
+    return effective_ == OwnerMode::predict ? layout_.owner_by_prediction(global_index)
+                                            : layout_.owner_by_division(global_index);
   }
   OwnerMode effective() const noexcept { return effective_; }
   bool fell_back() const noexcept { return requested_ != effective_; }
 
  private:
-  const TableLayout* layout_;
+  TableLayout layout_;
   OwnerMode requested_;
   OwnerMode effective_;
 };

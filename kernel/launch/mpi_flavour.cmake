@@ -9,7 +9,8 @@
 # -DMPI_CXX_COMPILER=... -DMPIEXEC_EXECUTABLE=.... The build then writes
 # kernel/gups-mpirun: that MPI's mpiexec with what it needs to put more
 # ranks than cores on one host (Open MPI: --oversubscribe; MPICH's Hydra
-# does so unasked). Tests and the analysis start every MPI run through it,
+# does so unasked), and a --quiet of its own (Open MPI: --quiet; Hydra adds
+# nothing to a rank's error exit). Tests and the analysis start every MPI run through it,
 # so a program is never started by another MPI's launcher.
 set(TORUS_GUPS_MPI auto CACHE STRING "MPI to build with: auto, openmpi or mpich")
 set_property(CACHE TORUS_GUPS_MPI PROPERTY STRINGS auto openmpi mpich)
@@ -37,12 +38,14 @@ execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE launcher
 if(launcher_version MATCHES "Open MPI|OpenRTE")
   set(TORUS_GUPS_MPI_FLAVOUR "Open MPI")
   set(TORUS_GUPS_MPIEXEC_OVERSUBSCRIBE "--oversubscribe")
+  set(TORUS_GUPS_MPIEXEC_QUIET "--quiet")
 elseif(launcher_version MATCHES "HYDRA")
   set(TORUS_GUPS_MPI_FLAVOUR "MPICH")
   set(TORUS_GUPS_MPIEXEC_OVERSUBSCRIBE "")
 else()
   set(TORUS_GUPS_MPI_FLAVOUR "unknown MPI")
   set(TORUS_GUPS_MPIEXEC_OVERSUBSCRIBE "")
+  set(TORUS_GUPS_MPIEXEC_QUIET "")
 endif()
 # The launcher itself, not Debian's alternatives link to whichever MPI is
 # the system's default today.

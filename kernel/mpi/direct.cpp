@@ -2,9 +2,13 @@
 // process, the fullest bucket sent when the look-ahead budget is used up,
 // one receive always posted, and "finished" messages to end.
 //
-// Unlike the reference, updates in the send buffer stay counted as pending
-// until their send completes, so the budget bounds everything generated
-// here and not yet handed to the network.
+// On real MPI the budget counts what the reference counts: updates in the
+// buckets. A bucket leaves it when it is handed to MPI_Isend, as in
+// MPIRandomAccess, and the next send waits for that one to complete; so a
+// rank generates while its last bucket is on its way. A simulated rank
+// still counts the send buffer until its send completes, so that the
+// budget bounds everything it generated and has not handed to the network
+// (simulated sends complete only when received).
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -14,6 +18,7 @@
 #include "kernel/core/hpcc_stream.hpp"
 #include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/progress_report.hpp"
+#include "kernel/mpi/simulation.hpp"
 #include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups {
@@ -73,15 +78,18 @@ class DirectUpdater {
   }
 
  private:
-  std::uint64_t pending() const noexcept { return buckets_.pending() + send_buffer_.size(); }
+  std::uint64_t pending() const noexcept {
+    return buckets_.pending() + (counts_send_in_flight_ ? send_buffer_.size() : 0);
+  }
   bool receiving() const noexcept { return finished_peers_ < peers_.ranks - 1; }
 
   // Locals rather than members in the loop: table writes are uint64_t too,
   // and would otherwise force every counter back to memory.
   void generate_all() {
     const auto& config = context_.config;
-    const auto& layout = context_.layout;
+    const TableLayout layout = context_.layout;
     const OwnerFinder owner_of = context_.owner_of;
+    const auto table = table_.view();
     const auto rank = static_cast<std::uint64_t>(peers_.rank);
     std::uint64_t remaining = peers_.stream_count;
     std::uint64_t random = starts(peers_.stream_first);
@@ -115,11 +123,11 @@ class DirectUpdater {
         const std::uint64_t index = layout.index_of(random);
         batch_random_[i] = random;
         batch_owner_[i] = owner_of(index);
-        if (batch_owner_[i] == rank) table_.prefetch(index);
+        if (batch_owner_[i] == rank) table.prefetch(index);
       }
       for (std::size_t i = 0; i < batch; ++i) {
         if (batch_owner_[i] == rank) {
-          table_.apply(layout.index_of(batch_random_[i]), batch_random_[i]);
+          table.apply(layout.index_of(batch_random_[i]), batch_random_[i]);
           ++applied;
           costs.applied();
         } else {
@@ -135,7 +143,7 @@ class DirectUpdater {
   }
 
   void flush_buckets() {
-    while (pending() > 0) {
+    while (buckets_.pending() > 0) {
       context_.costs.pay();
       poll();
       send_fullest_when_free();
@@ -180,13 +188,15 @@ class DirectUpdater {
   void handle_message(std::size_t received) {
     if (received > 0) {
       // Each word asked for a few updates ahead of its write (see generate_all).
-      const auto& layout = context_.layout;
+      const TableLayout layout = context_.layout;
+      const auto table = table_.view();
+      const std::uint64_t* updates = receive_buffer_.data();
       for (std::size_t i = 0; i < std::min(received, kPrefetchAhead); ++i) {
-        table_.prefetch(layout.index_of(receive_buffer_[i]));
+        table.prefetch(layout.index_of(updates[i]));
       }
       for (std::size_t i = 0; i < received; ++i) {
-        if (i + kPrefetchAhead < received) table_.prefetch(layout.index_of(receive_buffer_[i + kPrefetchAhead]));
-        table_.apply(layout.index_of(receive_buffer_[i]), receive_buffer_[i]);
+        if (i + kPrefetchAhead < received) table.prefetch(layout.index_of(updates[i + kPrefetchAhead]));
+        table.apply(layout.index_of(updates[i]), updates[i]);
       }
       stats_.applied += received;
       stats_.updates_received += received;
@@ -231,6 +241,7 @@ class DirectUpdater {
   std::vector<std::uint64_t> receive_buffer_;
   std::unique_ptr<MessageSlots> messages_;
   bool sending_ = false;
+  const bool counts_send_in_flight_ = simulation::active();
   int finished_peers_ = 0;
   UpdateStats stats_;
 };

@@ -2,6 +2,7 @@
 // requests in one array so that an idle core waits on all in one call.
 #include <sched.h>
 
+#include <chrono>
 #include <stdexcept>
 
 #include "kernel/mpi/message_slots.hpp"
@@ -13,15 +14,27 @@ namespace {
 
 constexpr int kDataTag = 1;  // + channel
 
-// A real rank with nothing to do polls and gives its core away between
-// polls. MPICH's ch4 spins inside MPI_Wait and MPI_Waitany and never does:
-// with more ranks than cores (a workstation, the tests) the rank that has
-// work then waits out the spinning ranks' time slices, and a 16-rank run on
-// 2 cores took 50 times as long. Open MPI yields only when told it is
-// oversubscribed. The cost is one system call per empty poll of an idle
-// rank. (A simulated rank blocks in SMPI's own wait: its polls would not
+// A real rank with nothing to do polls, and once it has waited a while it
+// gives its core away between polls. MPICH's ch4 spins inside MPI_Wait and
+// MPI_Waitany and never does: with more ranks than cores (a workstation,
+// the tests) the rank that has work then waits out the spinning ranks' time
+// slices, and a 16-rank run on 2 cores took 50 times as long. Yielding at
+// once costs as much the other way when the cores are shared with other
+// work: each wait became a time slice of that work, and a 2-rank routed run
+// beside a compiler 100 times as slow. A message is usually there within
+// microseconds when a rank's peer is running, so the rank spins that long
+// first. (A simulated rank blocks in SMPI's own wait: its polls would not
 // let simulated time pass.)
-void give_way() noexcept { sched_yield(); }
+constexpr auto kSpinBeforeYielding = std::chrono::microseconds(50);
+
+template <typename Test>
+void poll_until(Test done) {
+  if (done()) return;
+  const auto start = std::chrono::steady_clock::now();
+  while (!done()) {
+    if (std::chrono::steady_clock::now() - start > kSpinBeforeYielding) sched_yield();
+  }
+}
 
 class MpiMessageSlots final : public MessageSlots {
  public:
@@ -63,11 +76,11 @@ class MpiMessageSlots final : public MessageSlots {
     if (simulated_) {
       MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, &status);
     } else {
-      int flag = 0;
-      while (!flag) {
+      poll_until([&] {
+        int flag = 0;
         MPI_Testany(static_cast<int>(requests_.size()), requests_.data(), &index, &flag, &status);
-        if (!flag) give_way();
-      }
+        return flag != 0;
+      });
     }
     if (index == MPI_UNDEFINED) throw std::logic_error("routing core blocked with no message outstanding");
     const auto slot = static_cast<std::size_t>(index);
@@ -88,11 +101,11 @@ class MpiMessageSlots final : public MessageSlots {
     if (simulated_) {
       MPI_Wait(&requests_[slot], &status);
     } else {
-      int flag = 0;
-      while (!flag) {
+      poll_until([&] {
+        int flag = 0;
         MPI_Test(&requests_[slot], &flag, &status);
-        if (!flag) give_way();
-      }
+        return flag != 0;
+      });
     }
     return {slot, completed(slot, status)};
   }

@@ -45,8 +45,14 @@ std::string mpi_library_version() {
   int length = 0;
   MPI_Get_library_version(text, &length);
   std::string version(text, static_cast<std::size_t>(length));
-  const auto end = version.find_first_of(",\n");
-  return version.substr(0, end);
+  // Its first line up to a comma: "Open MPI v4.1.4", "MPICH Version:\t4.0.2",
+  // the latter as "MPICH 4.0.2".
+  version = version.substr(0, version.find_first_of(",\n"));
+  if (const auto label = version.find(" Version:"); label != std::string::npos) {
+    const auto number = version.find_first_not_of(" \t", label + std::string(" Version:").size());
+    version = version.substr(0, label) + " " + (number == std::string::npos ? "" : version.substr(number));
+  }
+  return version;
 }
 
 BuildInfo build_info() {

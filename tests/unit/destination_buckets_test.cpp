@@ -71,5 +71,30 @@ TEST(DestinationBuckets, AgreesWithASimpleModel) {
   }
 }
 
+// Few destinations are scanned for the fullest, many kept in lists by
+// count: under one random mix both take the same buckets, ties included
+// (the bucket that reached the count last).
+TEST(DestinationBuckets, ScannedAndListedDestinationsTakeTheSameBuckets) {
+  constexpr std::uint32_t kUsed = 5;  // few destinations: ties are common
+  DestinationBuckets scanned(kUsed, 32);
+  DestinationBuckets listed(DestinationBuckets::kScannedDestinations + 1, 32);
+  std::mt19937 rng(11);
+  int takes = 0;
+  for (int step = 0; step < 100000; ++step) {
+    if (!scanned.full() && rng() % 4 != 0) {
+      const std::uint32_t destination = rng() % kUsed;
+      scanned.insert(destination, static_cast<std::uint64_t>(step));
+      listed.insert(destination, static_cast<std::uint64_t>(step));
+    } else if (scanned.pending() > 0) {
+      std::vector<std::uint64_t> from_scanned, from_listed;
+      ASSERT_EQ(scanned.take_fullest(from_scanned), listed.take_fullest(from_listed));
+      ASSERT_EQ(from_scanned, from_listed);
+      ++takes;
+    }
+    ASSERT_EQ(scanned.pending(), listed.pending());
+  }
+  EXPECT_GT(takes, 10000);
+}
+
 }  // namespace
 }  // namespace gups
