@@ -14,6 +14,7 @@ RouteStep::RouteStep(const TableLayout& layout, const OwnerFinder& owner_of, con
       node_(node),
       core_(core),
       role_(plan.role(core)),
+      sole_updater_(plan.updaters() == 1 && plan.updater_core(0) == core),
       network_bucket_(shape.dimensions()),
       local_bucket_of_core_(plan.cores(), -1) {
   for (unsigned d = role_.first_dimension; d < role_.end_dimension; ++d) network_bucket_[d].assign(shape.size(d), -1);

@@ -38,6 +38,7 @@ class RouteStep {
     const std::uint64_t destination = owner_of_(index);
     const unsigned d = shape_.first_difference(node_, destination);
     if (d == shape_.dimensions()) {
+      if (sole_updater_) return kApplyHere;
       const unsigned updater_core = plan_.updater_core(distribution_.updater_of(node_, index));
       return updater_core == core_ ? kApplyHere : local_bucket_of_core_[updater_core];
     }
@@ -54,6 +55,8 @@ class RouteStep {
   const std::uint64_t node_;
   const unsigned core_;
   const CoreRole& role_;
+  // The node's only updater (routed: every core): the node's updates are all its own.
+  const bool sole_updater_;
   std::vector<std::vector<int>> network_bucket_;  // [dimension][coordinate]
   std::vector<int> local_bucket_of_core_;
 };
