@@ -26,6 +26,7 @@ SOURCES = {
     "sim-mechanisms": ("results/bench-sim-mechanisms/sim-mechanisms.md", "whole"),
     "host-model": ("results/bench-host-model/host-model.md", "whole"),
     "hpcc-peer": ("results/bench-hpcc-peer/hpcc-peer.md", "whole"),
+    "two-core-limit": ("results/bench-two-core-limit/two-core-limit.md", "whole"),
     "table4": ("analysis/studies/table4.md", "before-commands"),
     "table4-whole": ("analysis/studies/table4-whole/table4.md", "before-commands"),
     "table4-packet": ("analysis/studies/table4-packet/table4.md", "before-commands"),

@@ -1,10 +1,8 @@
 // Message slots over MPI: one request per slot, a tag per channel, and all
 // requests in one array so that an idle core waits on all in one call.
-#include <sched.h>
-
-#include <chrono>
 #include <stdexcept>
 
+#include "kernel/mpi/idle_wait.hpp"
 #include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/simulation.hpp"
 
@@ -14,26 +12,12 @@ namespace {
 
 constexpr int kDataTag = 1;  // + channel
 
-// A real rank with nothing to do polls, and once it has waited a while it
-// gives its core away between polls. MPICH's ch4 spins inside MPI_Wait and
-// MPI_Waitany and never does: with more ranks than cores (a workstation,
-// the tests) the rank that has work then waits out the spinning ranks' time
-// slices, and a 16-rank run on 2 cores took 50 times as long. Yielding at
-// once costs as much the other way when the cores are shared with other
-// work: each wait became a time slice of that work, and a 2-rank routed run
-// beside a compiler 100 times as slow. A message is usually there within
-// microseconds when a rank's peer is running, so the rank spins that long
-// first. (A simulated rank blocks in SMPI's own wait: its polls would not
-// let simulated time pass.)
-constexpr auto kSpinBeforeYielding = std::chrono::microseconds(50);
-
+// An idle real rank polls (kernel/mpi/idle_wait.hpp). A simulated rank
+// blocks in SMPI's own wait: its polls would not let simulated time pass.
 template <typename Test>
 void poll_until(Test done) {
-  if (done()) return;
-  const auto start = std::chrono::steady_clock::now();
-  while (!done()) {
-    if (std::chrono::steady_clock::now() - start > kSpinBeforeYielding) sched_yield();
-  }
+  IdleWait idle;
+  while (!done()) idle.relax();
 }
 
 class MpiMessageSlots final : public MessageSlots {

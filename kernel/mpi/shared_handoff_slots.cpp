@@ -8,32 +8,13 @@
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
-#include <thread>
 
+#include "kernel/mpi/idle_wait.hpp"
 #include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/node_handoffs.hpp"
 
 namespace gups {
 namespace {
-
-// Spins a while, then yields the CPU on each turn: where ranks outnumber
-// cores (tests on small machines), the core being waited for gets to run.
-class Backoff {
- public:
-  void relax() noexcept {
-    if (++spins_ < kSpinsBeforeYield) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-    } else {
-      std::this_thread::yield();
-    }
-  }
-
- private:
-  static constexpr unsigned kSpinsBeforeYield = 256;
-  unsigned spins_ = 0;
-};
 
 class SharedHandoffSlots final : public MessageSlots {
  public:
@@ -68,7 +49,7 @@ class SharedHandoffSlots final : public MessageSlots {
   }
 
   Completion wait_any() override {
-    Backoff backoff;
+    IdleWait idle;
     for (;;) {
       if (auto completion = next_ready()) return *completion;
       if (sends_.empty() && receives_.empty() && dones_.empty()) {
@@ -78,7 +59,7 @@ class SharedHandoffSlots final : public MessageSlots {
       if (network_busy_ > 0) {
         if (auto completion = network_->test_any()) return from_network(*completion);
       }
-      backoff.relax();
+      idle.relax();
     }
   }
 
@@ -94,7 +75,7 @@ class SharedHandoffSlots final : public MessageSlots {
     const auto local = std::find_if(receives_.begin(), receives_.end(), [&](const auto& r) { return r.slot == slot; });
     const bool network_slot = local == receives_.end() && !ready_contains(slot);
     if (network_slot) return from_network(network_->wait(slot));
-    Backoff backoff;
+    IdleWait idle;
     for (;;) {
       poll();
       const auto at = std::find_if(ready_.begin(), ready_.end(), [&](const auto& c) { return c.slot == slot; });
@@ -103,7 +84,7 @@ class SharedHandoffSlots final : public MessageSlots {
         ready_.erase(at);
         return completion;
       }
-      backoff.relax();
+      idle.relax();
     }
   }
 
@@ -118,10 +99,10 @@ class SharedHandoffSlots final : public MessageSlots {
 
   // Receives still posted can meet no message any more: they are dropped.
   void finish() override {
-    Backoff backoff;
+    IdleWait idle;
     while (!dones_.empty()) {
       poll();
-      backoff.relax();
+      idle.relax();
     }
     receives_.clear();
     network_->finish();
