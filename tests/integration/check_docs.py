@@ -56,7 +56,7 @@ def parse(line):
     if not words:
         return None
     if words[0] in ("mpirun", "mpiexec") or words[0].endswith("/gups-mpirun"):
-        found = next((i for i, w in enumerate(words) if re.match(r"^build/\w[\w/.-]*/[\w.-]+$", w)), None)
+        found = next((i for i, w in enumerate(words[1:], 1) if re.match(r"^build/\w[\w/.-]*/[\w.-]+$", w)), None)
         return (words[found:found + 1], words[found + 1:]) if found is not None else None
     if re.match(r"^build/\w[\w/.-]*/[\w.-]+$", words[0]):
         return words[:1], words[1:]
