@@ -38,6 +38,7 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/node_group.cpp
   kernel/mpi/node_handoffs.cpp
   kernel/mpi/node_pending.cpp
+  kernel/mpi/patient_collectives.cpp
   kernel/mpi/routing_core.cpp
   kernel/mpi/run_statistics.cpp
   kernel/mpi/shared_handoff_slots.cpp

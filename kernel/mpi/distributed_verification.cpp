@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernel/core/hpcc_stream.hpp"
+#include "kernel/mpi/patient_collectives.hpp"
 
 namespace gups {
 namespace {
@@ -63,16 +64,15 @@ void reapply_stream(MPI_Comm comm, const TableDistribution& distribution,
           generated[i];
     }
 
-    MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
+    patient::alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), comm);
     std::size_t received = 0;
     for (std::size_t peer = 0; peer < peers; ++peer) {
       receive_offsets[peer] = static_cast<int>(received);
       received += static_cast<std::size_t>(receive_counts[peer]);
     }
     incoming.resize(received);
-    MPI_Alltoallv(outgoing.data(), send_counts.data(), send_offsets.data(), MPI_UINT64_T,
-                  incoming.data(), receive_counts.data(), receive_offsets.data(), MPI_UINT64_T,
-                  comm);
+    patient::alltoallv(outgoing.data(), send_counts.data(), send_offsets.data(), incoming.data(),
+                       receive_counts.data(), receive_offsets.data(), MPI_UINT64_T, comm);
     for (const auto update : incoming) {
       table.apply(layout.index_of(update), update);
     }

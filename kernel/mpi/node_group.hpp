@@ -12,7 +12,7 @@ namespace gups {
 
 class NodeGroup {
  public:
-  // Collective over MPI_COMM_WORLD.
+  // Collective over the ranks of `rank`'s node.
   NodeGroup(int rank, unsigned cores_per_node);
   ~NodeGroup();
   NodeGroup(const NodeGroup&) = delete;

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernel/mpi/patient_collectives.hpp"
+
 namespace gups {
 
 NodeHandoffs::NodeHandoffs(const NodeGroup& node, const RolePlan& plan, std::size_t capacity)
@@ -29,7 +31,7 @@ NodeHandoffs::NodeHandoffs(const NodeGroup& node, const RolePlan& plan, std::siz
   MPI_Win_lock_all(MPI_MODE_NOCHECK, window_);
   for (const auto receiver : receivers_) outgoing(receiver).clear();
   MPI_Win_sync(window_);
-  MPI_Barrier(node.comm());
+  patient::barrier(node.comm());
   MPI_Win_sync(window_);
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include "kernel/mpi/patient_collectives.hpp"
+
 namespace gups {
 
 NodePending::NodePending(const NodeGroup& node) : node_comm_(node.comm()) {
@@ -12,7 +14,7 @@ NodePending::NodePending(const NodeGroup& node) : node_comm_(node.comm()) {
   MPI_Win_allocate_shared(bytes, sizeof(std::int64_t), MPI_INFO_NULL, node_comm_, &base, &window_);
   cells_ = shared_window_base<std::int64_t>(window_, 0);
   if (node.rank() == 0) cells_[0] = cells_[1] = 0;
-  MPI_Barrier(node_comm_);
+  patient::barrier(node_comm_);
 }
 
 NodePending::~NodePending() {
@@ -30,7 +32,7 @@ void NodePending::add(std::int64_t delta) noexcept {
 
 std::int64_t NodePending::peak() {
   if (!cells_) return -1;
-  MPI_Barrier(node_comm_);
+  patient::barrier(node_comm_);
   return std::atomic_ref<std::int64_t>(cells_[1]).load();
 }
 

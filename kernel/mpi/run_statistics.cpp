@@ -12,6 +12,8 @@
 #include <array>
 #include <vector>
 
+#include "kernel/mpi/patient_collectives.hpp"
+
 namespace gups {
 namespace {
 
@@ -40,7 +42,7 @@ std::uint64_t node_pending(const UpdateStats& mine, unsigned cores, int rank) {
 template <typename T>
 std::vector<T> reduce_at_root(const std::vector<T>& mine, MPI_Datatype type, MPI_Op op) {
   std::vector<T> all(mine.size(), T{});
-  MPI_Reduce(mine.data(), all.data(), static_cast<int>(mine.size()), type, op, 0, MPI_COMM_WORLD);
+  patient::reduce(mine.data(), all.data(), static_cast<int>(mine.size()), type, op, 0, MPI_COMM_WORLD);
   return all;
 }
 
@@ -86,7 +88,7 @@ void reduce_run_statistics(const UpdateStats& mine, const TableChecksums& local_
   // Ranks that generate nothing offer the whole phase.
   const double generation_end = mine.generation_end >= 0 ? mine.generation_end : seconds;
   std::array<double, 2> mine_max{mine.applied_over_time.width(), -generation_end}, all_max{};
-  MPI_Allreduce(mine_max.data(), all_max.data(), 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  patient::allreduce(mine_max.data(), all_max.data(), 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   UpdateTimeline timeline = mine.applied_over_time;
   timeline.widen_to(all_max[0]);
 

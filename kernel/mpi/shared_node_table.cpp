@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "kernel/mpi/patient_collectives.hpp"
+
 namespace gups {
 namespace {
 
@@ -39,7 +41,7 @@ SharedNodeTable::SharedNodeTable(const NodeGroup& node, const TableSlice& mine, 
   slice_.initialise();
   MPI_Win_sync(table_window_);
   MPI_Win_sync(lock_window_);
-  MPI_Barrier(node.comm());
+  patient::barrier(node.comm());
   MPI_Win_sync(table_window_);
   MPI_Win_sync(lock_window_);
 }

@@ -8,6 +8,7 @@
 
 #include "kernel/mpi/core_sleep.hpp"
 #include "kernel/mpi/link_load.hpp"
+#include "kernel/mpi/patient_collectives.hpp"
 #include "kernel/mpi/phase_barrier.hpp"
 #include "kernel/mpi/simulation.hpp"
 
@@ -27,7 +28,7 @@ std::unique_ptr<MessageSlots> s4u_message_slots(int, std::size_t, SimulatedMessa
 
 }  // namespace simulation
 
-void phase_barrier(int, bool) { MPI_Barrier(MPI_COMM_WORLD); }
+void phase_barrier(int, bool) { patient::barrier(MPI_COMM_WORLD); }
 
 LinkLoad::LinkLoad() { throw std::invalid_argument("--link-load needs the simulation (gups-smpi)"); }
 void LinkLoad::carry(std::uint64_t, std::uint64_t, double) {}

@@ -20,6 +20,7 @@
 #include "kernel/mpi/distributed_verification.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
 #include "kernel/mpi/link_load.hpp"
+#include "kernel/mpi/patient_collectives.hpp"
 #include "kernel/mpi/phase_barrier.hpp"
 #include "kernel/mpi/progress_report.hpp"
 #include "kernel/mpi/run_statistics.hpp"
@@ -116,7 +117,7 @@ bool verify(const RunConfig& config, const TableDistribution& distribution, int 
     case Verification::full: {
       reapply_stream(MPI_COMM_WORLD, distribution, config.stream_offset, config.total_updates(), table);
       const std::uint64_t local_errors = table.count_errors();
-      MPI_Allreduce(&local_errors, &result.errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+      patient::allreduce(&local_errors, &result.errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
       return verification_passed(result.errors, layout.total_words());
     }
     case Verification::checksum: {
@@ -126,7 +127,7 @@ bool verify(const RunConfig& config, const TableDistribution& distribution, int 
         result.serial_checksums = serial_checksums(layout, config.stream_offset, config.total_updates());
         equal = result.serial_checksums == result.checksums ? 1 : 0;
       }
-      MPI_Bcast(&equal, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      patient::bcast(&equal, 1, MPI_INT, 0, MPI_COMM_WORLD);
       return equal == 1;
     }
     case Verification::none:

@@ -1,0 +1,108 @@
+#include "kernel/mpi/patient_collectives.hpp"
+
+#include <string_view>
+
+#include "kernel/mpi/idle_wait.hpp"
+#include "kernel/mpi/simulation.hpp"
+
+namespace gups::patient {
+
+void wait(MPI_Request& request) {
+  if (simulation::active()) {
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    return;
+  }
+  IdleWait idle;
+  int done = 0;
+  for (;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    idle.relax();
+  }
+}
+
+void barrier(MPI_Comm comm) {
+  if (simulation::active()) {
+    MPI_Barrier(comm);
+    return;
+  }
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  wait(request);
+}
+
+void allreduce(const void* mine, void* all, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  if (simulation::active()) {
+    MPI_Allreduce(mine, all, count, type, op, comm);
+    return;
+  }
+  MPI_Request request;
+  MPI_Iallreduce(mine, all, count, type, op, comm, &request);
+  wait(request);
+}
+
+void reduce(const void* mine, void* all, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+  if (simulation::active()) {
+    MPI_Reduce(mine, all, count, type, op, root, comm);
+    return;
+  }
+  MPI_Request request;
+  MPI_Ireduce(mine, all, count, type, op, root, comm, &request);
+  wait(request);
+}
+
+void bcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  if (simulation::active()) {
+    MPI_Bcast(data, count, type, root, comm);
+    return;
+  }
+  MPI_Request request;
+  MPI_Ibcast(data, count, type, root, comm, &request);
+  wait(request);
+}
+
+void allgather(const void* mine, int count, MPI_Datatype type, void* all, MPI_Comm comm) {
+  if (simulation::active()) {
+    MPI_Allgather(mine, count, type, all, count, type, comm);
+    return;
+  }
+  MPI_Request request;
+  MPI_Iallgather(mine, count, type, all, count, type, comm, &request);
+  wait(request);
+}
+
+void alltoall(const void* out, int count, MPI_Datatype type, void* in, MPI_Comm comm) {
+  if (simulation::active()) {
+    MPI_Alltoall(out, count, type, in, count, type, comm);
+    return;
+  }
+  MPI_Request request;
+  MPI_Ialltoall(out, count, type, in, count, type, comm, &request);
+  wait(request);
+}
+
+void alltoallv(const void* out, const int* out_counts, const int* out_offsets, void* in, const int* in_counts,
+               const int* in_offsets, MPI_Datatype type, MPI_Comm comm) {
+  if (simulation::active()) {
+    MPI_Alltoallv(out, out_counts, out_offsets, type, in, in_counts, in_offsets, type, comm);
+    return;
+  }
+  MPI_Request request;
+  MPI_Ialltoallv(out, out_counts, out_offsets, type, in, in_counts, in_offsets, type, comm, &request);
+  wait(request);
+}
+
+std::uint64_t host_number() {
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  // FNV-1a, 64 bits: two hosts of one job share a number with odds of about
+  // hosts^2 / 2^65.
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const unsigned char c : std::string_view(name, static_cast<std::size_t>(length))) {
+    hash = (hash ^ c) * 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+}  // namespace gups::patient
