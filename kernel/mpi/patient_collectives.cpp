@@ -21,75 +21,58 @@ void wait(MPI_Request& request) {
   }
 }
 
-void barrier(MPI_Comm comm) {
+namespace {
+
+// The blocking collective where ranks are simulated, else the non-blocking
+// one, polled.
+template <typename Blocking, typename Start>
+void collective(Blocking blocking, Start start) {
   if (simulation::active()) {
-    MPI_Barrier(comm);
+    blocking();
     return;
   }
   MPI_Request request;
-  MPI_Ibarrier(comm, &request);
+  start(&request);
   wait(request);
+}
+
+}  // namespace
+
+void barrier(MPI_Comm comm) {
+  collective([&] { MPI_Barrier(comm); }, [&](MPI_Request* request) { MPI_Ibarrier(comm, request); });
 }
 
 void allreduce(const void* mine, void* all, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  if (simulation::active()) {
-    MPI_Allreduce(mine, all, count, type, op, comm);
-    return;
-  }
-  MPI_Request request;
-  MPI_Iallreduce(mine, all, count, type, op, comm, &request);
-  wait(request);
+  collective([&] { MPI_Allreduce(mine, all, count, type, op, comm); },
+             [&](MPI_Request* request) { MPI_Iallreduce(mine, all, count, type, op, comm, request); });
 }
 
 void reduce(const void* mine, void* all, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
-  if (simulation::active()) {
-    MPI_Reduce(mine, all, count, type, op, root, comm);
-    return;
-  }
-  MPI_Request request;
-  MPI_Ireduce(mine, all, count, type, op, root, comm, &request);
-  wait(request);
+  collective([&] { MPI_Reduce(mine, all, count, type, op, root, comm); },
+             [&](MPI_Request* request) { MPI_Ireduce(mine, all, count, type, op, root, comm, request); });
 }
 
 void bcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  if (simulation::active()) {
-    MPI_Bcast(data, count, type, root, comm);
-    return;
-  }
-  MPI_Request request;
-  MPI_Ibcast(data, count, type, root, comm, &request);
-  wait(request);
+  collective([&] { MPI_Bcast(data, count, type, root, comm); },
+             [&](MPI_Request* request) { MPI_Ibcast(data, count, type, root, comm, request); });
 }
 
 void allgather(const void* mine, int count, MPI_Datatype type, void* all, MPI_Comm comm) {
-  if (simulation::active()) {
-    MPI_Allgather(mine, count, type, all, count, type, comm);
-    return;
-  }
-  MPI_Request request;
-  MPI_Iallgather(mine, count, type, all, count, type, comm, &request);
-  wait(request);
+  collective([&] { MPI_Allgather(mine, count, type, all, count, type, comm); },
+             [&](MPI_Request* request) { MPI_Iallgather(mine, count, type, all, count, type, comm, request); });
 }
 
 void alltoall(const void* out, int count, MPI_Datatype type, void* in, MPI_Comm comm) {
-  if (simulation::active()) {
-    MPI_Alltoall(out, count, type, in, count, type, comm);
-    return;
-  }
-  MPI_Request request;
-  MPI_Ialltoall(out, count, type, in, count, type, comm, &request);
-  wait(request);
+  collective([&] { MPI_Alltoall(out, count, type, in, count, type, comm); },
+             [&](MPI_Request* request) { MPI_Ialltoall(out, count, type, in, count, type, comm, request); });
 }
 
 void alltoallv(const void* out, const int* out_counts, const int* out_offsets, void* in, const int* in_counts,
                const int* in_offsets, MPI_Datatype type, MPI_Comm comm) {
-  if (simulation::active()) {
-    MPI_Alltoallv(out, out_counts, out_offsets, type, in, in_counts, in_offsets, type, comm);
-    return;
-  }
-  MPI_Request request;
-  MPI_Ialltoallv(out, out_counts, out_offsets, type, in, in_counts, in_offsets, type, comm, &request);
-  wait(request);
+  collective([&] { MPI_Alltoallv(out, out_counts, out_offsets, type, in, in_counts, in_offsets, type, comm); },
+             [&](MPI_Request* request) {
+               MPI_Ialltoallv(out, out_counts, out_offsets, type, in, in_counts, in_offsets, type, comm, request);
+             });
 }
 
 std::uint64_t host_number() {
