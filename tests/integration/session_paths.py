@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The largest run of the sanitizer job (16 ranks, multicore on 8 cores a node) at Open MPI session folders of
-several lengths and from a deep working folder: a run must not depend on where the checkout or its temporary
-folders are. (With one build of the sanitizer job, GCC 12's runtime crashed LeakSanitizer's exit-time scan here
-from a 16-character folder on, every time, and passed below; the next build passed at every length: the crash
-follows where malloc happens to put a thread's dynamic TLS, which ASAN_OPTIONS intercept_tls_get_addr=0 stops it
-from guessing about. This test sweeps the lengths so that such a dependence shows.)
+"""A 16-rank run (multicore on 8 cores a node) at Open MPI session folders of several lengths and from a deep
+working folder: a run must not depend on where the checkout or its temporary folders are. (In a sanitized Open MPI
+build, GCC 12's runtime once crashed LeakSanitizer's exit-time scan here from a 16-character folder on, every time,
+and passed below; the next build passed at every length: the crash follows where malloc happens to put a thread's
+dynamic TLS, which ASAN_OPTIONS intercept_tls_get_addr=0 stops it from guessing about. This test sweeps the lengths
+so that such a dependence shows.)
 
 Usage: session_paths.py GUPS MPIEXEC   (prints a line per length; exit 1 if any run failed)
 """
