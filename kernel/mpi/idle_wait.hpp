@@ -30,4 +30,11 @@ class IdleWait {
   unsigned yields_ = 0;
 };
 
+// Polls `done` until it says so, relaxing between polls.
+template <typename Test>
+void poll_until(Test done) {
+  IdleWait idle;
+  while (!done()) idle.relax();
+}
+
 }  // namespace gups

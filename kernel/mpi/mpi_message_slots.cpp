@@ -12,14 +12,6 @@ namespace {
 
 constexpr int kDataTag = 1;  // + channel
 
-// An idle real rank polls (kernel/mpi/idle_wait.hpp). A simulated rank
-// blocks in SMPI's own wait: its polls would not let simulated time pass.
-template <typename Test>
-void poll_until(Test done) {
-  IdleWait idle;
-  while (!done()) idle.relax();
-}
-
 class MpiMessageSlots final : public MessageSlots {
  public:
   MpiMessageSlots(MPI_Comm comm, int rank, std::size_t slots, RealSends real_sends)
@@ -54,6 +46,8 @@ class MpiMessageSlots final : public MessageSlots {
     posted_channel_[slot] = channel;
   }
 
+  // An idle real rank polls (kernel/mpi/idle_wait.hpp). A simulated rank
+  // blocks in SMPI's own wait: its polls would not let simulated time pass.
   Completion wait_any() override {
     int index = MPI_UNDEFINED;
     MPI_Status status;

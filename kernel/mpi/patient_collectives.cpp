@@ -7,20 +7,6 @@
 
 namespace gups::patient {
 
-void wait(MPI_Request& request) {
-  if (simulation::active()) {
-    MPI_Wait(&request, MPI_STATUS_IGNORE);
-    return;
-  }
-  IdleWait idle;
-  int done = 0;
-  for (;;) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) return;
-    idle.relax();
-  }
-}
-
 namespace {
 
 // The blocking collective where ranks are simulated, else the non-blocking
@@ -33,7 +19,11 @@ void collective(Blocking blocking, Start start) {
   }
   MPI_Request request;
   start(&request);
-  wait(request);
+  poll_until([&] {
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
 }
 
 }  // namespace

@@ -14,7 +14,6 @@
 
 namespace gups::patient {
 
-void wait(MPI_Request& request);
 void barrier(MPI_Comm comm);
 void allreduce(const void* mine, void* all, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 void reduce(const void* mine, void* all, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
