@@ -190,8 +190,8 @@ def prepare(args):
             raise BadInput(f"--extra-cfg '{option}' is not a SimGrid option of the form name:value")
     if args.json:
         check_writable(args.json, "--json")
-    # smpirun runs in the work folder (it leaves its unrolled hostfile in
-    # the current folder when a run fails), so every path is absolute.
+    # smpirun runs in the work folder (it leaves its temporary files in the
+    # current folder when a run fails), so every path is absolute.
     workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="gups-sim-"))
     try:
         os.makedirs(workdir, exist_ok=True)
