@@ -51,6 +51,7 @@ RolePlan::RolePlan(unsigned cores, unsigned dimensions, const PlanSpec& spec)
     updater_cores_.push_back(core);
   }
   link_cores();
+  count_incoming();
 }
 
 unsigned RolePlan::network_receiver(unsigned sender, unsigned dimension) const noexcept {
@@ -68,28 +69,36 @@ const std::vector<unsigned>& RolePlan::local_receivers(unsigned core) const { re
 
 const std::vector<unsigned>& RolePlan::local_senders(unsigned core) const { return senders_[core]; }
 
+// A router hands on to the routers after it in its pipeline (its cores are
+// consecutive) and to every updater after it: found directly, since the
+// planner builds thousands of plans of up to hundreds of cores.
 void RolePlan::link_cores() {
   receivers_.assign(cores(), {});
   senders_.assign(cores(), {});
+  const auto per_pipeline = static_cast<unsigned>(spec_.groups.size());
   for (unsigned core = 0; core < cores(); ++core) {
     const auto& role = roles_[core];
     if (!role.routes() || role.updater >= 0) continue;
-    for (unsigned other = core + 1; other < cores(); ++other) {
-      const auto& next = roles_[other];
-      if (next.updater >= 0 || (next.routes() && next.pipeline == role.pipeline)) {
-        receivers_[core].push_back(other);
-        senders_[other].push_back(core);
-      }
+    const unsigned pipeline_end = (static_cast<unsigned>(role.pipeline) + 1) * per_pipeline;
+    for (unsigned other = core + 1; other < pipeline_end; ++other) receivers_[core].push_back(other);
+    for (const auto updater : updater_cores_) {
+      if (updater > core) receivers_[core].push_back(updater);
+    }
+    for (const auto other : receivers_[core]) senders_[other].push_back(core);
+  }
+}
+
+void RolePlan::count_incoming() {
+  incoming_.assign(static_cast<std::size_t>(cores()) * dimensions_, 0);
+  for (unsigned p = 0; p < pipelines(); ++p) {
+    for (unsigned d = 0; d < dimensions_; ++d) {
+      ++incoming_[static_cast<std::size_t>(network_receiver(router_of_[p][d], d)) * dimensions_ + d];
     }
   }
 }
 
 unsigned RolePlan::incoming_pipelines(unsigned core, unsigned dimension) const {
-  unsigned count = 0;
-  for (unsigned p = 0; p < pipelines(); ++p) {
-    if (network_receiver(router_of_[p][dimension], dimension) == core) ++count;
-  }
-  return count;
+  return incoming_[static_cast<std::size_t>(core) * dimensions_ + dimension];
 }
 
 std::vector<unsigned> RolePlan::incoming_dimensions(unsigned core) const {

@@ -120,7 +120,9 @@ class RolePlan {
   std::vector<std::vector<unsigned>> router_of_;  // [pipeline][dimension]
   std::vector<unsigned> updater_cores_;
   std::vector<std::vector<unsigned>> receivers_, senders_;  // local hand-offs, by core
+  std::vector<unsigned> incoming_;  // [core * dimensions + d]: pipelines whose messages along d it receives
   void link_cores();
+  void count_incoming();
 };
 
 // The static buffers of a node under the look-ahead budget: every send
