@@ -6,5 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup
-(cd build && ctest --output-on-failure -j "$(nproc)" "$@")
+# One test more than cores: many wait (on Slurm's daemons, on launchers), and
+# the tests that time something run alone (RUN_SERIAL) whatever the count.
+(cd build && ctest --output-on-failure -j "$(($(nproc) + 1))" "$@")
 bash tests/run-cluster.sh
