@@ -33,6 +33,7 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/direct.cpp
   kernel/mpi/distributed_verification.cpp
   kernel/mpi/host_memory_check.cpp
+  kernel/mpi/host_sharing.cpp
   kernel/mpi/idle_wait.cpp
   kernel/mpi/mpi_message_slots.cpp
   kernel/mpi/node_group.cpp

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kernel/core/local_table.hpp"
 #include "kernel/core/run_config.hpp"
+#include "kernel/core/shared_cores.hpp"
 #include "kernel/core/update_stats.hpp"
 #include "kernel/core/update_timeline.hpp"
 
@@ -68,6 +70,7 @@ struct RunResult {
   unsigned mapping_mode = 1;
   std::uint64_t node_lookahead = 0;  // what a node may hold in its mode (0: the look-ahead)
   std::string handoffs;  // between a node's cores, in real runs: "shared memory" or "MPI messages"
+  std::optional<SharedCores> shared_cores;  // real runs: the host whose ranks outnumber their cores most
   std::uint64_t node_buckets = 0;
   std::uint64_t bucket_capacity = 0;
   // The most a node held at once, the largest over all nodes.

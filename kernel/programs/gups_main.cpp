@@ -19,6 +19,7 @@
 #include "kernel/exchange/probe.hpp"
 #include "kernel/mpi/distributed_verification.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
+#include "kernel/mpi/host_sharing.hpp"
 #include "kernel/mpi/link_load.hpp"
 #include "kernel/mpi/patient_collectives.hpp"
 #include "kernel/mpi/phase_barrier.hpp"
@@ -217,6 +218,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   const bool passed = verify(config, distribution, rank, table, result);
   const double verification_seconds = MPI_Wtime() - verify_start;
   if (config.verify != Verification::none) phases.done("verification");
+  const auto shared_cores = most_shared_host();
 
   if (rank == 0) {
     result.config = config;
@@ -233,6 +235,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.shape = setup.shape ? setup.shape->to_string() : "";
     result.node_buckets = setup.node_buckets.total();
     result.handoffs = handoffs_description(setup, handoffs.has_value());
+    result.shared_cores = shared_cores;
     result.mapping_mode = setup.mode.number;
     result.node_lookahead = setup.limits.per_node;
     result.bucket_capacity = setup.shape ? setup.node_buckets.capacity : config.lookahead;

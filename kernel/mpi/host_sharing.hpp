@@ -1,0 +1,17 @@
+// Whether ranks take turns on cores: the host whose ranks outnumber the
+// cores they may run on by the most. A rate measured there is the rate of
+// ranks time-sharing cores, not what the cores can do, and the report says
+// so beside it.
+#pragma once
+
+#include <optional>
+
+#include "kernel/core/shared_cores.hpp"
+
+namespace gups {
+
+// Collective over MPI_COMM_WORLD. Nothing where every rank has a core of its
+// own, and where ranks are simulated (their hosts are the model's).
+std::optional<SharedCores> most_shared_host();
+
+}  // namespace gups
