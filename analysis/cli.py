@@ -134,6 +134,8 @@ def parser():
     s.add_argument("--no-simulation", action="store_true", help="the model only")
     s.add_argument("--sim-max-nodes", type=int, default=65536, help="simulate sizes up to this many nodes")
     s.add_argument("--sim-steps", type=int, default=3, help="simulations per mechanism and size at most (default 3)")
+    s.add_argument("--updates-per-node", type=int, default=0,
+                   help="simulations: updates each node generates (default 0: gups-sim's length, as the study's)")
     s.add_argument("--wall-budget", type=float, default=600,
                    help="seconds for the whole command; a size whose simulations would end past it is left to the "
                         "model (default 600; 0: no limit)")

@@ -30,8 +30,8 @@ def explain(args):
     started = time.monotonic()
     if args.tolerance <= 0 or args.tolerance >= 1:
         raise BadInput("--tolerance must be between 0 and 1")
-    if args.sim_steps < 1 or args.wall_budget < 0:
-        raise BadInput("--sim-steps must be at least 1 and --wall-budget zero or more")
+    if args.sim_steps < 1 or args.wall_budget < 0 or args.updates_per_node < 0:
+        raise BadInput("--sim-steps must be at least 1, --wall-budget and --updates-per-node zero or more")
     measured = read_measured(args.measured)
     machine = programs.load_machine(args.machine, args.build)
     try:
@@ -145,7 +145,7 @@ class Simulations:
         machine_path = programs.write_machine(machine, os.path.join(folder, f"machine-{name}.json"))
         path = os.path.join(folder, f"sim-{name}.json")
         command = simulation_command(self.sim, machine_path, self.args.algorithm, n, self.args.owner,
-                                     self.args.network, self.machine, path, partition)
+                                     self.args.network, self.machine, path, partition, self.args.updates_per_node)
         if mechanism is not None and not partition:
             command += mechanism.sim_options(value)
         self.commands.append(" ".join(shlex.quote(c) for c in command))
@@ -217,9 +217,11 @@ class Simulations:
                 break
 
 
-def simulation_command(sim, machine_path, algorithm, nodes, owner, network, machine, json_path, partition=None):
-    """gups-sim as the study runs it: every mechanism of the machine, the default run length; on another
-    partition (its shape and wraps instead of the machine's, so without the mesh mechanism) when given."""
+def simulation_command(sim, machine_path, algorithm, nodes, owner, network, machine, json_path, partition=None,
+                       updates_per_node=0):
+    """gups-sim as the study runs it: every mechanism of the machine, the default run length unless
+    updates_per_node is given; on another partition (its shape and wraps instead of the machine's, so without the
+    mesh mechanism) when given."""
     chosen = study_tools.mechanisms_for(algorithm, nodes, machine).split(",")
     if partition:
         chosen = [m for m in chosen if m and m != "mesh"]
@@ -229,6 +231,8 @@ def simulation_command(sim, machine_path, algorithm, nodes, owner, network, mach
     if partition:
         at = command.index("--nodes")
         command[at:at + 2] = explain_partition.sim_options(partition)
+    if updates_per_node:
+        command += ["--updates-per-node", str(updates_per_node)]
     return command
 
 
@@ -502,7 +506,8 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         "mechanisms": mechanisms,
         "simulation": {"runs": simulated.runs, "not_settled_runs": simulated.unsettled_runs,
                        "not_simulated_from": simulated.stopped_at,
-                       "wall_budget": args.wall_budget, "commands": simulated.commands},
+                       "wall_budget": args.wall_budget, "updates_per_node": args.updates_per_node or None,
+                       "commands": simulated.commands},
         "wall_seconds": round(wall, 1), "command": "python3 -m analysis " + " ".join(
             shlex.quote(a) for a in sys.argv[1:]),
     }

@@ -152,16 +152,17 @@ def test_a_mechanism_sets_its_fields_and_leaves_the_machine_alone():
 
 
 @needs_model
-@pytest.mark.parametrize("csv_text, mechanisms, says", [
-    ("nodes,rate\n64,1\n", "all", "no 'gups' column"),
-    ("nodes,gups\n64,-1\n", "all", "positive"),
-    ("nodes,gups\n64,0.38\n", "top3,tu", "unknown mechanism 'tu'"),
-    ("nodes,gups\n3000000,1\n", "all", "cannot be mapped"),
+@pytest.mark.parametrize("csv_text, mechanisms, says, extra", [
+    ("nodes,rate\n64,1\n", "all", "no 'gups' column", ()),
+    ("nodes,gups\n64,-1\n", "all", "positive", ()),
+    ("nodes,gups\n64,0.38\n", "top3,tu", "unknown mechanism 'tu'", ()),
+    ("nodes,gups\n3000000,1\n", "all", "cannot be mapped", ()),
+    ("nodes,gups\n64,0.38\n", "all", "--updates-per-node", ("--updates-per-node", "-1")),
 ])
-def test_bad_input_ends_with_one_error_line_and_status_2(tmp_path, csv_text, mechanisms, says):
+def test_bad_input_ends_with_one_error_line_and_status_2(tmp_path, csv_text, mechanisms, says, extra):
     done = subprocess.run([sys.executable, "-m", "analysis", "explain", "--measured", column(tmp_path, csv_text),
                            "--mechanisms", mechanisms, "--out", str(tmp_path / "out"), "--no-simulation",
-                           "--build", BUILD], cwd=ROOT, capture_output=True, text=True)
+                           "--build", BUILD, *extra], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("analysis: error:") and says in lines[0], done.stderr

@@ -2,7 +2,7 @@
 come first, with its value within 10% and its law; a column no candidate can give must be called unexplained.
 
     python3 tests/integration/explain_synthetic.py CASE --build BUILD --out DIR [--nodes 8,16,32,64]
-        [--wall-budget SECONDS]
+        [--wall-budget SECONDS] [--updates-per-node N]
 
 Cases: top3-step (top3 + 40 cycles above the second size, multi-core on bgp), top3-tenth (top3 + 15 cycles at
 every size: about 10% under the model; a benchmark at 64 to 1,024 nodes), bandwidth-half (links at half
@@ -54,7 +54,7 @@ def machine_for(case, build, out):
     return machine, programs.write_machine(machine, os.path.join(out, "machine.json"))
 
 
-def measured_column(case, machine, machine_path, build, out, nodes):
+def measured_column(case, machine, machine_path, build, out, nodes, updates_per_node):
     algorithm, _, name, value_at, _ = CASES[case]
     rows = []
     if name is None:  # the model's GUPS, every other size 30% lower: no one value or simple law gives it
@@ -74,7 +74,8 @@ def measured_column(case, machine, machine_path, build, out, nodes):
             path = programs.write_machine(variant, os.path.join(out, f"made-{n}.json"))
             result = os.path.join(out, f"made-{n}-result.json")
             command = explain.simulation_command(programs.binary(build, "gups-sim"), path, algorithm, n, "division",
-                                                 NETWORK.get(case, "auto"), machine, result, partition)
+                                                 NETWORK.get(case, "auto"), machine, result, partition,
+                                                 updates_per_node)
             status, document, err = explain.simulated(command, result)
             if document is None:
                 sys.exit(f"explain_synthetic: the simulation at {n} nodes failed ({status}): {err[-300:]}")
@@ -94,15 +95,19 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--nodes", default="8,16,32,64")
     p.add_argument("--wall-budget", default="0", help="explain's (default 0: simulate every size)")
+    p.add_argument("--updates-per-node", type=int, default=0,
+                   help="the simulations' length, the column's and explain's (default 0: gups-sim's)")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     nodes = [int(n) for n in args.nodes.split(",")]
     algorithm, candidates, name, value_at, law = CASES[args.case]
     machine, machine_path = machine_for(args.case, args.build, args.out)
-    measured = measured_column(args.case, machine, machine_path, args.build, args.out, nodes)
+    measured = measured_column(args.case, machine, machine_path, args.build, args.out, nodes,
+                               args.updates_per_node)
     command = [sys.executable, "-m", "analysis", "explain", "--machine", machine_path, "--algorithm", algorithm,
                "--measured", measured, "--mechanisms", candidates, "--out", os.path.join(args.out, "explain"),
-               "--build", args.build, "--wall-budget", args.wall_budget, "--network", NETWORK.get(args.case, "auto")]
+               "--build", args.build, "--wall-budget", args.wall_budget, "--network", NETWORK.get(args.case, "auto"),
+               "--updates-per-node", str(args.updates_per_node)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"explain_synthetic: explain failed ({done.returncode}): {done.stderr[-500:]}")
