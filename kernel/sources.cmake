@@ -18,6 +18,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/role_plan.cpp
   kernel/core/route_step.cpp
   kernel/core/run_report.cpp
+  kernel/core/shared_cores.cpp
   kernel/core/shared_table.cpp
   kernel/core/table_distribution.cpp
   kernel/core/table_layout.cpp

@@ -10,6 +10,7 @@
 #include "kernel/core/program_variants.hpp"
 #include "kernel/core/result_output.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
+#include "kernel/mpi/host_sharing.hpp"
 #include "kernel/mpi/simulation.hpp"
 
 namespace gups::apex_map {
@@ -84,6 +85,7 @@ int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mp
   MPI_Reduce(&seconds, &result.seconds, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&remote, &result.remote_accesses, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Allreduce(&wrong, &result.wrong_sums, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  result.shared_cores = most_shared_host();
   if (rank == 0) {
     result.config = config;
     result.summary = implementation.summary;

@@ -97,6 +97,7 @@ std::string format_lines(const ProbeResult& r) {
                       "process)\n",
                       r.seconds, r.ns_per_access(), r.aggregate_mb_per_second(),
                       r.aggregate_mb_per_second() / static_cast<double>(r.processes));
+  text += shared_cores_line(r.shared_cores);
   text += r.passed() ? "Verification: every sum equals its serial recomputation (passed).\n"
                      : fmt::format("Verification: {} sum(s) differ from their serial recomputation (failed).\n",
                                    r.wrong_sums);
@@ -127,6 +128,7 @@ nlohmann::json to_json(const ProbeResult& r) {
           {"expected_remote_fraction", expected_remote_fraction(p.alpha, r.processes)},
           {"wrong_sums", r.wrong_sums},
           {"passed", r.passed()},
+          {"cores_shared", shared_cores_json(r.shared_cores)},
           {"mpi_library", r.mpi_library}};
 }
 

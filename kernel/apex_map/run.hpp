@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <string_view>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kernel/apex_map/access.hpp"
+#include "kernel/core/shared_cores.hpp"
 
 namespace gups::apex_map {
 
@@ -47,6 +49,7 @@ struct ProbeResult {
   std::uint64_t remote_accesses = 0;  // of every process and repetition
   std::uint64_t wrong_sums = 0;       // processes and repetitions whose sum is not the serial one
   std::string mpi_library;
+  std::optional<SharedCores> shared_cores;  // real runs: the host whose ranks outnumber their cores most
 
   std::uint64_t accesses_per_process() const {
     return config.parameters.indices * config.parameters.repeats;

@@ -43,11 +43,7 @@ std::string format_hpcc_lines(const RunResult& r) {
   // The two HPCC lines above are what scripts parse; this one says what they measure.
   out += "Whole run: the time and rate above span the update phase, pipelines filling and draining included, "
          "on MPI_Wtime's clock (simulated time under SMPI)\n";
-  if (r.shared_cores) {
-    out += fmt::format("Cores shared: {} ranks took turns on a host's {} cores; the rates here are not what the "
-                       "cores can do (give each rank a core of its own)\n",
-                       r.shared_cores->ranks, r.shared_cores->cores);
-  }
+  out += shared_cores_line(r.shared_cores);
   if (r.window_gups > 0) {
     out += fmt::format("Generator window rate (each generator from 25% to 75% of its updates; overstates the "
                        "rate when updates pile up in buffers) = {:.9f} GUP/s\n",
@@ -169,9 +165,7 @@ nlohmann::json to_json(const RunResult& r) {
       {"lookahead", r.config.lookahead},
       {"message_layer", r.config.message_layer},
       {"handoffs", r.handoffs.empty() ? nlohmann::json() : nlohmann::json(r.handoffs)},
-      {"cores_shared", r.shared_cores ? nlohmann::json{{"ranks", r.shared_cores->ranks},
-                                                       {"cores", r.shared_cores->cores}}
-                                      : nlohmann::json()},
+      {"cores_shared", shared_cores_json(r.shared_cores)},
       {"mapping_mode", r.mapping_mode},
       {"protection", mapping_mode(r.mapping_mode).cores_share_table() ? nlohmann::json(to_string(r.config.protection))
                                                                      : nlohmann::json()},

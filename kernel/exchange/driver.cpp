@@ -11,6 +11,7 @@
 #include "kernel/exchange/probe.hpp"
 #include "kernel/exchange/run.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
+#include "kernel/mpi/host_sharing.hpp"
 #include "kernel/mpi/simulation.hpp"
 
 namespace gups::exchange {
@@ -143,6 +144,7 @@ int probe_main(int argc, char** argv, int rank, int ranks, const std::string& mp
   slots->finish();
   slots.reset();
   MPI_Allreduce(&wrong, &result.wrong_messages, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  result.shared_cores = most_shared_host();
   if (rank == 0) {
     result.config = config;
     result.processes = processes;

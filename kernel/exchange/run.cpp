@@ -214,6 +214,7 @@ std::string format_lines(const ProbeResult& r) {
     text += fmt::format("{:>10} {:>8} {:>12.6g} {:>16.6g} {:>16.6g} {:>12.4g}\n", size_text(s.bytes), s.repeats,
                         s.seconds, s.aggregate_bytes_per_s / 1e6, s.per_pair_bytes_per_s / 1e6, s.latency_us);
   }
+  text += shared_cores_line(r.shared_cores);
   text += r.passed() ? "Verification: every message arrived whole, from the process it should (passed).\n"
                      : fmt::format("Verification: {} message(s) wrong or missing (failed).\n", r.wrong_messages);
   return text;
@@ -237,6 +238,7 @@ nlohmann::json to_json(const ProbeResult& r) {
                       {"sizes", sizes},
                       {"wrong_messages", r.wrong_messages},
                       {"passed", r.passed()},
+                      {"cores_shared", shared_cores_json(r.shared_cores)},
                       {"mpi_library", r.mpi_library}};
   // One way across the cut between the halves at the largest size: the
   // bisection bandwidth the model's network bound takes (gups-model --bisection).

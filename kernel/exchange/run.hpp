@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kernel/core/shared_cores.hpp"
+
 namespace gups::exchange {
 
 // Whether gups --algo NAME is one of the probes (variants.def).
@@ -96,6 +98,7 @@ struct ProbeResult {
   std::vector<SizeResult> sizes;
   std::uint64_t wrong_messages = 0;  // payloads not as sent, or not from the process paired
   std::string mpi_library;
+  std::optional<SharedCores> shared_cores;  // real runs: the host whose ranks outnumber their cores most
   bool passed() const { return wrong_messages == 0; }
 };
 
