@@ -5,10 +5,13 @@
 namespace gups {
 
 DestinationBuckets::DestinationBuckets(std::uint32_t destinations, std::uint32_t capacity)
-    : slot_value_(capacity),
-      slot_next_(capacity),
-      bucket_head_(destinations, kNone),
-      bucket_tail_(destinations, kNone),
+    : capacity_(capacity),
+      segmented_(std::uint64_t{destinations} * capacity <= kSegmentedWords),
+      segment_words_(segmented_ ? std::uint64_t{destinations} * capacity : 0),
+      slot_value_(segmented_ ? 0 : capacity),
+      slot_next_(segmented_ ? 0 : capacity),
+      bucket_head_(segmented_ ? 0 : destinations, kNone),
+      bucket_tail_(segmented_ ? 0 : destinations, kNone),
       count_(destinations, 0),
       count_list_head_(capacity + 1, kNone),
       next_same_count_(destinations, kNone),
@@ -18,8 +21,8 @@ DestinationBuckets::DestinationBuckets(std::uint32_t destinations, std::uint32_t
   if (destinations == 0 || capacity == 0) {
     throw std::invalid_argument("destination buckets need destinations and capacity");
   }
-  for (std::uint32_t slot = 0; slot < capacity; ++slot) {
-    slot_next_[slot] = slot + 1 < capacity ? slot + 1 : kNone;
+  for (std::uint32_t slot = 0; slot < slot_next_.size(); ++slot) {
+    slot_next_[slot] = slot + 1 < slot_next_.size() ? slot + 1 : kNone;
   }
 }
 
@@ -39,18 +42,23 @@ std::uint32_t DestinationBuckets::take_fullest(std::vector<std::uint64_t>& out) 
     unlink_from_count_list(destination);
   }
 
-  auto slot = bucket_head_[destination];
-  while (slot != kNone) {
-    out.push_back(slot_value_[slot]);
-    const auto next = slot_next_[slot];
-    slot_next_[slot] = free_slot_;
-    free_slot_ = slot;
-    slot = next;
+  if (segmented_) {
+    const auto* segment = segment_words_.data() + std::uint64_t{destination} * capacity_;
+    out.insert(out.end(), segment, segment + count_[destination]);
+  } else {
+    auto slot = bucket_head_[destination];
+    while (slot != kNone) {
+      out.push_back(slot_value_[slot]);
+      const auto next = slot_next_[slot];
+      slot_next_[slot] = free_slot_;
+      free_slot_ = slot;
+      slot = next;
+    }
+    bucket_head_[destination] = kNone;
+    bucket_tail_[destination] = kNone;
   }
   pending_ -= count_[destination];
   count_[destination] = 0;
-  bucket_head_[destination] = kNone;
-  bucket_tail_[destination] = kNone;
   return destination;
 }
 

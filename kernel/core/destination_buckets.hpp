@@ -9,6 +9,11 @@
 // a bucket is taken, from each bucket's count and the number of its last
 // insert: an insert is then half the work of keeping the destinations in
 // lists by count, as more destinations need, and the choice is the same.
+//
+// Where a segment of `capacity` words for every destination fits in
+// kSegmentedWords (a few ranks, the reference's look-ahead), each bucket has
+// its own: an insert is one store and a take one copy, where walking the
+// pool's links cost direct a tenth of its time on 2 ranks.
 #pragma once
 
 #include <cstdint>
@@ -26,11 +31,13 @@ inline constexpr std::uint64_t kDirectUpdatesPerPoll = 64;
 class DestinationBuckets {
  public:
   static constexpr std::uint32_t kScannedDestinations = 64;
+  static constexpr std::uint64_t kSegmentedWords = std::uint64_t{1} << 16;
 
   DestinationBuckets(std::uint32_t destinations, std::uint32_t capacity);
 
   std::uint32_t pending() const noexcept { return pending_; }
-  std::uint32_t capacity() const noexcept { return static_cast<std::uint32_t>(slot_value_.size()); }
+  std::uint32_t capacity() const noexcept { return capacity_; }
+  bool segmented() const noexcept { return segmented_; }
   bool full() const noexcept { return pending_ == capacity(); }
   std::uint32_t count(std::uint32_t destination) const noexcept { return count_[destination]; }
 
@@ -45,8 +52,13 @@ class DestinationBuckets {
  private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
 
+  void insert_into_pool(std::uint32_t destination, std::uint64_t update) noexcept;
   void unlink_from_count_list(std::uint32_t destination) noexcept;
   void link_into_count_list(std::uint32_t destination) noexcept;
+
+  std::uint32_t capacity_;
+  bool segmented_;
+  std::vector<std::uint64_t> segment_words_;  // destination d's bucket from d x capacity
 
   std::vector<std::uint64_t> slot_value_;
   std::vector<std::uint32_t> slot_next_;
@@ -90,16 +102,11 @@ inline void DestinationBuckets::link_into_count_list(std::uint32_t destination) 
 
 inline void DestinationBuckets::insert(std::uint32_t destination, std::uint64_t update) {
   if (full()) throw std::logic_error("insert into full destination buckets");
-  const auto slot = free_slot_;
-  free_slot_ = slot_next_[slot];
-  slot_value_[slot] = update;
-  slot_next_[slot] = kNone;
-  if (bucket_tail_[destination] == kNone) {
-    bucket_head_[destination] = slot;
+  if (segmented_) {
+    segment_words_[std::uint64_t{destination} * capacity_ + count_[destination]] = update;
   } else {
-    slot_next_[bucket_tail_[destination]] = slot;
+    insert_into_pool(destination, update);
   }
-  bucket_tail_[destination] = slot;
   ++pending_;
 
   if (scanned_) {
@@ -111,6 +118,19 @@ inline void DestinationBuckets::insert(std::uint32_t destination, std::uint64_t 
   ++count_[destination];
   link_into_count_list(destination);
   if (count_[destination] > highest_count_) highest_count_ = count_[destination];
+}
+
+inline void DestinationBuckets::insert_into_pool(std::uint32_t destination, std::uint64_t update) noexcept {
+  const auto slot = free_slot_;
+  free_slot_ = slot_next_[slot];
+  slot_value_[slot] = update;
+  slot_next_[slot] = kNone;
+  if (bucket_tail_[destination] == kNone) {
+    bucket_head_[destination] = slot;
+  } else {
+    slot_next_[bucket_tail_[destination]] = slot;
+  }
+  bucket_tail_[destination] = slot;
 }
 
 }  // namespace gups

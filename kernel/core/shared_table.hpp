@@ -83,6 +83,7 @@ class ProtectedTable {
   void prefetch(std::uint64_t global_index) const noexcept {
     __builtin_prefetch(&words_[global_index - global_start_], 1);
   }
+  std::uint64_t global_start() const noexcept { return global_start_; }
   // Already a value a loop can keep (as LocalTable::View).
   ProtectedTable view() const noexcept { return *this; }
 

@@ -96,5 +96,34 @@ TEST(DestinationBuckets, ScannedAndListedDestinationsTakeTheSameBuckets) {
   EXPECT_GT(takes, 10000);
 }
 
+// Few destinations with the reference's look-ahead have a segment each,
+// more share a pool of linked slots: under one random mix both hold and take
+// the same buckets.
+TEST(DestinationBuckets, SegmentedAndPooledBucketsTakeTheSame) {
+  constexpr std::uint32_t kUsed = 5;
+  constexpr std::uint32_t kHeld = 32;  // the mix never holds more than the segments' capacity
+  DestinationBuckets segmented(kUsed, kHeld);
+  const auto pooled_capacity = static_cast<std::uint32_t>(DestinationBuckets::kSegmentedWords / kUsed + 1);
+  DestinationBuckets pooled(kUsed, pooled_capacity);
+  ASSERT_TRUE(segmented.segmented());
+  ASSERT_FALSE(pooled.segmented());
+  std::mt19937 rng(5);
+  int takes = 0;
+  for (int step = 0; step < 100000; ++step) {
+    if (!segmented.full() && rng() % 4 != 0) {
+      const std::uint32_t destination = rng() % kUsed;
+      segmented.insert(destination, static_cast<std::uint64_t>(step));
+      pooled.insert(destination, static_cast<std::uint64_t>(step));
+    } else if (segmented.pending() > 0) {
+      std::vector<std::uint64_t> from_segments, from_pool;
+      ASSERT_EQ(segmented.take_fullest(from_segments), pooled.take_fullest(from_pool));
+      ASSERT_EQ(from_segments, from_pool);
+      ++takes;
+    }
+    ASSERT_EQ(segmented.pending(), pooled.pending());
+  }
+  EXPECT_GT(takes, 10000);
+}
+
 }  // namespace
 }  // namespace gups
