@@ -16,6 +16,7 @@
 // generator is exhausted and its inputs from earlier dimensions and earlier
 // cores are closed and drained. Then it closes its hand-offs to later cores.
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <chrono>
 #include <memory>
@@ -39,6 +40,13 @@ constexpr int kChannels = kMaxDimensions + 1;
 // buffers shared across dimensions could all fill with messages waiting on
 // later dimensions and deadlock. "Done" is an empty message on the channel.
 constexpr std::uint64_t kGenerateBatch = kRoutingGenerateBatch;
+// An update placed here is written this many of the core's own updates
+// later (direct's kLocalApplyLag), and placing stops for the writes at
+// least every kWriteBatch updates, so kDeferred holds all that wait.
+constexpr std::uint64_t kWriteLag = 32;
+constexpr std::uint64_t kWriteBatch = 64;
+constexpr std::uint64_t kDeferred = 128;
+static_assert(kDeferred >= kWriteLag + std::max(kWriteBatch, kGenerateBatch));
 
 // --slow-updates: a busy wait, so that the core stays busy as a slow one is.
 void spin_for(std::uint64_t nanoseconds) noexcept {
@@ -48,7 +56,8 @@ void spin_for(std::uint64_t nanoseconds) noexcept {
 }
 
 struct Bucket {
-  std::vector<std::uint64_t> items;
+  std::vector<std::uint64_t> items;  // sized to the capacity: the first `count` are the bucket's
+  std::size_t count = 0;
   int destination_rank = 0;
   int channel = 0;
   bool in_flight = false;
@@ -150,6 +159,7 @@ class RoutingCore {
         if (held_back) stats_.stalled_seconds += waited;
       }
     }
+    write_deferred(0);
     costs_.pay();  // the run lasts until the last work is done
     stats_.busy_seconds = run_clock() - start - idle;
     stats_.receive_calls = costs_.receive_calls().calls();
@@ -181,7 +191,7 @@ class RoutingCore {
 
   int add_bucket(int destination_rank, int channel) {
     Bucket bucket;
-    bucket.items.reserve(capacity_);
+    bucket.items.resize(capacity_);
     bucket.destination_rank = destination_rank;
     bucket.channel = channel;
     buckets_.push_back(std::move(bucket));
@@ -211,19 +221,40 @@ class RoutingCore {
 
   // False when the bucket's last send is still in flight: the caller waits
   // (and the owner, found again then, is charged once).
+  //
+  // Whether an update is applied here or goes on cannot be predicted, so
+  // both take one path without a branch: an update applied here goes
+  // into a spare bucket that is never sent (and is overwritten) and into
+  // the deferred writes; one that goes on into its bucket only. Counts
+  // and the models' marks are those of the update's place, in stream order.
   bool place(std::uint64_t update) {
     const int b = route_.next_bucket(update);
-    if (b != RouteStep::kApplyHere && buckets_[static_cast<std::size_t>(b)].in_flight) return false;
+    const bool here = b == RouteStep::kApplyHere;
+    auto& bucket = here ? applied_here_ : buckets_[static_cast<std::size_t>(b)];
+    if (bucket.in_flight) return false;
     costs_.owner_found();
-    if (b == RouteStep::kApplyHere) {
-      apply_here(update);
-      return true;
-    }
-    auto& bucket = buckets_[static_cast<std::size_t>(b)];
-    bucket.items.push_back(update);
-    costs_.routed();
-    if (bucket.items.size() == capacity_) send(b);
+    if (here && context_.config.slow_update_ns) spin_for(context_.config.slow_update_ns);
+    bucket.items[bucket.count] = update;
+    bucket.count += here ? 0 : 1;
+    deferred_[deferred_written_ % kDeferred] = update;
+    deferred_written_ += here ? 1 : 0;
+    count_applied(here ? 1 : 0);
+    if (!here) costs_.routed();
+    if (bucket.count == capacity_) send(b);
     return true;
+  }
+
+  // Writes the deferred updates but the last `keep`: each is written
+  // kWriteLag of this core's own updates after it was placed, its word asked
+  // for before that, so that a core keeps as many cache misses in flight as
+  // a serial loop. Only the table's words wait: the update is counted as
+  // applied when placed.
+  void write_deferred(std::uint64_t keep) noexcept {
+    const auto& layout = context_.layout;
+    for (; deferred_written_ - deferred_applied_ > keep; ++deferred_applied_) {
+      const std::uint64_t update = deferred_[deferred_applied_ % kDeferred];
+      table_.apply(layout.index_of(update), update);
+    }
   }
 
   void apply_here(std::uint64_t update) noexcept {
@@ -257,15 +288,15 @@ class RoutingCore {
     auto& bucket = buckets_[static_cast<std::size_t>(b)];
     costs_.message_sent();
     costs_.pay();
-    const auto bytes = messages_->send(static_cast<std::size_t>(b), bucket.items.data(), bucket.items.size(),
+    const auto bytes = messages_->send(static_cast<std::size_t>(b), bucket.items.data(), bucket.count,
                                        bucket.destination_rank, bucket.channel);
     bucket.in_flight = true;
     ++in_flight_;
     if (bucket.channel == kLocalChannel) {
-      stats_.updates_handed += bucket.items.size();
+      stats_.updates_handed += bucket.count;
       ++stats_.local_messages_sent;
     } else {
-      stats_.updates_sent += bucket.items.size();
+      stats_.updates_sent += bucket.count;
       stats_.network_bytes_sent += bytes;
       if (context_.links) {
         context_.links->carry(node_, static_cast<std::uint64_t>(bucket.destination_rank) / cores_,
@@ -296,27 +327,36 @@ class RoutingCore {
       costs_.generated();
       progressed = true;
     }
+    write_deferred(kWriteLag);
     note_occupancy();
     flush_node_pending();
     return progressed;
   }
 
+  // Locals, not members, in the loop: the stores of uint64_t values would
+  // otherwise make the compiler read the layout and the table's fields again.
   void compute_batch_ahead() {
     generated_ahead_.resize(std::min(kGenerateBatch, remaining_));
+    const TableLayout layout = context_.layout;
+    const LocalTable::View table = table_.view();
+    const std::uint64_t first = table_.global_start(), words = table_.size();
     std::uint64_t value = random_;
     for (auto& update : generated_ahead_) {
       value = next_random(value);
       update = value;
-      prefetch_if_applied_here(update);
+      const std::uint64_t index = layout.index_of(value);
+      table.prefetch(index - first < words ? index : first);  // see prefetch_if_applied_here
     }
     next_generated_ = 0;
   }
 
   // Most updates an updating core takes are its own, and an update's word
   // is one cache miss: asking for it early lets several misses overlap.
+  // Without a branch (a word in cache where the update is not this core's):
+  // whose an update is cannot be predicted.
   void prefetch_if_applied_here(std::uint64_t update) const noexcept {
     const std::uint64_t index = context_.layout.index_of(update);
-    if (table_.owns(index)) table_.prefetch(index);
+    table_.prefetch(table_.owns(index) ? index : table_.global_start());
   }
 
   // ---- messages -----------------------------------------------------------
@@ -365,9 +405,9 @@ class RoutingCore {
   void on_send_complete(std::size_t b) {
     auto& bucket = buckets_[b];
     --in_flight_;
-    occupancy_ -= bucket.items.size();
-    if (bucket.channel != kLocalChannel) node_delta_ -= static_cast<std::int64_t>(bucket.items.size());
-    bucket.items.clear();
+    occupancy_ -= bucket.count;
+    if (bucket.channel != kLocalChannel) node_delta_ -= static_cast<std::int64_t>(bucket.count);
+    bucket.count = 0;
     bucket.in_flight = false;
   }
 
@@ -442,8 +482,9 @@ class RoutingCore {
         } else if (!place(update)) {
           break;
         }
-        ++buffer.cursor;
+        if (++buffer.cursor % kWriteBatch == 0) write_deferred(kWriteLag);
       }
+      write_deferred(kWriteLag);
       progressed |= buffer.cursor != before;
       if (buffer.cursor == buffer.count) {
         buffer.holding = false;
@@ -473,8 +514,8 @@ class RoutingCore {
     for (std::size_t b = 0; b < buckets_.size(); ++b) {
       auto& bucket = buckets_[b];
       if (bucket.channel != channel) continue;
-      if (!bucket.in_flight && !bucket.items.empty()) send(static_cast<int>(b));
-      empty &= !bucket.in_flight && bucket.items.empty();
+      if (!bucket.in_flight && bucket.count > 0) send(static_cast<int>(b));
+      empty &= !bucket.in_flight && bucket.count == 0;
     }
     return empty;
   }
@@ -559,6 +600,10 @@ class RoutingCore {
   std::size_t next_generated_ = 0;
   std::uint64_t occupancy_ = 0;
   std::int64_t node_delta_ = 0;  // since the last flush_node_pending()
+  Bucket applied_here_{std::vector<std::uint64_t>(1)};  // never sent: see place()
+  std::array<std::uint64_t, kDeferred> deferred_{};   // updates placed here, not yet written
+  std::uint64_t deferred_written_ = 0;
+  std::uint64_t deferred_applied_ = 0;
   UpdateStats stats_;
 };
 
