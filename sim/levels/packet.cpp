@@ -29,6 +29,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/levels/fifo_passages.hpp"
 #include "sim/levels/network_level.hpp"
 #include "sim/levels/packet_network.hpp"
 #include "topologies/torus_links.hpp"
@@ -115,19 +116,14 @@ class Buffer {
   void forget_before(double now) {
     const auto at = in_effect(now);
     if (at != steps_.end()) steps_.erase(steps_.begin(), at);
-    std::erase_if(passages_, [now](const Passage& p) { return p.out <= now; });
+    passages_.forget_before(now);
   }
 
   // A buffer is a FIFO: a packet whose head came in at `in` leaves it only
   // after every packet that came in before it has (head-of-line blocking).
-  double clear_after(double in) const {
-    double clear = 0;
-    for (const auto& p : passages_) {
-      if (p.in <= in) clear = std::max(clear, p.out);
-    }
-    return clear;
-  }
-  void pass(double in, double out) { passages_.push_back({in, out}); }
+  // Asked at or after the time the buffer last forgot.
+  double clear_after(double in) const { return passages_.clear_after(in); }
+  void pass(double in, double out) { passages_.pass(in, out); }
 
   // Each step from `from` to `until`, as (time, chunks held).
   template <typename Visit>
@@ -156,11 +152,7 @@ class Buffer {
     return static_cast<std::size_t>(made - steps_.begin());
   }
   std::vector<Step> steps_;
-  struct Passage {
-    double in;   // its head came in
-    double out;  // its tail had left
-  };
-  std::vector<Passage> passages_;  // in booking order
+  FifoPassages passages_;
 };
 
 class TorusPackets final : public PacketNetwork {
