@@ -42,7 +42,13 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 // A resource one packet holds at a time (a link's wire, a node's drain),
 // booked for stretches to come; a packet takes the first free stretch long
 // enough for it. Stretches do not overlap, so both their starts and their
-// ends are in order: a search finds where to look.
+// ends are in order: a search finds where to look. A stretch booked where
+// another ends joins it (no packet fits in between), so that a saturated
+// wire, booked back to back, is one stretch to look past, not thousands.
+//
+// Both Serial and Buffer are asked only about times at or after the last
+// time they forgot, and forget once per simulated time: a message's packets
+// are all booked at the same time, and each looks at several channels.
 class Serial {
  public:
   double earliest(double from, double hold) const {
@@ -57,11 +63,24 @@ class Serial {
   }
   void book(double start, double hold) {
     const Stretch s{start, start + hold};
-    booked_.insert(std::upper_bound(booked_.begin(), booked_.end(), s,
-                                    [](const Stretch& a, const Stretch& b) { return a.start < b.start; }),
-                   s);
+    auto at = std::upper_bound(booked_.begin(), booked_.end(), s,
+                               [](const Stretch& a, const Stretch& b) { return a.start < b.start; });
+    const bool joins_before = at != booked_.begin() && (at - 1)->end == s.start;
+    const bool joins_after = at != booked_.end() && at->start == s.end;
+    if (joins_before && joins_after) {
+      (at - 1)->end = at->end;
+      booked_.erase(at);
+    } else if (joins_before) {
+      (at - 1)->end = s.end;
+    } else if (joins_after) {
+      at->start = s.start;
+    } else {
+      booked_.insert(at, s);
+    }
   }
   void forget_before(double now) {
+    if (now <= forgot_) return;
+    forgot_ = now;
     const auto past = std::upper_bound(booked_.begin(), booked_.end(), now,
                                        [](double time, const Stretch& b) { return time < b.end; });
     booked_.erase(booked_.begin(), past);
@@ -73,6 +92,7 @@ class Serial {
     double end;
   };
   std::vector<Stretch> booked_;  // by start
+  double forgot_ = -kNever;
 };
 
 // A buffer of so many chunks (a virtual channel's at a router's input, a
@@ -114,6 +134,8 @@ class Buffer {
   }
 
   void forget_before(double now) {
+    if (now <= forgot_) return;
+    forgot_ = now;
     const auto at = in_effect(now);
     if (at != steps_.end()) steps_.erase(steps_.begin(), at);
     passages_.forget_before(now);
@@ -153,6 +175,7 @@ class Buffer {
   }
   std::vector<Step> steps_;
   FifoPassages passages_;
+  double forgot_ = -kNever;
 };
 
 class TorusPackets final : public PacketNetwork {
