@@ -23,6 +23,7 @@ SOURCES = {
     "network-traffic-fifos": ("results/bench-network-traffic/network-traffic-injection_fifos.md", "whole"),
     "sim-scale": ("results/bench-sim-scale/sim-scale.md", "whole"),
     "sleep-floor": ("results/bench-sleep-floor/sleep-floor.md", "whole"),
+    "packet-saturation": ("results/bench-packet-saturation/packet-saturation.md", "whole"),
     "sim-mechanisms": ("results/bench-sim-mechanisms/sim-mechanisms.md", "whole"),
     "host-model": ("results/bench-host-model/host-model.md", "whole"),
     "hpcc-peer": ("results/bench-hpcc-peer/hpcc-peer.md", "whole"),
