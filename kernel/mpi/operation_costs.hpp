@@ -62,7 +62,10 @@ class OperationCosts {
   const ReceiveCalls& receive_calls() const noexcept { return receive_calls_; }
 
  private:
-  void add(double cycles) noexcept { debt_.add_cycles(cycles, charges_->clock_hz); }
+  // Without charges (costs: none) every mark adds nothing, and there is no clock to read.
+  void add(double cycles) noexcept {
+    if (charges_) debt_.add_cycles(cycles, charges_->clock_hz);
+  }
 
   std::optional<OperationCharges> charges_;
   ReceiveCalls receive_calls_;

@@ -98,21 +98,24 @@ class Serial {
 // A buffer of so many chunks (a virtual channel's at a router's input, a
 // reception FIFO): how full it is over time, kept as steps (from each
 // step's time on, so many chunks are held, until the next step; none
-// before the first, and the last is empty).
+// before the first, and the last is empty). The steps' times and counts are
+// two arrays: a search reads only times, eight to a cache line, and a step
+// takes 12 bytes, not a padded 16 (behind a saturated cut a buffer holds
+// thousands of steps ahead).
 class Buffer {
  public:
   unsigned held_at(double t) const {
     const auto at = in_effect(t);
-    return at == steps_.end() ? 0 : at->held;
+    return at == kBefore ? 0 : held_[at];
   }
 
   // The first time in [from, until) at which `need` more chunks would not
   // fit in `depth` (kNever: none).
   double first_overflow(double from, double until, unsigned need, unsigned depth) const {
     auto at = in_effect(from);
-    if (at == steps_.end()) at = steps_.begin();
-    for (; at != steps_.end() && at->time < until; ++at) {
-      if (at->held + need > depth) return std::max(at->time, from);
+    if (at == kBefore) at = 0;
+    for (; at < times_.size() && times_[at] < until; ++at) {
+      if (held_[at] + need > depth) return std::max(times_[at], from);
     }
     return kNever;
   }
@@ -120,24 +123,27 @@ class Buffer {
   // The first time at or after `t` from which `need` more chunks fit.
   double room_from(double t, unsigned need, unsigned depth) const {
     auto at = in_effect(t);
-    if (at == steps_.end()) return t;  // before the first step: empty
-    for (; at != steps_.end(); ++at) {
-      if (at->held + need <= depth) return std::max(at->time, t);
+    if (at == kBefore) return t;  // before the first step: empty
+    for (; at < times_.size(); ++at) {
+      if (held_[at] + need <= depth) return std::max(times_[at], t);
     }
     return kNever;
   }
 
   void hold(double enter, double leave, unsigned chunks) {
-    auto first = step_at(enter);
+    const auto first = step_at(enter);
     const auto last = step_at(leave);
-    for (auto i = first; i < last; ++i) steps_[i].held += chunks;
+    for (auto i = first; i < last; ++i) held_[i] += chunks;
   }
 
   void forget_before(double now) {
     if (now <= forgot_) return;
     forgot_ = now;
     const auto at = in_effect(now);
-    if (at != steps_.end()) steps_.erase(steps_.begin(), at);
+    if (at != kBefore) {
+      times_.erase(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(at));
+      held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(at));
+    }
     passages_.forget_before(now);
   }
 
@@ -151,29 +157,32 @@ class Buffer {
   template <typename Visit>
   void each_step(double from, double until, Visit visit) const {
     auto at = in_effect(from);
-    if (at == steps_.end()) at = steps_.begin();
-    for (; at != steps_.end() && at->time < until; ++at) visit(std::max(at->time, from), at->held);
+    if (at == kBefore) at = 0;
+    for (; at < times_.size() && times_[at] < until; ++at) visit(std::max(times_[at], from), held_[at]);
   }
 
  private:
-  struct Step {
-    double time;
-    unsigned held;
-  };
-  // The step whose stretch holds t, or end() when t is before the first.
-  std::vector<Step>::const_iterator in_effect(double t) const {
-    auto after = std::upper_bound(steps_.begin(), steps_.end(), t, [](double time, const Step& s) { return time < s.time; });
-    return after == steps_.begin() ? steps_.end() : after - 1;
+  static constexpr std::size_t kBefore = static_cast<std::size_t>(-1);
+  // The first step after t.
+  std::size_t after(double t) const {
+    return static_cast<std::size_t>(std::upper_bound(times_.begin(), times_.end(), t) - times_.begin());
+  }
+  // The step whose stretch holds t, or kBefore when t is before the first.
+  std::size_t in_effect(double t) const {
+    const auto next = after(t);
+    return next == 0 ? kBefore : next - 1;
   }
   // The index of a step starting at t, made if there is none.
   std::size_t step_at(double t) {
-    auto after = std::upper_bound(steps_.begin(), steps_.end(), t, [](double time, const Step& s) { return time < s.time; });
-    if (after != steps_.begin() && (after - 1)->time == t) return static_cast<std::size_t>(after - 1 - steps_.begin());
-    const unsigned held = after == steps_.begin() ? 0 : (after - 1)->held;
-    const auto made = steps_.insert(after, Step{t, held});  // may move the steps: begin() only after it
-    return static_cast<std::size_t>(made - steps_.begin());
+    const auto next = after(t);
+    if (next > 0 && times_[next - 1] == t) return next - 1;
+    const unsigned held = next == 0 ? 0 : held_[next - 1];
+    times_.insert(times_.begin() + static_cast<std::ptrdiff_t>(next), t);
+    held_.insert(held_.begin() + static_cast<std::ptrdiff_t>(next), held);
+    return next;
   }
-  std::vector<Step> steps_;
+  std::vector<double> times_;
+  std::vector<unsigned> held_;
   FifoPassages passages_;
   double forgot_ = -kNever;
 };
