@@ -71,58 +71,52 @@ TEST(DestinationBuckets, AgreesWithASimpleModel) {
   }
 }
 
-// Few destinations are scanned for the fullest, many kept in lists by
-// count: under one random mix both take the same buckets, ties included
-// (the bucket that reached the count last).
-TEST(DestinationBuckets, ScannedAndListedDestinationsTakeTheSameBuckets) {
-  constexpr std::uint32_t kUsed = 5;  // few destinations: ties are common
-  DestinationBuckets scanned(kUsed, 32);
-  DestinationBuckets listed(DestinationBuckets::kScannedDestinations + 1, 32);
-  std::mt19937 rng(11);
+// One random mix of inserts (to `used` destinations) and takes on two sets of
+// buckets, `first` the one of less capacity: both must take the same buckets,
+// ties included (the bucket that reached the count last), with the same
+// updates in the same order.
+void expect_same_takes(DestinationBuckets& first, DestinationBuckets& second, std::uint32_t used, unsigned seed) {
+  std::mt19937 rng(seed);
   int takes = 0;
   for (int step = 0; step < 100000; ++step) {
-    if (!scanned.full() && rng() % 4 != 0) {
-      const std::uint32_t destination = rng() % kUsed;
-      scanned.insert(destination, static_cast<std::uint64_t>(step));
-      listed.insert(destination, static_cast<std::uint64_t>(step));
-    } else if (scanned.pending() > 0) {
-      std::vector<std::uint64_t> from_scanned, from_listed;
-      ASSERT_EQ(scanned.take_fullest(from_scanned), listed.take_fullest(from_listed));
-      ASSERT_EQ(from_scanned, from_listed);
+    if (!first.full() && rng() % 4 != 0) {
+      const std::uint32_t destination = rng() % used;
+      first.insert(destination, static_cast<std::uint64_t>(step));
+      second.insert(destination, static_cast<std::uint64_t>(step));
+    } else if (first.pending() > 0) {
+      std::vector<std::uint64_t> from_first, from_second;
+      ASSERT_EQ(first.take_fullest(from_first), second.take_fullest(from_second));
+      ASSERT_EQ(from_first, from_second);
       ++takes;
     }
-    ASSERT_EQ(scanned.pending(), listed.pending());
+    ASSERT_EQ(first.pending(), second.pending());
   }
   EXPECT_GT(takes, 10000);
 }
 
-// Few destinations with the reference's look-ahead have a segment each,
-// more share a pool of linked slots: under one random mix both hold and take
-// the same buckets.
+constexpr std::uint32_t kFewUsed = 5;  // few destinations: ties are common
+
+// Few destinations are scanned for the fullest, many kept in lists by count.
+TEST(DestinationBuckets, ScannedAndListedDestinationsTakeTheSameBuckets) {
+  DestinationBuckets scanned(kFewUsed, 32);
+  DestinationBuckets listed(DestinationBuckets::kScannedDestinations + 1, 32);
+  expect_same_takes(scanned, listed, kFewUsed, 11);
+}
+
+// Few destinations with the reference's look-ahead have a segment each; more
+// share a pool of linked slots, scanned or listed.
 TEST(DestinationBuckets, SegmentedAndPooledBucketsTakeTheSame) {
-  constexpr std::uint32_t kUsed = 5;
-  constexpr std::uint32_t kHeld = 32;  // the mix never holds more than the segments' capacity
-  DestinationBuckets segmented(kUsed, kHeld);
-  const auto pooled_capacity = static_cast<std::uint32_t>(DestinationBuckets::kSegmentedWords / kUsed + 1);
-  DestinationBuckets pooled(kUsed, pooled_capacity);
+  DestinationBuckets segmented(kFewUsed, 32);
+  DestinationBuckets pooled(kFewUsed, static_cast<std::uint32_t>(DestinationBuckets::kSegmentedWords / kFewUsed + 1));
   ASSERT_TRUE(segmented.segmented());
   ASSERT_FALSE(pooled.segmented());
-  std::mt19937 rng(5);
-  int takes = 0;
-  for (int step = 0; step < 100000; ++step) {
-    if (!segmented.full() && rng() % 4 != 0) {
-      const std::uint32_t destination = rng() % kUsed;
-      segmented.insert(destination, static_cast<std::uint64_t>(step));
-      pooled.insert(destination, static_cast<std::uint64_t>(step));
-    } else if (segmented.pending() > 0) {
-      std::vector<std::uint64_t> from_segments, from_pool;
-      ASSERT_EQ(segmented.take_fullest(from_segments), pooled.take_fullest(from_pool));
-      ASSERT_EQ(from_segments, from_pool);
-      ++takes;
-    }
-    ASSERT_EQ(segmented.pending(), pooled.pending());
-  }
-  EXPECT_GT(takes, 10000);
+  expect_same_takes(segmented, pooled, kFewUsed, 5);
+
+  constexpr std::uint32_t kListed = DestinationBuckets::kScannedDestinations + 1;
+  DestinationBuckets scanned_segments(kFewUsed, 32);
+  DestinationBuckets listed_pool(kListed, static_cast<std::uint32_t>(DestinationBuckets::kSegmentedWords / kListed + 1));
+  ASSERT_FALSE(listed_pool.segmented());
+  expect_same_takes(scanned_segments, listed_pool, kFewUsed, 7);
 }
 
 }  // namespace
