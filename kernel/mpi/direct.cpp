@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "kernel/core/deferred_writes.hpp"
 #include "kernel/core/destination_buckets.hpp"
 #include "kernel/core/hpcc_stream.hpp"
 #include "kernel/mpi/message_slots.hpp"
@@ -28,13 +29,7 @@ constexpr std::size_t kSendSlot = 0;
 constexpr std::size_t kReceiveSlot = 1;
 constexpr int kUpdateChannel = 0;  // "finished" is its empty message
 
-// A rank's own updates wait this many of its own updates between the look-up
-// of their word and its write: about what a core's line fill buffers hold
-// in flight (Intel 12-16, AMD 22-24), measured best at 32-64 on 2^25-word
-// tables, 20% faster than writing each batch's own updates after it.
-constexpr std::uint64_t kLocalApplyLag = 32;
-constexpr std::uint64_t kLocalRing = 128;  // a power of two above the lag and a batch
-static_assert(kLocalRing >= kLocalApplyLag + kDirectUpdatesPerPoll);
+static_assert(DeferredWrites::kMostAddsBetweenWrites >= kDirectUpdatesPerPoll);
 
 // Who a rank's updates travel between: all ranks, each its own node (mode
 // 1); or, where a node's cores share its table (modes 5 and 6), the cores
@@ -102,7 +97,7 @@ class DirectUpdater {
     std::uint64_t remaining = peers_.stream_count;
     std::uint64_t random = starts(peers_.stream_first);
     const std::uint64_t own_first_index = table_.global_start();
-    std::uint64_t local_written = 0, local_applied = 0;
+    DeferredWrites own;
     std::uint64_t max_pending = 0;
     stats_.generated += remaining;
     ProgressReport progress(context_.rank == 0, config.progress_seconds, remaining, config.progress_path);
@@ -119,13 +114,8 @@ class DirectUpdater {
         continue;
       }
       // Between polls, generate as many as the budget allows, up to a batch,
-      // and sort it without a branch into this rank's updates and the
-      // others': which of the two an update is cannot be predicted, and a
-      // mispredicted branch per update cuts short the cache misses in
-      // flight. Each of this rank's updates has its word asked for when it
-      // is generated and is applied kLocalApplyLag updates later, across
-      // batches and polls, so that the misses overlap as those of a plain
-      // serial loop do.
+      // and sort it without a branch into this rank's updates (their words
+      // asked for now, written later: DeferredWrites) and the others'.
       const auto batch = static_cast<std::size_t>(
           std::min<std::uint64_t>({remaining, kDirectUpdatesPerPoll, budget_ - pending()}));
       remaining -= batch;
@@ -138,10 +128,9 @@ class DirectUpdater {
         const std::uint64_t owner = owner_of(index);
         const bool here = owner == rank;
         table.prefetch(here ? index : own_first_index);  // a word in cache when not here
-        local_ring_[local_written % kLocalRing] = random;
+        own.add(random, here);
         batch_remote_[remote] = random;
         batch_owner_[remote] = owner;
-        local_written += here;
         remote += !here;
         if (here) {  // compiled to nothing on real MPI: the models' marks in stream order
           costs.applied();
@@ -149,21 +138,15 @@ class DirectUpdater {
           costs.routed();
         }
       }
-      for (; local_applied + kLocalApplyLag < local_written; ++local_applied) {
-        const std::uint64_t update = local_ring_[local_applied % kLocalRing];
-        table.apply(layout.index_of(update), update);
-      }
+      own.write_lagging(table, layout);
       for (std::size_t i = 0; i < remote; ++i) {
         buckets_.insert(static_cast<std::uint32_t>(batch_owner_[i]), batch_remote_[i]);
       }
       max_pending = std::max(max_pending, pending());
     }
-    for (; local_applied < local_written; ++local_applied) {
-      const std::uint64_t update = local_ring_[local_applied % kLocalRing];
-      table.apply(layout.index_of(update), update);
-    }
+    own.write_all(table, layout);
     stats_.window_rate = window.rate();
-    stats_.applied += local_applied;
+    stats_.applied += own.kept();
     stats_.max_pending = std::max(stats_.max_pending, max_pending);
   }
 
@@ -261,7 +244,6 @@ class DirectUpdater {
   std::uint32_t budget_;
   DestinationBuckets buckets_;
   std::vector<std::uint64_t> send_buffer_;
-  std::array<std::uint64_t, kLocalRing> local_ring_{};
   std::array<std::uint64_t, kDirectUpdatesPerPoll> batch_remote_{};
   std::array<std::uint64_t, kDirectUpdatesPerPoll> batch_owner_{};
   std::vector<std::uint64_t> receive_buffer_;

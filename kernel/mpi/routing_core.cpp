@@ -23,6 +23,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernel/core/deferred_writes.hpp"
 #include "kernel/core/hpcc_stream.hpp"
 #include "kernel/core/route_step.hpp"
 #include "kernel/mpi/message_slots.hpp"
@@ -40,13 +41,9 @@ constexpr int kChannels = kMaxDimensions + 1;
 // buffers shared across dimensions could all fill with messages waiting on
 // later dimensions and deadlock. "Done" is an empty message on the channel.
 constexpr std::uint64_t kGenerateBatch = kRoutingGenerateBatch;
-// An update placed here is written this many of the core's own updates
-// later (direct's kLocalApplyLag), and placing stops for the writes at
-// least every kWriteBatch updates, so kDeferred holds all that wait.
-constexpr std::uint64_t kWriteLag = 32;
+// Placing stops for the deferred writes at least every kWriteBatch updates.
 constexpr std::uint64_t kWriteBatch = 64;
-constexpr std::uint64_t kDeferred = 128;
-static_assert(kDeferred >= kWriteLag + std::max(kWriteBatch, kGenerateBatch));
+static_assert(DeferredWrites::kMostAddsBetweenWrites >= std::max(kWriteBatch, kGenerateBatch));
 
 // --slow-updates: a busy wait, so that the core stays busy as a slow one is.
 void spin_for(std::uint64_t nanoseconds) noexcept {
@@ -159,7 +156,7 @@ class RoutingCore {
         if (held_back) stats_.stalled_seconds += waited;
       }
     }
-    write_deferred(0);
+    deferred_.write_all(table_.view(), context_.layout);
     costs_.pay();  // the run lasts until the last work is done
     stats_.busy_seconds = run_clock() - start - idle;
     stats_.receive_calls = costs_.receive_calls().calls();
@@ -224,9 +221,10 @@ class RoutingCore {
   //
   // Whether an update is applied here or goes on cannot be predicted, so
   // both take one path without a branch: an update applied here goes
-  // into a spare bucket that is never sent (and is overwritten) and into
-  // the deferred writes; one that goes on into its bucket only. Counts
-  // and the models' marks are those of the update's place, in stream order.
+  // into a spare bucket that is never sent (and is overwritten) and is kept
+  // by the deferred writes; one that goes on into its bucket only. Only the
+  // table's words wait: counts and the models' marks are those of the
+  // update's place, in stream order.
   bool place(std::uint64_t update) {
     const int b = route_.next_bucket(update);
     const bool here = b == RouteStep::kApplyHere;
@@ -236,26 +234,14 @@ class RoutingCore {
     if (here && context_.config.slow_update_ns) spin_for(context_.config.slow_update_ns);
     bucket.items[bucket.count] = update;
     bucket.count += here ? 0 : 1;
-    deferred_[deferred_written_ % kDeferred] = update;
-    deferred_written_ += here ? 1 : 0;
+    deferred_.add(update, here);
     count_applied(here ? 1 : 0);
     if (!here) costs_.routed();
     if (bucket.count == capacity_) send(b);
     return true;
   }
 
-  // Writes the deferred updates but the last `keep`: each is written
-  // kWriteLag of this core's own updates after it was placed, its word asked
-  // for before that, so that a core keeps as many cache misses in flight as
-  // a serial loop. Only the table's words wait: the update is counted as
-  // applied when placed.
-  void write_deferred(std::uint64_t keep) noexcept {
-    const auto& layout = context_.layout;
-    for (; deferred_written_ - deferred_applied_ > keep; ++deferred_applied_) {
-      const std::uint64_t update = deferred_[deferred_applied_ % kDeferred];
-      table_.apply(layout.index_of(update), update);
-    }
-  }
+  void write_deferred() noexcept { deferred_.write_lagging(table_.view(), context_.layout); }
 
   void apply_here(std::uint64_t update) noexcept {
     if (context_.config.slow_update_ns) spin_for(context_.config.slow_update_ns);
@@ -327,7 +313,7 @@ class RoutingCore {
       costs_.generated();
       progressed = true;
     }
-    write_deferred(kWriteLag);
+    write_deferred();
     note_occupancy();
     flush_node_pending();
     return progressed;
@@ -482,9 +468,9 @@ class RoutingCore {
         } else if (!place(update)) {
           break;
         }
-        if (++buffer.cursor % kWriteBatch == 0) write_deferred(kWriteLag);
+        if (++buffer.cursor % kWriteBatch == 0) write_deferred();
       }
-      write_deferred(kWriteLag);
+      write_deferred();
       progressed |= buffer.cursor != before;
       if (buffer.cursor == buffer.count) {
         buffer.holding = false;
@@ -601,9 +587,7 @@ class RoutingCore {
   std::uint64_t occupancy_ = 0;
   std::int64_t node_delta_ = 0;  // since the last flush_node_pending()
   Bucket applied_here_{std::vector<std::uint64_t>(1)};  // never sent: see place()
-  std::array<std::uint64_t, kDeferred> deferred_{};   // updates placed here, not yet written
-  std::uint64_t deferred_written_ = 0;
-  std::uint64_t deferred_applied_ = 0;
+  DeferredWrites deferred_;  // updates placed here, their words not yet written
   UpdateStats stats_;
 };
 

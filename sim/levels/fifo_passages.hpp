@@ -21,13 +21,13 @@ class FifoPassages {
   // The latest time a packet that came in at or before `in` leaves; 0 when
   // none it keeps did. Exact for `in` at or after the last forget_before().
   double clear_after(double in) const {
-    const auto after = first_in_after(in);
+    const auto after = first_in_after(passages_, in);
     return after == passages_.begin() ? 0 : (after - 1)->out;
   }
 
   // A packet whose head came in at `in` and whose tail left at `out`.
   void pass(double in, double out) {
-    const auto after = first_in_after(in);
+    const auto after = first_in_after(passages_, in);
     if (after != passages_.begin() && (after - 1)->out >= out) return;  // one before it leaves later
     auto first = after;
     while (first != passages_.begin() && (first - 1)->in == in) --first;  // same in, left earlier
@@ -55,12 +55,9 @@ class FifoPassages {
     double in;   // its head came in
     double out;  // its tail had left
   };
-  std::vector<Passage>::iterator first_in_after(double in) {
-    return std::upper_bound(passages_.begin(), passages_.end(), in,
-                            [](double time, const Passage& p) { return time < p.in; });
-  }
-  std::vector<Passage>::const_iterator first_in_after(double in) const {
-    return std::upper_bound(passages_.begin(), passages_.end(), in,
+  // The first passage that came in after `in` (const or not, as `passages`).
+  static auto first_in_after(auto& passages, double in) -> decltype(passages.begin()) {
+    return std::upper_bound(passages.begin(), passages.end(), in,
                             [](double time, const Passage& p) { return time < p.in; });
   }
   std::vector<Passage> passages_;  // by `in` and by `out`, both strictly rising

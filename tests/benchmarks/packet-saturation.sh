@@ -20,11 +20,11 @@ echo "| nodes | senders x messages x size | wall s | peak MiB | peak MiB at queu
 echo "|---:|---|---:|---:|---:|---:|---:|"
 for n in $counts; do
   echo "bench: bisection at the packet level, $n nodes" >&2
-  build/sim/gups-sim --algo bisection --nodes "$n" --network packet --sizes 256K --repeats "$repeats" \
-    --json "$work/$n.json" >/dev/null
-  build/sim/gups-sim --algo bisection --nodes "$n" --network queue --sizes 256K --repeats "$repeats" \
-    --json "$work/$n-queue.json" >/dev/null
-  python3 - "$work/$n.json" "$repeats" "$work/$n-queue.json" <<'PY'
+  for level in packet queue; do
+    build/sim/gups-sim --algo bisection --nodes "$n" --network "$level" --sizes 256K --repeats "$repeats" \
+      --json "$work/$n-$level.json" >/dev/null
+  done
+  python3 - "$work/$n-packet.json" "$repeats" "$work/$n-queue.json" <<'PY'
 import json, sys
 with open(sys.argv[1]) as f:
     run = json.load(f)
