@@ -90,7 +90,7 @@ def parser():
     s.add_argument("--reception-fifo", type=int, default=0,
                    help="simulations: messages a core's channel holds before DMA sends to it wait (0: unbounded)")
     s.add_argument("--converge", action="store_true",
-                   help="simulations: double the run until the steady state's quarters agree (gups-sim --converge)")
+                   help="simulations: run each until its steady state is settled, in one run (gups-sim --converge)")
     s.add_argument("--wall-budget", type=float, default=0,
                    help="table4: seconds for the whole study; a size that would end past it, and every larger "
                         "one, is modelled but not simulated (0: no limit)")
@@ -136,6 +136,8 @@ def parser():
     s.add_argument("--sim-steps", type=int, default=3, help="simulations per mechanism and size at most (default 3)")
     s.add_argument("--updates-per-node", type=int, default=0,
                    help="simulations: updates each node generates (default 0: gups-sim's length, as the study's)")
+    s.add_argument("--converge", action="store_true",
+                   help="simulations: run each until its steady state is settled, in one run (gups-sim --converge)")
     s.add_argument("--wall-budget", type=float, default=600,
                    help="seconds for the whole command; a size whose simulations would end past it is left to the "
                         "model (default 600; 0: no limit)")

@@ -20,6 +20,8 @@ set(GUPS_CORE_SOURCES
   kernel/core/run_report.cpp
   kernel/core/shared_cores.cpp
   kernel/core/shared_table.cpp
+  kernel/core/steady_watch.cpp
+  kernel/core/stream_stretches.cpp
   kernel/core/table_distribution.cpp
   kernel/core/table_layout.cpp
   kernel/core/torus_shape.cpp

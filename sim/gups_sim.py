@@ -18,10 +18,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 # Beside this file, in the source and in the build.
-from sim_convergence import SETTLED_TOLERANCE, binds_line, converged, steady_verdict, what_binds
+from sim_convergence import SETTLED_TOLERANCE, binds_line, steady_verdict, what_binds
 from sim_options import (EXCHANGE_PROBE_OPTIONS, PROBE_OPTIONS, BadInput, Catalogue, check_applies, check_writable,
                          chosen_mechanisms, given, mechanism_options, parse_arguments)
 from sim_supervision import check_memory, last_progress, phase_walls, progress_notes, run_simulation
@@ -165,6 +164,9 @@ def build_command(args, workdir, plan):
     command += args.mechanism_options
     if args.link_load:
         command.append("--link-load")
+    if args.converge:  # never shorter than the run's default length
+        command += ["--settle-to", repr(args.converge_tolerance), "--settle-least",
+                    str(plan["table"]["default_updates_per_node"])]
     return command, options
 
 
@@ -181,6 +183,9 @@ def prepare(args):
         raise BadInput("--converge-tolerance must be between 0 and 1")
     if args.converge_max_updates < 1:
         raise BadInput("--converge-max-updates must be at least 1")
+    if args.converge and (args.updates_per_node is not None or args.updates_per_word is not None):
+        raise BadInput("--converge sets the run's length itself, up to --converge-max-updates: give no "
+                       "--updates-per-node or --updates-per-word")
     if not (math.isfinite(args.max_wall) and args.max_wall >= 0):
         raise BadInput("--max-wall must be 0 (no limit) or a number of seconds above 0")
     if args.shape is not None and not args.shape:
@@ -254,19 +259,17 @@ def announcement(args, plan):
     return line if "probe" in plan else line + f", mechanisms: {', '.join(args.chosen_mechanisms) or 'none'}"
 
 
-def simulate(args, workdir, max_wall, first_attempt=True):
+def simulate(args, workdir, max_wall):
     """One simulation of an update algorithm or of the Apex-Map probe; returns (exit status, result, output
     lines). Raises BadInput."""
-    # The platform, hostfile and charges do not depend on the updates per node: --converge's later attempts,
-    # which only double those, keep the first attempt's files (a --workdir may hold an earlier run's).
-    plan = run_plan(args, workdir if first_attempt else None)
+    plan = run_plan(args, workdir)
     check_applies(args, plan)
     command, options = build_command(args, workdir, plan)
     check_memory(plan)
     if not args.quiet:
         print(announcement(args, plan), file=sys.stderr, flush=True)
     raw_path, progress_path = os.path.join(workdir, "raw.json"), os.path.join(workdir, "progress.jsonl")
-    for path in (raw_path, progress_path):  # an earlier attempt's (--converge)
+    for path in (raw_path, progress_path):  # an earlier run's, in a --workdir
         if os.path.exists(path):
             os.remove(path)
     status, lines, wall, peak_kib, stopped = run_simulation(command, max_wall, args.quiet, workdir)
@@ -340,6 +343,27 @@ def against_links(result):
     return figures, "Against the links: " + text
 
 
+def convergence(result, args):
+    """--converge's account of the run (gups-smpi --settle-to): settled or not, and how long it ran. Says it on
+    stderr too."""
+    settling, nodes = result["settling"], result["nodes"]
+    simulated = round(result["updates"] / nodes)
+    longest = result["simulation"]["updates_per_node"]
+    result["simulation"]["updates_per_node"] = simulated
+    account = {"tolerance": args.converge_tolerance, "converged": settling["settled"], "method": "one run",
+               "updates_per_node": simulated, "longest_updates_per_node": longest}
+    if settling["settled"]:
+        account.update({"settled_at_simulated_seconds": settling["settled_at_seconds"],
+                        "half_run_steady_gups": settling["half_run_steady_gups"]})
+        print(f"gups-sim: converge: settled within {args.converge_tolerance:.2%} after {simulated} updates per "
+              f"node (of at most {longest}): steady {settling['steady_gups']:.6g} GUP/s, a run of half the length "
+              f"{settling['half_run_steady_gups']:.6g}", file=sys.stderr, flush=True)
+    else:
+        print(f"gups-sim: converge: NOT settled within {args.converge_tolerance:.2%} in {longest} updates per node "
+              f"(--converge-max-updates)", file=sys.stderr, flush=True)
+    return account
+
+
 def discard_workdir(args, workdir, keep=False):
     """Removes the temporary work folder (never a --workdir), or says where it is kept."""
     if args.workdir:
@@ -352,9 +376,6 @@ def discard_workdir(args, workdir, keep=False):
 
 def main(argv):
     args = parse_arguments(argv, catalogue())
-    start = time.monotonic()
-    attempts = []
-    done = False
     workdir = None
     try:
         workdir = prepare(args)
@@ -366,31 +387,16 @@ def main(argv):
             return 0
         if args.explain:
             explain(args)
-        while True:
-            left = max(1e-3, args.max_wall - (time.monotonic() - start)) if args.max_wall else 0
-            status, result, lines = simulate(args, workdir, max_wall=left, first_attempt=not attempts)
-            if args.algo in args.catalogue.probes() or not args.converge or status != 0:
-                break
-            previous = attempts[-1]["steady_gups"] if attempts else None
-            attempts.append({"updates_per_node": result["simulation"]["updates_per_node"],
-                             "steady_gups": result["steady_gups"], "steady_spread": result["steady_spread"],
-                             "wall_seconds": result["simulation"]["wall_seconds"]})
-            done = converged(result, previous, args.converge_tolerance)
-            print(f"gups-sim: converge: {attempts[-1]['updates_per_node']} updates per node: steady "
-                  f"{result['steady_gups']:.6g} GUP/s, quarters {100 * result['steady_spread']:.2f}% apart: "
-                  f"{'converged' if done else 'not converged'}", file=sys.stderr, flush=True)
-            ran = attempts[-1]["updates_per_node"]  # the table plan may round what was asked
-            if done or 2 * ran > args.converge_max_updates or (args.max_wall and time.monotonic() - start >= args.max_wall):
-                break
-            args.updates_per_node = 2 * ran
+        if args.converge:  # one run, as long as --converge-max-updates at most, stopped once settled
+            args.updates_per_node = args.converge_max_updates
+        status, result, lines = simulate(args, workdir, max_wall=args.max_wall)
+        if args.converge and status == 0:
+            result["convergence"] = convergence(result, args)
     except BadInput as error:
         print(f"gups-sim: error: {error}", file=sys.stderr)
         if workdir:
             discard_workdir(args, workdir)
         return 2
-    if args.converge and attempts:
-        result["convergence"] = {"tolerance": args.converge_tolerance, "attempts": attempts,
-                                 "converged": done}
     if not result["partial"]:
         verdict = steady_verdict(result, args.converge_tolerance if args.converge else SETTLED_TOLERANCE,
                                  result.get("convergence"))
@@ -416,8 +422,6 @@ def main(argv):
     # A temporary folder is kept only when it can tell why a run failed.
     discard_workdir(args, workdir, keep=status != 0 and bool(os.listdir(workdir)))
     if args.converge and status == 0 and not result["convergence"]["converged"]:
-        print(f"gups-sim: the steady state did not converge within {args.converge_tolerance:.0%} "
-              f"(--converge-max-updates {args.converge_max_updates})", file=sys.stderr)
         return 5
     return status
 

@@ -1,7 +1,6 @@
-"""What a simulation's result says binds (a core or the network's links), and when --converge's doublings of the
-run length have reached the steady state."""
+"""What a simulation's result says binds (a core or the network's links), and whether its steady state is
+settled."""
 import math
-import statistics
 
 
 def what_binds(result):
@@ -33,36 +32,8 @@ def binds_line(binds):
     return line
 
 
-def converged(result, previous, tolerance):
-    """Steady: its two quarters agree, and so does the run of half the length before it (a short run's
-    buffers still absorb the imbalance of random traffic, so its quarters can agree on too high a rate)."""
-    if result["partial"] or result.get("steady_gups", 0) <= 0 or result["steady_spread"] > tolerance:
-        return False
-    return previous is not None and abs(result["steady_gups"] - previous) <= tolerance * result["steady_gups"]
-
-
 # How close a steady state must be to the one a longer run gives, unless the caller says otherwise.
 SETTLED_TOLERANCE = 0.005
-# The middle half is cut into this many batches: the error of its rate is read from how their rates scatter. Whole
-# batches, not bins: the pipelines breathe (a dip every few bins at flow), so neighbouring bins trade updates.
-NOISE_BATCHES = 4
-
-
-def steady_noise(result):
-    """The standard error of the steady rate, relative to it: the scatter of the rates of NOISE_BATCHES equal
-    batches of the timeline's bins inside the middle half of the generating phase, over sqrt(batches); None when
-    the middle half holds fewer than two bins a batch."""
-    timeline, seconds = result.get("applied_timeline"), result.get("first_generator_done_seconds")
-    if not timeline or not seconds:
-        return None
-    width, counts = timeline["bin_seconds"], timeline["updates"]
-    first, last = math.ceil(seconds / 4 / width), math.floor(3 * seconds / 4 / width)
-    per_batch = (last - first) // NOISE_BATCHES
-    if per_batch < 2:
-        return None
-    batches = [sum(counts[first + i * per_batch:first + (i + 1) * per_batch]) for i in range(NOISE_BATCHES)]
-    mean = statistics.fmean(batches)
-    return None if mean <= 0 else statistics.stdev(batches) / mean / math.sqrt(NOISE_BATCHES)
 
 
 def length_to_settle(ran, climbing, noise, tolerance):
@@ -78,12 +49,12 @@ def length_to_settle(ran, climbing, noise, tolerance):
 
 
 def steady_verdict(result, tolerance=SETTLED_TOLERANCE, convergence=None):
-    """One verdict on the run's steady state. Settled when the middle half's standard error is within the
-    tolerance (the figure is not one draw of a noisy rate) and its two quarters within twice it (no climb left
-    from filling the pipeline; within the tolerance itself when the run is too short for an error); with
-    --converge, when two runs of doubling length agree. Otherwise why not and the run
-    length that should settle it. The binding core's wait for input is said beside it: a core that binds yet
-    waits is a pipeline still filling."""
+    """One verdict on the run's steady state. Settled when the middle half's standard error (gups's batch means,
+    `steady_standard_error`) is within the tolerance (the figure is not one draw of a noisy rate) and its two
+    quarters within twice it (no climb left from filling the pipeline; within the tolerance itself when the run is
+    too short for an error); with --converge, when besides the run stopped once settled (its rate agreeing with
+    that of a run of half the length). Otherwise why not and the run length that should settle it. The binding
+    core's wait for input is said beside it: a core that binds yet waits is a pipeline still filling."""
     spread = result.get("steady_spread")
     if not result.get("steady_gups") or spread is None:
         return None
@@ -91,20 +62,22 @@ def steady_verdict(result, tolerance=SETTLED_TOLERANCE, convergence=None):
     binds = result.get("binds", {})
     core = next((c for c in result.get("cores", []) if c.get("core") == binds.get("core")), None)
     waiting = None if core is None else max(0.0, 1 - core["busy_share"] - core.get("stalled_share", 0.0))
-    noise = steady_noise(result)
+    noise = result.get("steady_standard_error")
     # With the error at the tolerance, the quarters' difference scatters by twice it: only a wider gap is a climb.
     quarters_limit = tolerance if noise is None else 2 * tolerance
     measured = f"quarters {spread:.2%} apart" + (f", standard error {noise:.2%}" if noise is not None else "")
+    steady = spread <= quarters_limit and (noise is None or noise <= tolerance)
     if convergence is not None:
-        settled, basis = convergence["converged"], "two runs of doubling length agree and each one's quarters"
+        settled = steady and convergence["converged"]
+        basis = "the run stopped once settled, its standard error and quarters, and a run of half the length agree"
     else:
-        settled = spread <= quarters_limit and (noise is None or noise <= tolerance)
+        settled = steady
         basis = "standard error and quarters" if noise is not None else "its quarters"
     verdict = {"settled": settled, "tolerance": tolerance, "quarters_apart": spread, "standard_error": noise,
                "basis": basis, "binding_core_waiting_share": waiting, "updates_per_node": ran}
     if settled:
         verdict["text"] = (f"settled: {basis} within {tolerance:.1%} ({measured})" +
-                           ("" if convergence else "; --converge confirms it against a run of twice the length"))
+                           ("" if convergence else "; --converge confirms it against a run of half the length"))
         return verdict
     why = []
     if spread > quarters_limit:
@@ -116,9 +89,11 @@ def steady_verdict(result, tolerance=SETTLED_TOLERANCE, convergence=None):
     if noise is not None and noise > tolerance:
         why.append(f"standard error {noise:.2%}: the figure is one draw of a rate that varies that much")
     if convergence is not None and not why:
-        why.append("the run before it disagrees")
+        why.append(f"not settled by {convergence['longest_updates_per_node']} updates per node "
+                   "(--converge-max-updates)")
     longer = length_to_settle(ran, spread > quarters_limit, noise, tolerance)
     verdict["settling_updates_per_node"] = longer
-    verdict["text"] = (f"NOT settled within {tolerance:.1%}: " + "; ".join(why) + "; run --converge" +
+    verdict["text"] = (f"NOT settled within {tolerance:.1%}: " + "; ".join(why) +
+                       ("; a longer --converge-max-updates" if convergence is not None else "; run --converge") +
                        (f" (or --updates-per-node {longer})" if longer else ""))
     return verdict

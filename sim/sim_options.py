@@ -3,6 +3,9 @@ refuse a bad one (BadInput: one error line, exit 2)."""
 import argparse
 import os
 
+from sim_convergence import SETTLED_TOLERANCE
+
+
 class BadInput(Exception):
     pass
 
@@ -159,12 +162,13 @@ def parse_arguments(argv, catalogue):
                         "the links of its route), and name the resource that binds")
     p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
     p.add_argument("--converge", action="store_true",
-                   help="run again with twice the updates per node until the steady state's two quarters agree "
-                        "within --converge-tolerance and so does the run before (exit status 5 if "
-                        "--converge-max-updates is reached first)")
-    p.add_argument("--converge-tolerance", type=float, default=0.01, help="default 0.01 (1%%)")
+                   help="routed, multicore: one run that stops generating once its steady state is settled within "
+                        "--converge-tolerance (standard error, quarters, and a run of half the length agree), every "
+                        "generator at the same count (exit status 5 if --converge-max-updates is reached first)")
+    p.add_argument("--converge-tolerance", type=float, default=SETTLED_TOLERANCE,
+                   help=f"default {SETTLED_TOLERANCE} ({SETTLED_TOLERANCE * 100:g}%%, as the steady-state verdict)")
     p.add_argument("--converge-max-updates", type=int, default=65536,
-                   help="most updates per node --converge tries (default 65536)")
+                   help="most updates per node --converge runs (default 65536)")
     probe = p.add_argument_group("the Apex-Map probe (--algo apex-map-mpi or apex-map-rma; docs/apexmap.md)")
     for option, what in PROBE_OPTIONS.items():
         probe.add_argument(option, help=what)
@@ -262,3 +266,6 @@ def check_applies(args, plan):
         raise BadInput("--mechanisms applies to routed and multicore")
     if args.link_load:
         raise BadInput("--link-load applies to routed and multicore")
+    if args.converge:
+        raise BadInput("--converge applies to routed and multicore (direct keeps no timeline of the updates "
+                       "applied, so it has no steady state to settle)")

@@ -32,6 +32,8 @@ def explain(args):
         raise BadInput("--tolerance must be between 0 and 1")
     if args.sim_steps < 1 or args.wall_budget < 0 or args.updates_per_node < 0:
         raise BadInput("--sim-steps must be at least 1, --wall-budget and --updates-per-node zero or more")
+    if args.converge and args.updates_per_node:
+        raise BadInput("--converge sets each simulation's length itself: give no --updates-per-node")
     measured = read_measured(args.measured)
     machine = programs.load_machine(args.machine, args.build)
     try:
@@ -145,7 +147,8 @@ class Simulations:
         machine_path = programs.write_machine(machine, os.path.join(folder, f"machine-{name}.json"))
         path = os.path.join(folder, f"sim-{name}.json")
         command = simulation_command(self.sim, machine_path, self.args.algorithm, n, self.args.owner,
-                                     self.args.network, self.machine, path, partition, self.args.updates_per_node)
+                                     self.args.network, self.machine, path, partition, self.args.updates_per_node,
+                                     self.args.converge)
         if mechanism is not None and not partition:
             command += mechanism.sim_options(value)
         self.commands.append(" ".join(shlex.quote(c) for c in command))
@@ -218,10 +221,10 @@ class Simulations:
 
 
 def simulation_command(sim, machine_path, algorithm, nodes, owner, network, machine, json_path, partition=None,
-                       updates_per_node=0):
+                       updates_per_node=0, converge=False):
     """gups-sim as the study runs it: every mechanism of the machine, the default run length unless
-    updates_per_node is given; on another partition (its shape and wraps instead of the machine's, so without the
-    mesh mechanism) when given."""
+    updates_per_node is given, or until settled with converge; on another partition (its shape and wraps instead
+    of the machine's, so without the mesh mechanism) when given."""
     chosen = study_tools.mechanisms_for(algorithm, nodes, machine).split(",")
     if partition:
         chosen = [m for m in chosen if m and m != "mesh"]
@@ -233,6 +236,8 @@ def simulation_command(sim, machine_path, algorithm, nodes, owner, network, mach
         command[at:at + 2] = explain_partition.sim_options(partition)
     if updates_per_node:
         command += ["--updates-per-node", str(updates_per_node)]
+    if converge:
+        command += ["--converge"]
     return command
 
 
@@ -507,6 +512,7 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         "simulation": {"runs": simulated.runs, "not_settled_runs": simulated.unsettled_runs,
                        "not_simulated_from": simulated.stopped_at,
                        "wall_budget": args.wall_budget, "updates_per_node": args.updates_per_node or None,
+                       "converge": args.converge,
                        "commands": simulated.commands},
         "wall_seconds": round(wall, 1), "command": "python3 -m analysis " + " ".join(
             shlex.quote(a) for a in sys.argv[1:]),

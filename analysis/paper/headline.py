@@ -129,7 +129,8 @@ HOW_TO_READ = [
     "## How to read this", "",
     "- **Steady state**: GUPS over the middle half of the update phase (updates applied from 25% to 75% of the time "
     "every node generates), once the pipeline is full. Its two quarters are compared: a figure is settled when they "
-    "agree within 0.5% (gups-sim prints its verdict; `--converge` checks it against a run of twice the length).",
+    "agree within 0.5% (gups-sim prints its verdict; `--converge` runs until it is settled and agrees with a run of "
+    "half the length).",
     "- **Whole run**: every update over the whole update phase, the start (the pipeline filling) and the end "
     "(draining) included: HPCC's GUP/s line. \"Real time used\" in a simulation's output is simulated time.",
     "- **Eq. 1, Eq. 7**: the paper's CPU bounds of the single-core and the multi-core algorithm, from gups-model at "

@@ -250,41 +250,39 @@ def test_a_steady_state_is_settled_or_says_why_not_and_tables_mark_it():
     assert "--updates-per-node 4096" in verdict["text"]
     settled = dict(unsettled, steady_spread=0.002)
     assert convergence.steady_verdict(settled)["settled"]
-    converged = convergence.steady_verdict(unsettled, 0.01, {"converged": True})
-    assert converged["settled"] and converged["text"].startswith("settled: two runs of doubling length agree")
+    converged = convergence.steady_verdict(settled, 0.01, {"converged": True, "longest_updates_per_node": 65536})
+    assert converged["settled"] and converged["text"].startswith("settled: the run stopped once settled")
+    # Stopped as settled, yet its whole window's quarters disagree: not settled, and why.
+    stopped = convergence.steady_verdict(unsettled, 0.01, {"converged": True, "longest_updates_per_node": 65536})
+    assert not stopped["settled"] and "quarters 2.60% apart" in stopped["text"]
+    never = convergence.steady_verdict(settled, 0.01, {"converged": False, "longest_updates_per_node": 65536})
+    assert not never["settled"] and "not settled by 65536 updates per node" in never["text"]
     from analysis import study_tools
     assert study_tools.steady_cell({"sim_steady_gups": 21.1, "steady_settled": False}) == "21.1 (not settled)"
     assert study_tools.steady_cell({"sim_steady_gups": 22.7, "steady_settled": True}) == "22.7"
     assert study_tools.sim_fields({"steady_gups": 1.0, "steady_verdict": verdict}, 1.0)["steady_settled"] is False
 
 
-def test_a_steady_state_whose_rate_breathes_is_settled_only_when_long_enough_to_average_it():
+def test_a_steady_state_with_an_error_is_settled_only_when_the_error_is_within_the_tolerance():
+    """gups's batch means give the error (tests/unit/steady_watch_test.cpp); the verdict reads it."""
     convergence = sim_convergence()
 
-    def run(bins, quarters, updates_per_node=8192):
-        # 64 bins of 1 s; every node generates for the first 48, so the middle half is bins 12 to 36.
-        counts = bins + [0.0] * (64 - len(bins))
+    def run(noise, quarters, updates_per_node=8192):
         return {"steady_gups": 1.0, "steady_spread": abs(quarters[1] - quarters[0]), "steady_quarters_gups": quarters,
-                "applied_timeline": {"bin_seconds": 1.0, "updates": counts}, "first_generator_done_seconds": 48.0,
-                "binds": {"core": 3}, "cores": [{"core": 3, "busy_share": 0.9}],
+                "steady_standard_error": noise, "binds": {"core": 3}, "cores": [{"core": 3, "busy_share": 0.9}],
                 "simulation": {"updates_per_node": updates_per_node}}
 
-    steady = run([100.0 + (1 if i % 2 else -1) for i in range(48)], [1.0, 1.0])
-    assert convergence.steady_noise(steady) < 0.001
-    assert convergence.steady_verdict(steady)["settled"]
-    # A dip of 30% every tenth bin, slower than a batch of six: the batches' rates scatter by percents.
-    breathing = run([70.0 if i % 10 == 0 else 100.0 for i in range(48)], [1.0, 1.0])
-    noise = convergence.steady_noise(breathing)
-    assert noise > 0.005
-    verdict = convergence.steady_verdict(breathing)
+    assert convergence.steady_verdict(run(0.0005, [1.0, 1.0]))["settled"]
+    noise = 0.012
+    verdict = convergence.steady_verdict(run(noise, [1.0, 1.0]))
     assert not verdict["settled"] and f"standard error {noise:.2%}" in verdict["text"]
     assert verdict["settling_updates_per_node"] == 8192 * 2 ** math.ceil(math.log2(noise / 0.005))
     # Quarters 1.5% apart, later higher, with a small error: a pipeline still filling, twice the length.
-    climbing = run([100.0] * 48, [0.9925, 1.0075])
+    climbing = run(0.001, [0.9925, 1.0075])
     verdict = convergence.steady_verdict(climbing)
     assert not verdict["settled"] and "the later one higher" in verdict["text"] and "may be low" in verdict["text"]
     assert verdict["settling_updates_per_node"] == 16384
     # Too short a run for an error: the quarters alone, within the tolerance itself.
-    short = dict(climbing, applied_timeline={"bin_seconds": 16.0, "updates": [1600.0] * 3 + [0.0] * 61},
-                 steady_spread=0.007)
-    assert convergence.steady_noise(short) is None and not convergence.steady_verdict(short)["settled"]
+    short = dict(climbing, steady_standard_error=None, steady_spread=0.007)
+    assert not convergence.steady_verdict(short)["settled"]
+    assert convergence.steady_verdict(dict(short, steady_spread=0.004))["settled"]

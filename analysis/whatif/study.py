@@ -143,6 +143,8 @@ def sim_task(args, sim, machine, nodes, tag):
         command += ["--link-load"]
     if args.updates_per_node:
         command += ["--updates-per-node", str(args.updates_per_node)]
+    if args.converge:
+        command += ["--converge"]
     if args.max_wall:
         command += ["--max-wall", str(args.max_wall)]
     return launcher.Task(f"sim-{tag}", f"sim {os.path.basename(machine)} {nodes} nodes", command, path, "study")
@@ -157,6 +159,8 @@ def whatif(args):
         raise ValueError("--field needs --values (numbers, factors such as x2, or a range x0.25..x4)")
     if args.jobs < 1:
         raise ValueError("--jobs needs 1 or more")
+    if args.converge and args.algorithm == "direct":
+        raise ValueError("--converge applies to routed and multicore (direct has no steady state to settle)")
     start = time.monotonic()
     os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
     points = machine_documents(args, args.build)

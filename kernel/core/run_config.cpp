@@ -249,6 +249,16 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                    "also append rank 0's progress to FILE, one JSON object per line (phases: phase, "
                    "wall_seconds; figures: clock, seconds, rank0_generated_percent, wall_seconds)")
         ->check(writable_path);
+    app.add_option("--settle-to", config.settle_tolerance,
+                   "routed, multicore: stop generating once the steady state is settled within this share "
+                   "(0.005: 0.5%), every generator at the same count, and check the table against the updates "
+                   "generated; 0: the whole stream, as HPCC")
+        ->check(CLI::Range(0.0, 0.5))
+        ->capture_default_str();
+    app.add_option("--settle-least", config.settle_least,
+                   "with --settle-to: not before the leading generator has generated its share of this many "
+                   "updates a node")
+        ->capture_default_str();
   }
 
   try {
@@ -265,6 +275,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     }
     if (config.mechanisms.wire_packets && config.message_layer == "mpi") {
       throw CLI::ValidationError("--wire-packets needs --message-layer s4u (MPI sends payloads only)");
+    }
+    if (config.settle_tolerance > 0 && !traits(config.algorithm).routes_over_torus) {
+      throw CLI::ValidationError("--settle-to applies to routed and multicore (direct keeps no timeline of the "
+                                 "updates applied)");
     }
     if (config.mechanisms.dma_injection && !traits(config.algorithm).routes_over_torus) {
       throw CLI::ValidationError("--dma-injection applies to routed and multicore");

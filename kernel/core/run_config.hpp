@@ -82,6 +82,13 @@ struct RunConfig {
   bool link_load = false;         // simulation only: how busy the torus links were
   double progress_seconds = 5;
   std::string progress_path;  // rank 0's progress as JSON lines too (gups-sim reads them)
+  // Simulation only, routed and multicore: stop generating once the steady
+  // state is settled within this relative tolerance (SteadyWatch), every
+  // generator at the same count, and not before the leading one has
+  // generated its share of settle_least updates a node (0: the whole
+  // stream, as HPCC).
+  double settle_tolerance = 0;
+  std::uint64_t settle_least = 4096;
 
   std::uint64_t total_updates() const noexcept {
     return std::uint64_t{updates_per_word} << log2_table;

@@ -11,6 +11,56 @@ namespace gups {
 
 std::string hex64(std::uint64_t value) { return fmt::format("0x{:016x}", value); }
 
+SettlingReport settling_report(const SteadyWatch& watch, std::uint64_t whole_stream_updates) {
+  return {watch.tolerance(), watch.least_per_generator(), watch.decision(), whole_stream_updates};
+}
+
+namespace {
+
+std::string settling_line(const SettlingReport& s, std::uint64_t updates) {
+  if (!s.decision) {
+    return fmt::format("Settling: NOT settled within {:.2f}% before the stream's end: the whole stream ran ({} updates)\n",
+                       100 * s.tolerance, s.whole_stream_updates);
+  }
+  const auto& d = *s.decision;
+  return fmt::format(
+      "Settling: settled within {:.2f}% at {:.6g} s (steady {:.6f} GUP/s, standard error {:.2f}%, quarters {:.2f}% "
+      "apart, a run of half the length {:.6f} GUP/s): every generator stopped at {} updates, {} of the whole "
+      "stream's {} in all, and the table is checked against those\n",
+      100 * s.tolerance, d.seconds, 1e-9 * d.check.run.rate, 100 * d.check.run.standard_error.value_or(0),
+      100 * d.check.run.spread(), 1e-9 * d.check.half_run.rate, d.limit, updates, s.whole_stream_updates);
+}
+
+// Every message of the update phase, between nodes or between a node's cores.
+std::uint64_t update_messages(const RunResult& r) { return r.stats.messages_sent + r.stats.local_messages_sent; }
+
+nlohmann::json wake_ups_json(const RunResult& r) {
+  if (!r.wake_ups) return nullptr;
+  const auto messages = update_messages(r);
+  return {{"count", *r.wake_ups},
+          {"messages", messages},
+          {"per_message", messages ? static_cast<double>(*r.wake_ups) / static_cast<double>(messages) : 0.0}};
+}
+
+nlohmann::json settling_json(const std::optional<SettlingReport>& settling) {
+  if (!settling) return nullptr;
+  nlohmann::json json{{"tolerance", settling->tolerance},
+                      {"least_per_generator", settling->least_per_generator},
+                      {"settled", settling->decision.has_value()},
+                      {"whole_stream_updates", settling->whole_stream_updates}};
+  if (const auto& d = settling->decision) {
+    json.update({{"settled_at_seconds", d->seconds},
+                 {"updates_per_generator", d->limit},
+                 {"steady_gups", 1e-9 * d->check.run.rate},
+                 {"standard_error", d->check.run.standard_error.value_or(0)},
+                 {"quarters_apart", d->check.run.spread()},
+                 {"half_run_steady_gups", 1e-9 * d->check.half_run.rate}});
+  }
+  return json;
+}
+
+}  // namespace
+
 std::string format_hpcc_lines(const RunResult& r) {
   const bool power_of_two = std::has_single_bit(static_cast<unsigned>(r.ranks));
   std::string out;
@@ -52,9 +102,16 @@ std::string format_hpcc_lines(const RunResult& r) {
   if (r.steady.rate > 0) {
     out += fmt::format(
         "Steady state (updates applied from 25% to 75% of the time all nodes generate) = {:.9f} GUP/s "
-        "(quarters {:.6f} and {:.6f}: {:.2f}% apart)\n",
+        "(quarters {:.6f} and {:.6f}: {:.2f}% apart{})\n",
         1e-9 * r.steady.rate, 1e-9 * r.steady.first_quarter, 1e-9 * r.steady.second_quarter,
-        100 * r.steady.spread());
+        100 * r.steady.spread(),
+        r.steady.standard_error ? fmt::format("; standard error {:.2f}%", 100 * *r.steady.standard_error) : "");
+  }
+  if (r.settling) out += settling_line(*r.settling, r.updates);
+  if (r.wake_ups && update_messages(r) > 0) {
+    out += fmt::format("Simulated cores woken {} times in the update phase, {:.2f} per message (the simulation's own "
+                       "cost: each is a context switch into a rank and back)\n",
+                       *r.wake_ups, static_cast<double>(*r.wake_ups) / static_cast<double>(update_messages(r)));
   }
   out += fmt::format("{:.9f} Billion(10^9) Updates/PE per second [GUP/s]\n",
                      r.gups() / r.ranks);
@@ -150,10 +207,13 @@ nlohmann::json to_json(const RunResult& r) {
       {"steady_gups", 1e-9 * r.steady.rate},
       {"steady_quarters_gups", {1e-9 * r.steady.first_quarter, 1e-9 * r.steady.second_quarter}},
       {"steady_spread", r.steady.spread()},
+      {"steady_standard_error", r.steady.standard_error ? nlohmann::json(*r.steady.standard_error) : nlohmann::json()},
       // b of the network bound, as the run put its updates on the network.
       {"network_bytes_per_update",
        s.updates_sent ? static_cast<double>(s.network_bytes_sent) / static_cast<double>(s.updates_sent) : 0.0},
       {"first_generator_done_seconds", r.first_generator_done},
+      {"settling", settling_json(r.settling)},
+      {"wake_ups", wake_ups_json(r)},
       {"applied_timeline", {{"bin_seconds", r.applied_over_time.width()}, {"updates", r.applied_over_time.counts()}}},
       {"errors", r.config.verify == Verification::full ? nlohmann::json(r.errors) : nlohmann::json()},
       {"passed", r.config.verify != Verification::none ? nlohmann::json(r.passed) : nlohmann::json()},

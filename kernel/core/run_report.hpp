@@ -9,6 +9,7 @@
 #include "kernel/core/local_table.hpp"
 #include "kernel/core/run_config.hpp"
 #include "kernel/core/shared_cores.hpp"
+#include "kernel/core/steady_watch.hpp"
 #include "kernel/core/update_stats.hpp"
 #include "kernel/core/update_timeline.hpp"
 
@@ -44,6 +45,17 @@ struct LinkClassLoad {
   double max_utilisation = 0;
 };
 
+// A run asked to settle its steady state (--settle-to): whether it did, and
+// where its generators stopped.
+struct SettlingReport {
+  double tolerance = 0;
+  std::uint64_t least_per_generator = 0;
+  std::optional<SteadyWatch::Decision> decision;  // none: the whole stream ran
+  std::uint64_t whole_stream_updates = 0;
+};
+
+SettlingReport settling_report(const SteadyWatch& watch, std::uint64_t whole_stream_updates);
+
 struct RunResult {
   RunConfig config;
   int ranks = 0;
@@ -63,6 +75,10 @@ struct RunResult {
   SteadyState steady;        // applied updates per second over the middle of the run (0: not measured)
   UpdateTimeline applied_over_time;  // all ranks' applied updates, summed
   double first_generator_done = 0;   // seconds from the start: every node generates until then
+  std::optional<SettlingReport> settling;  // runs asked to settle
+  // Simulated runs: how many times the update phase's simulated cores
+  // blocked and were resumed (simulation::wake_ups).
+  std::optional<std::uint64_t> wake_ups;
   UpdateStats stats;
   std::uint64_t nodes = 0;
   unsigned cores_per_node = 1;

@@ -1,6 +1,8 @@
 #include "kernel/core/update_timeline.hpp"
 
+#include <array>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace gups {
@@ -50,6 +52,26 @@ double applied_between(const UpdateTimeline& timeline, double from, double to) {
   return total;
 }
 
+std::optional<double> batch_means_error(const UpdateTimeline& timeline, double seconds, double rate) {
+  const double w = timeline.width();
+  const auto first = static_cast<std::size_t>(std::ceil(seconds / 4 / w));
+  const auto last = std::min(static_cast<std::size_t>(std::floor(3 * seconds / 4 / w)), UpdateTimeline::kBins);
+  constexpr std::size_t kBatches = SteadyState::kNoiseBatches;
+  const std::size_t per_batch = last > first ? (last - first) / kBatches : 0;
+  if (per_batch < 2 || !(rate > 0)) return std::nullopt;
+  std::array<double, kBatches> batches{};
+  for (std::size_t b = 0; b < kBatches; ++b) {
+    const auto begin = timeline.counts().begin() + static_cast<std::ptrdiff_t>(first + b * per_batch);
+    batches[b] = std::accumulate(begin, begin + static_cast<std::ptrdiff_t>(per_batch), 0.0);
+  }
+  const double mean = std::accumulate(batches.begin(), batches.end(), 0.0) / kBatches;
+  if (!(mean > 0)) return std::nullopt;
+  double squares = 0;
+  for (const double b : batches) squares += (b - mean) * (b - mean);
+  const double deviation = std::sqrt(squares / (kBatches - 1));
+  return deviation / mean / std::sqrt(static_cast<double>(kBatches));
+}
+
 }  // namespace
 
 SteadyState steady_state(const UpdateTimeline& timeline, double seconds) {
@@ -59,6 +81,7 @@ SteadyState steady_state(const UpdateTimeline& timeline, double seconds) {
   s.first_quarter = applied_between(timeline, q, 2 * q) / q;
   s.second_quarter = applied_between(timeline, 2 * q, 3 * q) / q;
   s.rate = (s.first_quarter + s.second_quarter) / 2;
+  s.standard_error = batch_means_error(timeline, seconds, s.rate);
   return s;
 }
 

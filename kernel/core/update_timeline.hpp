@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace gups {
@@ -37,11 +38,19 @@ class UpdateTimeline {
 };
 
 // The steady state of a run `seconds` long: the rate of applied updates over
-// its middle half, and over each quarter of it, and whether they agree.
+// its middle half, and over each quarter of it, and whether they agree; and
+// the standard error of that rate, relative to it, from the scatter of the
+// rates of kNoiseBatches equal batches of whole bins inside the middle half
+// over sqrt(batches) (batch means). Whole batches, not single bins: the
+// pipelines breathe (a dip every few bins), so neighbouring bins trade
+// updates. No error where the middle half holds fewer than two bins a batch.
 struct SteadyState {
+  static constexpr std::size_t kNoiseBatches = 4;
+
   double rate = 0;           // updates per second, middle half
   double first_quarter = 0;  // 25% to 50% of the run
   double second_quarter = 0; // 50% to 75%
+  std::optional<double> standard_error;
   double spread() const noexcept;  // |second - first| / rate
 };
 

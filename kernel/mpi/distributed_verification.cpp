@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "kernel/core/hpcc_stream.hpp"
 #include "kernel/mpi/patient_collectives.hpp"
 
 namespace gups {
@@ -14,7 +13,7 @@ constexpr std::uint64_t kUpdatesPerRound = std::uint64_t{1} << 16;
 }  // namespace
 
 void reapply_stream(MPI_Comm comm, const TableDistribution& distribution,
-                    std::uint64_t stream_offset, std::uint64_t total_updates, LocalTable& table) {
+                    const std::vector<StreamStretch>& stretches, LocalTable& table) {
   int rank = 0;
   int ranks = 0;
   MPI_Comm_rank(comm, &rank);
@@ -23,11 +22,12 @@ void reapply_stream(MPI_Comm comm, const TableDistribution& distribution,
   const auto peers = static_cast<std::size_t>(ranks);
   const TableLayout& layout = distribution.node_layout();
 
+  const std::uint64_t total_updates = total_count(stretches);
   const std::uint64_t share = total_updates / peers;
   const std::uint64_t extra = total_updates % peers;
   const std::uint64_t first_step = me * share + std::min<std::uint64_t>(me, extra);
   std::uint64_t remaining = share + (me < extra ? 1 : 0);
-  std::uint64_t random = starts(stream_offset + first_step);
+  StretchWalk stream(stretches, first_step);
   const std::uint64_t most_updates = share + (extra > 0 ? 1 : 0);
   const std::uint64_t rounds = (most_updates + kUpdatesPerRound - 1) / kUpdatesPerRound;
 
@@ -47,7 +47,7 @@ void reapply_stream(MPI_Comm comm, const TableDistribution& distribution,
     owner_of_generated.resize(batch);
     std::fill(send_counts.begin(), send_counts.end(), 0);
     for (std::uint64_t i = 0; i < batch; ++i) {
-      random = next_random(random);
+      const std::uint64_t random = stream.next();
       const auto owner = static_cast<int>(distribution.rank_holding(layout.index_of(random)));
       generated[i] = random;
       owner_of_generated[i] = owner;

@@ -1,4 +1,4 @@
-// HPCC verification over MPI: the whole stream is regenerated, split evenly
+// HPCC verification over MPI: the run's stream is regenerated, split evenly
 // over the ranks (XOR commutes, so who regenerates what does not matter),
 // and each update is re-applied by the rank holding its word, exchanged in
 // fixed rounds of all-to-all so that it cannot hang. It shares only the
@@ -7,13 +7,18 @@
 
 #include <mpi.h>
 
+#include <vector>
+
 #include "kernel/core/local_table.hpp"
+#include "kernel/core/stream_stretches.hpp"
 #include "kernel/core/table_distribution.hpp"
 
 namespace gups {
 
-// Re-applies the stream; afterwards a correct table holds T[i] == i.
+// Re-applies the stretches of the stream the run generated (the whole
+// stream, as HPCC, or each generator's stretch cut where the run settled);
+// afterwards a correct table holds T[i] == i.
 void reapply_stream(MPI_Comm comm, const TableDistribution& distribution,
-                    std::uint64_t stream_offset, std::uint64_t total_updates, LocalTable& table);
+                    const std::vector<StreamStretch>& stretches, LocalTable& table);
 
 }  // namespace gups

@@ -26,6 +26,7 @@
 #include "kernel/core/deferred_writes.hpp"
 #include "kernel/core/hpcc_stream.hpp"
 #include "kernel/core/route_step.hpp"
+#include "kernel/core/stream_stretches.hpp"
 #include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/progress_report.hpp"
 #include "kernel/mpi/update_algorithm.hpp"
@@ -97,13 +98,11 @@ class RoutingCore {
     if (context.handoffs) {
       messages_ = make_shared_handoff_slots(std::move(messages_), *context.handoffs, kLocalChannel, cores_);
     }
-    if (role_.generates) {  // its pipeline's share of the node's stream
-      const auto node_updates = context.config.updates_per_word * context.layout.local_words(node_);
-      const auto pipeline = static_cast<unsigned>(role_.pipeline);
-      const auto begin = plan_.stream_begin(pipeline, node_updates);
-      remaining_ = plan_.stream_begin(pipeline + 1, node_updates) - begin;
-      random_ = starts(context.config.stream_offset +
-                       context.config.updates_per_word * context.layout.global_start(node_) + begin);
+    if (role_.generates) {
+      const auto stretch =
+          pipeline_stretch(context.config, context.layout, plan_, node_, static_cast<unsigned>(role_.pipeline));
+      remaining_ = stretch.count;
+      random_ = starts(stretch.first);
     }
     dimension_closed_.assign(shape_.dimensions(), false);
     dimension_flushing_.assign(shape_.dimensions(), false);
@@ -127,6 +126,7 @@ class RoutingCore {
     const std::uint64_t total = remaining_;
     GenerationWindow window(total);
     const double start = run_clock();
+    start_ = start;
     double idle = 0;
     std::uint64_t noted_applied = 0;
     while (!finished()) {
@@ -143,8 +143,10 @@ class RoutingCore {
         stats_.generation_end = std::max(run_clock(), costs_.busy_until()) - start;
       }
       if (stats_.applied != noted_applied) {
-        stats_.applied_over_time.add(std::max(run_clock(), costs_.busy_until()) - start,
-                                     static_cast<double>(stats_.applied - noted_applied));
+        const double at = std::max(run_clock(), costs_.busy_until()) - start;
+        const auto count = static_cast<double>(stats_.applied - noted_applied);
+        stats_.applied_over_time.add(at, count);
+        if (context_.steady_watch) context_.steady_watch->applied(at, count);
         noted_applied = stats_.applied;
       }
       if (!progressed && !finished()) {
@@ -295,6 +297,7 @@ class RoutingCore {
   // A turn places one batch of the stream, computed ahead so that the table
   // words it will apply here are already on their way from memory.
   bool generate() {
+    keep_to_settling_limit();
     if (remaining_ == 0) return false;
     bool progressed = false;
     for (std::uint64_t i = 0; i < kGenerateBatch && remaining_ > 0; ++i) {
@@ -316,7 +319,17 @@ class RoutingCore {
     write_deferred();
     note_occupancy();
     flush_node_pending();
+    if (context_.steady_watch) context_.steady_watch->generated(stats_.generated);
     return progressed;
+  }
+
+  // --settle-to: once the steady state is settled, every generator stops at
+  // the same count of its stretch.
+  void keep_to_settling_limit() noexcept {
+    if (!context_.steady_watch || remaining_ == 0) return;
+    const auto limit = context_.steady_watch->limit(run_clock() - start_);
+    if (limit == SteadyWatch::kNoLimit) return;
+    remaining_ = std::min(remaining_, limit > stats_.generated ? limit - stats_.generated : 0);
   }
 
   // Locals, not members, in the loop: the stores of uint64_t values would
@@ -582,6 +595,7 @@ class RoutingCore {
   std::uint64_t posts_ = 0;
   std::uint64_t remaining_ = 0;
   std::uint64_t random_ = 0;  // the stream's value last placed
+  double start_ = 0;  // run clock at the start of the update phase
   std::vector<std::uint64_t> generated_ahead_;  // the values after random_, not yet placed
   std::size_t next_generated_ = 0;
   std::uint64_t occupancy_ = 0;

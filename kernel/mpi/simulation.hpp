@@ -10,6 +10,7 @@
 
 #include "kernel/core/algorithm_setup.hpp"
 #include "kernel/core/run_config.hpp"
+#include "kernel/core/steady_watch.hpp"
 #include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/operation_costs.hpp"
 
@@ -36,6 +37,17 @@ OperationCosts operation_costs(const RunConfig& config, const AlgorithmSetup& se
 std::size_t stack_depth(const void* top);
 // The stack each simulated rank has, in bytes; 0 outside SimGrid.
 std::size_t stack_size();
+
+// The simulation's one steady-state watch, which all its ranks share (they
+// run in one process on one clock): made by the first rank to ask, from
+// --settle-to and --settle-least over the plan's pipelines. Null when the
+// run is not asked to settle, and outside SimGrid.
+SteadyWatch* steady_watch(const RunConfig& config, const AlgorithmSetup& setup);
+
+// How many times so far a simulated core blocked and SimGrid resumed it:
+// its sleeps, and its waits for an s4u communication (SMPI's own calls,
+// --message-layer mpi, are not counted). 0 outside SimGrid.
+std::uint64_t wake_ups() noexcept;
 
 // Message slots over SimGrid's s4u mailboxes; at a level that times messages
 // itself, and `timed` allowed, messages that are no SimGrid communication.

@@ -10,6 +10,7 @@
 #include "kernel/core/algorithm.hpp"
 #include "kernel/core/algorithm_setup.hpp"
 #include "kernel/core/local_table.hpp"
+#include "kernel/core/steady_watch.hpp"
 #include "kernel/core/run_config.hpp"
 #include "kernel/core/table_distribution.hpp"
 #include "kernel/core/table_layout.hpp"
@@ -36,6 +37,7 @@ struct UpdateContext {
   NodePending* node_pending = nullptr;  // real runs whose nodes' cores share a host
   const NodeHandoffs* handoffs = nullptr;  // ... and hand off through shared memory
   SharedNodeTable* shared_table = nullptr;  // direct in mapping modes 5, 6: the node's table
+  SteadyWatch* steady_watch = nullptr;      // simulated runs asked to settle: stop generating when settled
 };
 
 // Applies this rank's share of the stream to the table slice it holds;

@@ -23,6 +23,8 @@ std::size_t stack_depth(const void*) { return 0; }
 std::size_t stack_size() { return 0; }
 
 std::unique_ptr<CoreSleep> core_sleep() { return nullptr; }
+SteadyWatch* steady_watch(const RunConfig&, const AlgorithmSetup&) { return nullptr; }
+std::uint64_t wake_ups() noexcept { return 0; }
 
 std::unique_ptr<MessageSlots> s4u_message_slots(int, std::size_t, SimulatedMessages, bool) { return nullptr; }
 

@@ -16,6 +16,7 @@
 #include "kernel/core/program_variants.hpp"
 #include "kernel/core/result_output.hpp"
 #include "kernel/core/run_report.hpp"
+#include "kernel/core/stream_stretches.hpp"
 #include "kernel/exchange/probe.hpp"
 #include "kernel/mpi/distributed_verification.hpp"
 #include "kernel/mpi/host_memory_check.hpp"
@@ -111,12 +112,12 @@ std::string handoffs_description(const AlgorithmSetup& setup, bool shared) {
 
 // Checks the final table as config.verify asks; every rank returns the
 // verdict, rank 0's result also gets the figures behind it.
-bool verify(const RunConfig& config, const TableDistribution& distribution, int rank, LocalTable& table,
-            RunResult& result) {
+bool verify(const RunConfig& config, const TableDistribution& distribution, const std::vector<StreamStretch>& stretches,
+            int rank, LocalTable& table, RunResult& result) {
   const auto& layout = distribution.node_layout();
   switch (config.verify) {
     case Verification::full: {
-      reapply_stream(MPI_COMM_WORLD, distribution, config.stream_offset, config.total_updates(), table);
+      reapply_stream(MPI_COMM_WORLD, distribution, stretches, table);
       const std::uint64_t local_errors = table.count_errors();
       patient::allreduce(&local_errors, &result.errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
       return verification_passed(result.errors, layout.total_words());
@@ -125,7 +126,7 @@ bool verify(const RunConfig& config, const TableDistribution& distribution, int 
       // The run's checksums were reduced to rank 0, which redoes the run alone.
       int equal = 0;
       if (rank == 0) {
-        result.serial_checksums = serial_checksums(layout, config.stream_offset, config.total_updates());
+        result.serial_checksums = serial_checksums(layout, stretches);
         equal = result.serial_checksums == result.checksums ? 1 : 0;
       }
       patient::bcast(&equal, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -193,11 +194,16 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
       handoffs.emplace(*node, setup.plan, setup.node_buckets.capacity);
     }
   }
+  SteadyWatch* const steady_watch = simulation::steady_watch(config, setup);
   const UpdateContext context{MPI_COMM_WORLD, rank,         ranks, layout, owner_of, config,
                               setup,          distribution, costs, links ? &*links : nullptr,
                               node_pending && node_pending->shared() ? &*node_pending : nullptr,
                               handoffs ? &*handoffs : nullptr,
-                              shared_table ? &*shared_table : nullptr};
+                              shared_table ? &*shared_table : nullptr,
+                              steady_watch};
+  // Read before the barrier: no rank has begun the update phase, and after the
+  // next one every rank has ended it.
+  const auto woken_before = simulation::wake_ups();
   phase_barrier(ranks, config.charges_path.empty());
   phases.done("set-up");
   const double start = MPI_Wtime();
@@ -205,6 +211,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   if (context.node_pending) mine.node_peak = context.node_pending->peak();
   phase_barrier(ranks, config.charges_path.empty());
   const double seconds = MPI_Wtime() - start;
+  const auto woken = simulation::wake_ups() - woken_before;
   phases.done("update phase");
   std::vector<LinkClassLoad> link_loads;
   if (links && rank == 0) link_loads = links->finish(*setup.shape, seconds);
@@ -214,8 +221,11 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   reduce_run_statistics(mine, table.checksums(), seconds, setup, rank, result);
   phases.done("statistics");
 
+  // A settled run's generators each stopped at the same count of their stretches.
+  const auto settled = steady_watch ? steady_watch->decision() : std::nullopt;
+  const auto stretches = run_stretches(config, layout, setup.plan, settled ? settled->limit : kWholeStretch);
   const double verify_start = MPI_Wtime();
-  const bool passed = verify(config, distribution, rank, table, result);
+  const bool passed = verify(config, distribution, stretches, rank, table, result);
   const double verification_seconds = MPI_Wtime() - verify_start;
   if (config.verify != Verification::none) phases.done("verification");
   const auto shared_cores = most_shared_host();
@@ -226,7 +236,9 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.owner_effective = owner_of.effective();
     result.total_words = layout.total_words();
     result.max_local_words = layout.local_words(0);
-    result.updates = config.total_updates();
+    result.updates = total_count(stretches);
+    if (steady_watch) result.settling = settling_report(*steady_watch, config.total_updates());
+    if (simulation::active()) result.wake_ups = woken;
     result.seconds = seconds;
     result.passed = passed;
     result.verification_seconds = verification_seconds;

@@ -56,9 +56,10 @@ void plan_table(const PlanRequest& request, RunPlan& plan, std::uint64_t nodes) 
     if (plan.updates_per_word < 1 || plan.updates_per_word > kMaxUpdatesPerWord) {
       throw std::invalid_argument(fmt::format("--updates-per-word must be between 1 and {}", kMaxUpdatesPerWord));
     }
-  } else {
-    const auto wanted = request.updates_per_node.value_or(
-        std::max(default_updates_per_node(nodes), request.min_updates_per_node));
+  }
+  plan.default_updates_per_node = std::max(default_updates_per_node(nodes), request.min_updates_per_node);
+  if (!request.updates_per_word) {
+    const auto wanted = request.updates_per_node.value_or(plan.default_updates_per_node);
     if (wanted < 1) throw std::invalid_argument("--updates-per-node must be at least 1");
     const double per_word = std::max(1.0, std::round(static_cast<double>(wanted) / words_per_node));
     if (per_word > kMaxUpdatesPerWord) {
@@ -289,6 +290,7 @@ nlohmann::json to_json(const RunPlan& plan) {
                 {{"log2_words", plan.log2_table},
                  {"updates_per_word", plan.updates_per_word},
                  {"updates_per_node", plan.updates_per_node},
+                 {"default_updates_per_node", plan.default_updates_per_node},
                  {"bytes", plan.table_bytes}}},
                {"verification", {{"mode", to_string(plan.verify)}, {"full_max_ranks", kFullVerificationMaxRanks}}},
                {"simulation_memory_bytes", plan.simulation_bytes},

@@ -87,6 +87,7 @@ struct RunPlan {
   unsigned log2_table = 1;
   unsigned updates_per_word = 1;
   std::uint64_t updates_per_node = 0;
+  std::uint64_t default_updates_per_node = 0;  // the run's length when none is asked (--converge's least)
   std::optional<unsigned> bucket_size;      // the paper's, when asked
   std::optional<unsigned> reference_bucket_size;
   Verification verify = Verification::full;

@@ -1,4 +1,5 @@
 #include "sim/smpi/alarm_clock.hpp"
+#include "sim/smpi/wake_ups.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -171,6 +172,7 @@ void WakeUpCall::sleep_until(double time) {
     semaphore_->acquire();
   }
   sleeping_ = false;
+  simulation::note_wake_up();
   clock.end_sleep(id_);  // a booking left behind by an earlier wake rings no one
 }
 

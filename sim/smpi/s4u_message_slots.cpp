@@ -30,6 +30,7 @@
 #include "sim/smpi/simulated_sends.hpp"
 #include "sim/smpi/timed_code.hpp"
 #include "sim/smpi/timed_message_slots.hpp"
+#include "sim/smpi/wake_ups.hpp"
 
 namespace gups {
 namespace {
@@ -95,6 +96,7 @@ class S4uMessageSlots final : public MessageSlots {
       inject_deferred();
       const double timeout = deferred_.empty() ? -1.0 : kFifoPollSeconds;
       const auto index = simgrid::s4u::Activity::wait_any_for(waiting_, timeout);
+      simulation::note_wake_up();
       if (index < 0 && deferred_.empty()) throw std::logic_error("a simulated message failed");
       if (index < 0) continue;  // still full: look again
       const auto slot = busy_[static_cast<std::size_t>(index)];
@@ -120,6 +122,7 @@ class S4uMessageSlots final : public MessageSlots {
   Completion wait(std::size_t slot) override {
     const TimedCode timing(sends_.timed_code);
     slots_[slot].comm->wait();
+    simulation::note_wake_up();
     forget(static_cast<std::size_t>(std::lower_bound(busy_.begin(), busy_.end(), slot) - busy_.begin()));
     return retire(slot);
   }
