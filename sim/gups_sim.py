@@ -164,6 +164,8 @@ def build_command(args, workdir, plan):
     command += args.mechanism_options
     if args.link_load:
         command.append("--link-load")
+    if not args.run_ahead:
+        command.append("--no-run-ahead")
     if args.converge:  # never shorter than the run's default length
         command += ["--settle-to", repr(args.converge_tolerance), "--settle-least",
                     str(plan["table"]["default_updates_per_node"])]

@@ -160,6 +160,10 @@ def parse_arguments(argv, catalogue):
     p.add_argument("--link-load", action="store_true",
                    help="routed, multicore: measure how busy each dimension's torus links were (each message's bytes on "
                         "the links of its route), and name the resource that binds")
+    p.add_argument("--no-run-ahead", dest="run_ahead", action="store_false",
+                   help="routed, multicore, at the levels that time messages themselves: each core waits out its "
+                        "work before every send and post, rather than handing them to the clock as events at the "
+                        "end of that work (for comparison: the same results where no two events share a time)")
     p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
     p.add_argument("--converge", action="store_true",
                    help="routed, multicore: one run that stops generating once its steady state is settled within "

@@ -249,6 +249,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                    "also append rank 0's progress to FILE, one JSON object per line (phases: phase, "
                    "wall_seconds; figures: clock, seconds, rank0_generated_percent, wall_seconds)")
         ->check(writable_path);
+    app.add_flag("--run-ahead,!--no-run-ahead", config.run_ahead,
+                 "routed, multicore, at the levels that time messages themselves: a core's sends and posts take "
+                 "effect at the end of its work, as events, and it waits only to look at its messages (default); "
+                 "--no-run-ahead waits out the work before each, for comparison")
+        ->capture_default_str();
     app.add_option("--settle-to", config.settle_tolerance,
                    "routed, multicore: stop generating once the steady state is settled within this share "
                    "(0.005: 0.5%), every generator at the same count, and check the table against the updates "

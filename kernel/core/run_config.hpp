@@ -80,6 +80,11 @@ struct RunConfig {
   std::string message_layer = "mpi";
   ModelledMechanisms mechanisms;  // simulation only, with a machine file
   bool link_load = false;         // simulation only: how busy the torus links were
+  // Simulation only, at the levels that time messages themselves: a core's
+  // sends and posts take effect at the end of its work, as events, and it
+  // waits only to look (MessageSlots::runs_ahead); --no-run-ahead waits out
+  // the work before each, for comparison.
+  bool run_ahead = true;
   double progress_seconds = 5;
   std::string progress_path;  // rank 0's progress as JSON lines too (gups-sim reads them)
   // Simulation only, routed and multicore: stop generating once the steady

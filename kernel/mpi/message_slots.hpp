@@ -64,6 +64,16 @@ class MessageSlots {
   // that no receive had taken yet, at one time: what its reception held.
   // Counted where the layer matches messages itself; 0 elsewhere.
   virtual std::uint64_t most_waiting() const { return 0; }
+  // A layer that lets its core run ahead of the simulated clock over its
+  // own work (the levels that time messages themselves, unless
+  // --no-run-ahead): the next send, post or "done" takes effect at `time`,
+  // the end of the work before it, as an event the simulator runs then,
+  // and the core goes on without waiting. A look (wait_any, test_any,
+  // wait) sees the messages as they are at the latest such time, as if the
+  // core had waited for it. Elsewhere runs_ahead() is false and the core
+  // waits out its work before each start (CoreDebt::pay).
+  virtual bool runs_ahead() const { return false; }
+  virtual void start_at(double /*time*/) {}
 };
 
 // The simulated size in bytes of a message of `count` updates on `channel`,
@@ -80,6 +90,9 @@ struct SimulatedMessages {
   WireBytes wire_bytes;
   // Its dma_injection and reception_fifo_messages: how sends travel.
   ModelledMechanisms mechanisms;
+  // Where the layer times messages itself: the core may run ahead
+  // (MessageSlots::runs_ahead).
+  bool run_ahead = false;
 };
 
 class NodeHandoffs;

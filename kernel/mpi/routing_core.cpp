@@ -94,7 +94,8 @@ class RoutingCore {
     };
     messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
                                    buckets_.size() + receive_buffers_.size(),
-                                   {context.config.charges_path.empty(), wire_bytes, context.config.mechanisms});
+                                   {context.config.charges_path.empty(), wire_bytes, context.config.mechanisms,
+                                    context.config.run_ahead});
     if (context.handoffs) {
       messages_ = make_shared_handoff_slots(std::move(messages_), *context.handoffs, kLocalChannel, cores_);
     }
@@ -131,7 +132,7 @@ class RoutingCore {
     std::uint64_t noted_applied = 0;
     while (!finished()) {
       progress.note(total - remaining_);
-      if (role_.generates) window.note(total - remaining_);
+      if (role_.generates) window.note(total - remaining_, std::max(run_clock(), costs_.busy_until()));
       bool progressed = drain_receive_buffers();
       progressed |= generate();
       // Messages injected by DMA arrive whether or not the core waits for
@@ -272,10 +273,20 @@ class RoutingCore {
     costs_.applied(count);
   }
 
+  // A send, post or "done" happens once the work before it is done: as an
+  // event at that time where the layer runs ahead, else by waiting for it.
+  void start_after_work() {
+    if (messages_->runs_ahead()) {
+      messages_->start_at(costs_.busy_until());
+    } else {
+      costs_.pay();
+    }
+  }
+
   void send(int b) {
     auto& bucket = buckets_[static_cast<std::size_t>(b)];
     costs_.message_sent();
-    costs_.pay();
+    start_after_work();
     const auto bytes = messages_->send(static_cast<std::size_t>(b), bucket.items.data(), bucket.count,
                                        bucket.destination_rank, bucket.channel);
     bucket.in_flight = true;
@@ -361,7 +372,7 @@ class RoutingCore {
   // ---- messages -----------------------------------------------------------
 
   void post(ReceiveBuffer& buffer) {
-    costs_.pay();  // a buffer is free once the updates it held are handled
+    start_after_work();  // a buffer is free once the updates it held are handled
     flush_node_pending();  // ... and the node's count knows it before a sender can fill it again
     const auto i = static_cast<std::size_t>(&buffer - receive_buffers_.data());
     messages_->post(receive_slot(i), buffer.data.data(), capacity_, buffer.channel);
@@ -520,7 +531,7 @@ class RoutingCore {
   }
 
   void send_done(int destination_rank, int channel) {
-    costs_.pay();
+    start_after_work();
     messages_->send_done(destination_rank, channel);
   }
 

@@ -60,6 +60,12 @@ class AlarmClock {
     arm();
   }
 
+  void schedule(double time, int rank, std::function<void()> operation) {
+    operations_.push_back({time, static_cast<std::uint64_t>(rank), ++last_operation_, std::move(operation)});
+    std::push_heap(operations_.begin(), operations_.end(), Operation::later);
+    arm();
+  }
+
  private:
   static constexpr unsigned kIdBits = 24;
   static constexpr std::uint64_t kIdMask = (std::uint64_t{1} << kIdBits) - 1;
@@ -72,6 +78,17 @@ class AlarmClock {
     std::uint64_t ticket() const { return ticket_and_id >> kIdBits; }
     bool before(const Booking& other) const {
       return time < other.time || (time == other.time && ticket_and_id < other.ticket_and_id);
+    }
+  };
+  struct Operation {
+    double time;
+    std::uint64_t rank;
+    std::uint64_t sequence;
+    std::function<void()> run;
+    static bool later(const Operation& a, const Operation& b) {
+      if (a.time != b.time) return a.time > b.time;
+      if (a.rank != b.rank) return a.rank > b.rank;
+      return a.sequence > b.sequence;
     }
   };
   struct Registered {
@@ -114,8 +131,9 @@ class AlarmClock {
   }
 
   void arm() {
-    if (bookings_.empty()) return;
-    const double earliest = bookings_.front().time;
+    if (bookings_.empty() && operations_.empty()) return;
+    const double earliest = std::min(bookings_.empty() ? kNoTime : bookings_.front().time,
+                                     operations_.empty() ? kNoTime : operations_.front().time);
     if (timer_ != nullptr) {
       if (timer_time_ <= earliest) return;
       timer_->remove();
@@ -124,10 +142,20 @@ class AlarmClock {
     timer_ = simgrid::kernel::timer::Timer::set(earliest, [this] { ring(); });
   }
 
+  // The operations due first (they may complete messages now, and bring
+  // sleeps forward to now), then the sleeps due.
   void ring() {
     timer_ = nullptr;
     const double now = simgrid::s4u::Engine::get_clock();
-    while (!bookings_.empty() && bookings_.front().time <= now) {
+    for (;;) {
+      if (!operations_.empty() && operations_.front().time <= now) {
+        std::pop_heap(operations_.begin(), operations_.end(), Operation::later);
+        const auto operation = std::move(operations_.back().run);
+        operations_.pop_back();
+        operation();
+        continue;
+      }
+      if (bookings_.empty() || bookings_.front().time > now) break;
       const Booking due = pop();
       const Registered& entry = register_[due.id()];
       if (entry.ticket == due.ticket()) entry.call->wake();
@@ -135,6 +163,9 @@ class AlarmClock {
     arm();
   }
 
+  static constexpr double kNoTime = std::numeric_limits<double>::infinity();
+  std::vector<Operation> operations_;  // a min-heap on (time, rank, sequence)
+  std::uint64_t last_operation_ = 0;
   std::vector<Booking> bookings_;
   std::vector<Registered> register_;  // by id
   std::vector<std::uint32_t> free_ids_;
@@ -155,8 +186,9 @@ void WakeUpCall::suspend_sleepers() { sleepers_suspend = true; }
 
 // The clock only rings from the kernel, once the actors of a round have all
 // stopped: a suspension has always taken effect before its wake-up comes.
-void WakeUpCall::sleep_until(double time) {
+void WakeUpCall::sleep_until(double time, double not_before) {
   if (time <= simgrid::s4u::Engine::get_clock()) return;
+  not_before_ = not_before;
   auto& clock = AlarmClock::get();
   const auto ticket = clock.start_sleep(id_);
   sleeping_ = true;
@@ -177,6 +209,7 @@ void WakeUpCall::sleep_until(double time) {
 }
 
 void WakeUpCall::bring_forward(double time) {
+  time = std::max(time, not_before_);
   if (!sleeping_ || woken_ || time >= until_) return;
   until_ = std::max(time, simgrid::s4u::Engine::get_clock());
   auto& clock = AlarmClock::get();
@@ -194,5 +227,9 @@ void WakeUpCall::wake() {
 }
 
 std::unique_ptr<simulation::CoreSleep> simulation::core_sleep() { return std::make_unique<WakeUpCall>(); }
+
+void at_time(double time, int rank, std::function<void()> operation) {
+  AlarmClock::get().schedule(time, rank, std::move(operation));
+}
 
 }  // namespace gups

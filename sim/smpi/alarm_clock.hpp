@@ -12,6 +12,7 @@
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 #include "kernel/mpi/core_sleep.hpp"
@@ -27,8 +28,9 @@ class WakeUpCall final : public simulation::CoreSleep {
 
   // Blocks the calling actor until the simulated clock reaches `time`
   // (infinity: only wake() ends it), or wake() is called. Returns at once
-  // when `time` is not in the future.
-  void sleep_until(double time);
+  // when `time` is not in the future. A sleep brought forward ends no
+  // earlier than `not_before`.
+  void sleep_until(double time, double not_before = 0);
   // Ends the current sleep, if any; a second call before the sleeper runs
   // again does nothing. Called by the clock, from the kernel (an actor's
   // resume could come before the sleeper's suspension has taken effect).
@@ -58,11 +60,18 @@ class WakeUpCall final : public simulation::CoreSleep {
   bool sleeping_ = false;
   bool woken_ = false;
   double until_ = 0;
+  double not_before_ = 0;
   // This sleep suspends the actor: wake() must undo what this sleep did,
   // and suspend_sleepers() may come while it sleeps.
   bool suspended_ = false;
   simgrid::s4u::Actor* sleeper_ = nullptr;
   simgrid::s4u::SemaphorePtr semaphore_;  // made by the first sleep that waits on it
 };
+
+// Runs `operation` from the kernel at simulated time `time` (in the future),
+// before the cores woken at that time run. Operations due at one time run
+// in the order of (time, rank, when they were given). A core that runs
+// ahead of the clock hands its sends and posts over this way.
+void at_time(double time, int rank, std::function<void()> operation);
 
 }  // namespace gups

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -148,6 +149,7 @@ class TimedMessageSlots final : public MessageSlots {
  public:
   TimedMessageSlots(int rank, std::size_t slots, SimulatedMessages simulated)
       : rank_(rank),
+        run_ahead_(simulated.run_ahead),
         sends_(std::move(simulated)),
         network_(TimedNetwork::get()),
         receiving_(slots, false),
@@ -172,14 +174,21 @@ class TimedMessageSlots final : public MessageSlots {
     }
     const auto bytes = sends_.bytes(count, channel);
     Message message{data, {}, count, static_cast<double>(bytes), rank_, slot};
-    if (sends_.fifo_messages > 0 && out->fifo_use >= sends_.fifo_messages) {
-      if (sends_.dma_injection && count > 0) message.copy.assign(data, data + count);  // the DMA reads it when sent
-      deferred_.push_back({std::move(message), rank, out});
-    } else {
-      inject(std::move(message), rank, *out);
-    }
+    when_started([this, message = std::move(message), rank, out]() mutable {
+      if (sends_.fifo_messages > 0 && out->fifo_use >= sends_.fifo_messages) {
+        if (sends_.dma_injection && message.count > 0) {  // the DMA reads it when sent
+          message.copy.assign(message.data, message.data + message.count);
+        }
+        deferred_.push_back({std::move(message), rank, out});
+      } else {
+        inject(std::move(message), rank, *out);
+      }
+    });
     return bytes;
   }
+
+  bool runs_ahead() const override { return run_ahead_; }
+  void start_at(double time) override { next_start_ = time; }
 
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
     const TimedCode timing(sends_.timed_code);
@@ -197,21 +206,28 @@ class TimedMessageSlots final : public MessageSlots {
         receive_channels_.push_back(cached);
       }
     }
-    auto& in = *cached;
-    const PostedReceive receive{slot, data, capacity};
-    if (in.unmatched.empty()) {
-      in.posted.push_back(receive);
-      return;
-    }
-    Message message = std::move(in.unmatched.front());
-    in.unmatched.pop_front();
-    network_.note_waiting(rank_, false);
-    deliver(message, receive);
+    when_started([this, &in = *cached, receive = PostedReceive{slot, data, capacity}] {
+      if (in.unmatched.empty()) {
+        in.posted.push_back(receive);
+        return;
+      }
+      Message message = std::move(in.unmatched.front());
+      in.unmatched.pop_front();
+      network_.note_waiting(rank_, false);
+      deliver(message, receive);
+    });
   }
 
   Completion wait_any() override {
     const TimedCode timing(sends_.timed_code);
     for (;;) {
+      if (now() < since_) {
+        // Nothing is seen before the core's last start: one sleep until then,
+        // or until the first completion after it (held back FIFO sends look
+        // again from then).
+        sleep_until(deferred_.empty() ? std::max(since_, earliest()) : since_, since_);
+        continue;
+      }
       inject_deferred();
       if (const auto done = first_completed()) return retire(*done);
       if (pending_.empty() && deferred_.empty() && outstanding_ == 0) {
@@ -225,6 +241,7 @@ class TimedMessageSlots final : public MessageSlots {
 
   std::optional<Completion> test_any() override {
     const TimedCode timing(sends_.timed_code);
+    catch_up();
     inject_deferred();
     if (const auto done = first_completed()) return retire(*done);
     return std::nullopt;
@@ -232,6 +249,7 @@ class TimedMessageSlots final : public MessageSlots {
 
   Completion wait(std::size_t slot) override {
     const TimedCode timing(sends_.timed_code);
+    catch_up();
     for (;;) {
       const auto at = std::find_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.slot == slot; });
       if (at != pending_.end() && at->time <= now()) return retire(static_cast<std::size_t>(at - pending_.begin()));
@@ -245,15 +263,18 @@ class TimedMessageSlots final : public MessageSlots {
     const TimedCode timing(sends_.timed_code);
     ++dones_unfinished_;
     auto& out = network_.channel(rank, channel);
-    if (sends_.fifo_messages > 0) ++out.fifo_use;
     Message message{nullptr, {}, 0, static_cast<double>(sends_.bytes(0, channel)), rank_, kDoneSlot};
-    start(std::move(message), rank, out);
+    when_started([this, message = std::move(message), rank, &out]() mutable {
+      if (sends_.fifo_messages > 0) ++out.fifo_use;
+      start(std::move(message), rank, out);
+    });
   }
 
   // Waits for the "done"s to complete; no message can reach the receives
   // still posted: they are dropped.
   void finish() override {
     const TimedCode timing(sends_.timed_code);
+    catch_up();
     while (dones_unfinished_ > 0 || dones_end_ > now()) {
       sleep_until(dones_unfinished_ > 0 ? kNever : dones_end_);
     }
@@ -287,6 +308,25 @@ class TimedMessageSlots final : public MessageSlots {
     int rank;
     Channel* out;
   };
+
+  // What a start changes that other cores see happens at the start's time:
+  // now, or, when the core runs ahead, as an event the clock runs then.
+  template <typename Start>
+  void when_started(Start&& start) {
+    const double at = next_start_;
+    if (!run_ahead_ || at <= now()) {
+      start();
+      return;
+    }
+    since_ = std::max(since_, at);
+    at_time(at, rank_, std::function<void()>(std::forward<Start>(start)));
+  }
+
+  // A look sees the messages as they are at the core's last start: it waits
+  // for that time first (the starts due by then have run).
+  void catch_up() {
+    if (now() < since_) sleep_until(since_, since_);
+  }
 
   void inject(Message message, int rank, Channel& out) {
     if (sends_.fifo_messages > 0) ++out.fifo_use;
@@ -381,9 +421,12 @@ class TimedMessageSlots final : public MessageSlots {
   // timeout of its own would start an action in the CPU model's sharing
   // system for every wait, which at 131,072 ranks cost more than the
   // messages saved.
-  void sleep_until(double time) { alarm_.sleep_until(time); }
+  void sleep_until(double time, double not_before = 0) { alarm_.sleep_until(time, not_before); }
 
   int rank_;
+  const bool run_ahead_;
+  double next_start_ = 0;  // the next start's time (start_at)
+  double since_ = 0;       // the latest time a start was handed to the clock for
   const SimulatedSends sends_;
   TimedNetwork& network_;
   std::vector<Pending> pending_;  // completions not yet reported, in no order

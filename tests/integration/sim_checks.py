@@ -76,6 +76,24 @@ def levels_near_flow(workdir, prefix="level"):
         print(level, of_flow(result(workdir, f"{prefix}-{level}")["steady_gups"], flow, 0.02, "within 2% of flow"))
 
 
+# What a run simulated, as opposed to how the simulation went (wall time, wake-ups) or how a core's time was
+# accounted (busy shares read the clock where the core looked).
+SIMULATED = ("seconds", "gups", "steady_gups", "steady_quarters_gups", "first_generator_done_seconds",
+             "applied_timeline", "checksums", "counters", "window_gups")
+
+
+@check
+def run_ahead_agrees(workdir, prefix="ahead"):
+    """Each level run with cores running ahead (PREFIX-LEVEL) and without (PREFIX-LEVEL-waits): the same simulated
+    figures, and fewer wake-ups a message with it."""
+    for level in levels_run(workdir, prefix):
+        ahead, waits = result(workdir, f"{prefix}-{level}"), result(workdir, f"{prefix}-{level}-waits")
+        differ = [field for field in SIMULATED if ahead.get(field) != waits.get(field)]
+        fewer = ahead["wake_ups"]["per_message"] < waits["wake_ups"]["per_message"]
+        print(level, verified(ahead), "same simulated figures" if not differ else "differ: " + ", ".join(differ),
+              "fewer wake-ups a message" if fewer else "no fewer wake-ups")
+
+
 @check
 def paths_agree(workdir, timed="level-queue", comms="comms-queue", figure="steady_gups"):
     """The same run with and without SimGrid communications (--message-layer s4u, s4u-comms) at a timed level:
