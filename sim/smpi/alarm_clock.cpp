@@ -1,4 +1,5 @@
 #include "sim/smpi/alarm_clock.hpp"
+#include "sim/smpi/quaternary_heap.hpp"
 #include "sim/smpi/wake_ups.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
@@ -55,14 +56,25 @@ class AlarmClock {
   // Actors and the kernel run one at a time (one SimGrid thread), so the
   // heap and the timer can change outside the kernel's context.
   void book(double time, std::uint32_t id, std::uint64_t ticket) {
-    bookings_.push_back({time, ticket << kIdBits | id});
-    rise(bookings_.size() - 1);
+    bookings_.push({time, ticket << kIdBits | id});
     arm();
   }
 
+  // Equal times run by rank, then in the order given: the key is the rank
+  // above a sequence number. The operation waits in a slot of its own; the
+  // heap moves only its time, key and slot.
   void schedule(double time, int rank, std::function<void()> operation) {
-    operations_.push_back({time, static_cast<std::uint64_t>(rank), ++last_operation_, std::move(operation)});
-    std::push_heap(operations_.begin(), operations_.end(), Operation::later);
+    if (last_operation_ == kLastSequence) throw std::length_error("more than 2^40 operations");
+    std::uint32_t slot;
+    if (free_slots_.empty()) {
+      slot = static_cast<std::uint32_t>(waiting_.size());
+      waiting_.push_back(std::move(operation));
+    } else {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+      waiting_[slot] = std::move(operation);
+    }
+    operations_.push({time, static_cast<std::uint64_t>(rank) << kSequenceBits | ++last_operation_, slot});
     arm();
   }
 
@@ -80,56 +92,20 @@ class AlarmClock {
       return time < other.time || (time == other.time && ticket_and_id < other.ticket_and_id);
     }
   };
+  static constexpr unsigned kSequenceBits = 40;
+  static constexpr std::uint64_t kLastSequence = (std::uint64_t{1} << kSequenceBits) - 1;
   struct Operation {
     double time;
-    std::uint64_t rank;
-    std::uint64_t sequence;
-    std::function<void()> run;
-    static bool later(const Operation& a, const Operation& b) {
-      if (a.time != b.time) return a.time > b.time;
-      if (a.rank != b.rank) return a.rank > b.rank;
-      return a.sequence > b.sequence;
+    std::uint64_t rank_and_sequence;
+    std::uint32_t slot;  // in waiting_
+    bool before(const Operation& other) const {
+      return time < other.time || (time == other.time && rank_and_sequence < other.rank_and_sequence);
     }
   };
   struct Registered {
     WakeUpCall* call;
     std::uint64_t ticket;  // of its current sleep; 0 when awake
   };
-  static constexpr std::size_t kArity = 4;
-
-  void rise(std::size_t at) {
-    const Booking moving = bookings_[at];
-    while (at > 0) {
-      const std::size_t parent = (at - 1) / kArity;
-      if (!moving.before(bookings_[parent])) break;
-      bookings_[at] = bookings_[parent];
-      at = parent;
-    }
-    bookings_[at] = moving;
-  }
-
-  Booking pop() {
-    const Booking first = bookings_.front();
-    const Booking moving = bookings_.back();
-    bookings_.pop_back();
-    const std::size_t size = bookings_.size();
-    if (size == 0) return first;
-    std::size_t at = 0;
-    for (;;) {
-      const std::size_t child = at * kArity + 1;
-      if (child >= size) break;
-      std::size_t least = child;
-      for (std::size_t c = child + 1; c < std::min(child + kArity, size); ++c) {
-        if (bookings_[c].before(bookings_[least])) least = c;
-      }
-      if (!bookings_[least].before(moving)) break;
-      bookings_[at] = bookings_[least];
-      at = least;
-    }
-    bookings_[at] = moving;
-    return first;
-  }
-
   void arm() {
     if (bookings_.empty() && operations_.empty()) return;
     const double earliest = std::min(bookings_.empty() ? kNoTime : bookings_.front().time,
@@ -149,14 +125,14 @@ class AlarmClock {
     const double now = simgrid::s4u::Engine::get_clock();
     for (;;) {
       if (!operations_.empty() && operations_.front().time <= now) {
-        std::pop_heap(operations_.begin(), operations_.end(), Operation::later);
-        const auto operation = std::move(operations_.back().run);
-        operations_.pop_back();
+        const auto slot = operations_.pop().slot;
+        const auto operation = std::move(waiting_[slot]);
+        free_slots_.push_back(slot);
         operation();
         continue;
       }
       if (bookings_.empty() || bookings_.front().time > now) break;
-      const Booking due = pop();
+      const Booking due = bookings_.pop();
       const Registered& entry = register_[due.id()];
       if (entry.ticket == due.ticket()) entry.call->wake();
     }
@@ -164,9 +140,11 @@ class AlarmClock {
   }
 
   static constexpr double kNoTime = std::numeric_limits<double>::infinity();
-  std::vector<Operation> operations_;  // a min-heap on (time, rank, sequence)
+  QuaternaryHeap<Operation> operations_;  // on (time, rank, sequence)
+  std::vector<std::function<void()>> waiting_;  // the operations, by slot
+  std::vector<std::uint32_t> free_slots_;
   std::uint64_t last_operation_ = 0;
-  std::vector<Booking> bookings_;
+  QuaternaryHeap<Booking> bookings_;
   std::vector<Registered> register_;  // by id
   std::vector<std::uint32_t> free_ids_;
   std::uint64_t last_ticket_ = 0;
