@@ -2,7 +2,8 @@
 # Benchmark: how gups-sim (multicore on the bgp machine) scales on this
 # machine. For each node count: wall seconds (and the wall time rank 0 saw
 # at the end of set-up and of the update phase), peak memory (total and per
-# simulated rank), simulated messages per wall second, the whole-run and
+# simulated rank), simulated messages per wall second, wake-ups per message
+# (a simulated core blocked and resumed: the simulation's cost per event), the whole-run and
 # steady-state GUPS with the spread of the steady state's two quarters, and
 # Eq. 7 beside them. Each size runs under a wall budget; a size that exceeds
 # it is reported as stopped with its partial progress. Run it alone.
@@ -34,8 +35,8 @@ model = {row["nodes"]: row["gups"] for row in json.load(open(f"{out}/model.json"
 print(f"gups-sim multicore on bgp, updates per node: {updates}")
 print()
 print("| nodes | ranks | level | updates/node | wall s | set-up s | update phase s | peak MiB | KiB/rank | messages per "
-      "wall s | GUP/s | steady | spread | Eq. 7 | steady/Eq. 7 | status |")
-print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+      "wall s | wake-ups per message | GUP/s | steady | spread | Eq. 7 | steady/Eq. 7 | status |")
+print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for n in counts:
     r = json.load(open(f"{out}/multicore-{n}.json"))
     s = r["simulation"]
@@ -48,11 +49,13 @@ for n in counts:
     head = (f"| {n:,} | {ranks:,} | {s.get('network_level', '-')} | {s['updates_per_node']:,} | {s['wall_seconds']:,.1f} "
             f"| {span(setup)} | {span(phase)} | {peak / 2**20:,.0f} | {peak / 1024 / ranks:.0f}")
     if r.get("partial"):
-        print(f"{head} | - | - | - | - | {model.get(n, 0):.3f} | - | stopped: {r.get('progress')} |")
+        print(f"{head} | - | - | - | - | - | {model.get(n, 0):.3f} | - | stopped: {r.get('progress')} |")
         continue
     messages = sum(c["messages_sent"] + c["local_messages_sent"] for c in r["cores"])
     steady = r["steady_gups"]
-    print(f"{head} | {messages / (phase or s['wall_seconds']):,.0f} | {r['gups']:.3f} | {steady:.3f} "
+    woken = r.get("wake_ups") or {}
+    per_message = f"{woken['per_message']:.2f}" if woken else "-"
+    print(f"{head} | {messages / (phase or s['wall_seconds']):,.0f} | {per_message} | {r['gups']:.3f} | {steady:.3f} "
           f"| {100 * r['steady_spread']:.2f}% | {model[n]:.3f} | {steady / model[n]:.3f} | done |")
 PY
 echo
