@@ -1,7 +1,8 @@
 """The main job after the builds, within a wall budget: calibrates this host, validates model and simulation
 against measured runs on it (never more ranks than cores), simulates the paper's owner experiment (Table 3) at
 96 nodes, and replicates Table 4 on Blue Gene/P and Blue Gene/L, modelled at every size and simulated up to the
-largest size the rest of the budget allows; then writes the report whose first lines say what was found."""
+largest size the rest of the budget allows, each run until its steady state is settled (gups-sim --converge);
+then writes the report whose first lines say what was found."""
 import contextlib
 import io
 import json
@@ -116,7 +117,7 @@ def main_job(args, run_analysis):
     left = args.budget - step.elapsed() - REPORT_RESERVE_SECONDS
     step.say(f"Table 4: modelled at every size, simulated for the {max(0, left):.0f} s left of the budget")
     step.analysis(["study", "table4", "--max-nodes", "32768", "--wall-budget", f"{max(1, left):.0f}",
-                               "--jobs", str(cores), "--out", folders["table4"], *build])
+                               "--converge", "--jobs", str(cores), "--out", folders["table4"], *build])
 
     step.say("writing the report")
     path, first_screen = headline.write(args.out, folders, host_file, cores, step)
