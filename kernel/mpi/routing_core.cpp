@@ -315,6 +315,9 @@ class RoutingCore {
       if (next_generated_ == generated_ahead_.size()) compute_batch_ahead();
       const std::uint64_t update = generated_ahead_[next_generated_];
       ++occupancy_;
+      // Said before it is placed: placing may send, and a send may wait,
+      // while another generator fixes the limit from every count said so far.
+      if (context_.steady_watch) context_.steady_watch->generated(stats_.generated + 1);
       if (!place(update)) {
         --occupancy_;  // not generated after all: its bucket is in flight
         break;
@@ -326,16 +329,17 @@ class RoutingCore {
       ++stats_.generated;
       costs_.generated();
       progressed = true;
+      keep_to_settling_limit();
     }
     write_deferred();
     note_occupancy();
     flush_node_pending();
-    if (context_.steady_watch) context_.steady_watch->generated(stats_.generated);
     return progressed;
   }
 
   // --settle-to: once the steady state is settled, every generator stops at
-  // the same count of its stretch.
+  // the same count of its stretch. A count said one too high (its update's
+  // bucket was in flight) only raises the limit every generator reaches.
   void keep_to_settling_limit() noexcept {
     if (!context_.steady_watch || remaining_ == 0) return;
     const auto limit = context_.steady_watch->limit(run_clock() - start_);
