@@ -126,13 +126,13 @@ class RoutingCore {
                             context_.config.progress_path);
     const std::uint64_t total = remaining_;
     GenerationWindow window(total);
-    const double start = run_clock();
-    start_ = start;
+    start_ = run_clock();
     double idle = 0;
     std::uint64_t noted_applied = 0;
     while (!finished()) {
-      progress.note(total - remaining_);
-      if (role_.generates) window.note(total - remaining_, std::max(run_clock(), costs_.busy_until()));
+      // What was generated, not what is left: a settling run cuts what is left.
+      progress.note(stats_.generated);
+      if (role_.generates) window.note(stats_.generated, std::max(run_clock(), costs_.busy_until()));
       bool progressed = drain_receive_buffers();
       progressed |= generate();
       // Messages injected by DMA arrive whether or not the core waits for
@@ -141,10 +141,10 @@ class RoutingCore {
       progressed |= close_what_can_close();
       flush_node_pending();
       if (role_.generates && remaining_ == 0 && stats_.generation_end < 0) {
-        stats_.generation_end = std::max(run_clock(), costs_.busy_until()) - start;
+        stats_.generation_end = std::max(run_clock(), costs_.busy_until()) - start_;
       }
       if (stats_.applied != noted_applied) {
-        const double at = std::max(run_clock(), costs_.busy_until()) - start;
+        const double at = std::max(run_clock(), costs_.busy_until()) - start_;
         const auto count = static_cast<double>(stats_.applied - noted_applied);
         stats_.applied_over_time.add(at, count);
         if (context_.steady_watch) context_.steady_watch->applied(at, count);
@@ -161,7 +161,7 @@ class RoutingCore {
     }
     deferred_.write_all(table_.view(), context_.layout);
     costs_.pay();  // the run lasts until the last work is done
-    stats_.busy_seconds = run_clock() - start - idle;
+    stats_.busy_seconds = run_clock() - start_ - idle;
     stats_.receive_calls = costs_.receive_calls().calls();
     stats_.packets_received = costs_.receive_calls().packets();
     messages_->finish();

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -110,14 +111,19 @@ std::string handoffs_description(const AlgorithmSetup& setup, bool shared) {
   return shared ? "shared memory" : "MPI messages";
 }
 
-// Checks the final table as config.verify asks; every rank returns the
-// verdict, rank 0's result also gets the figures behind it.
-bool verify(const RunConfig& config, const TableDistribution& distribution, const std::vector<StreamStretch>& stretches,
-            int rank, LocalTable& table, RunResult& result) {
+// Checks the final table as config.verify asks, against what the run
+// generated (`stretches`: run_stretches of the plan and its limit); every
+// rank returns the verdict, rank 0's result also gets the figures behind it.
+// The stretches are listed only where they are read: a settled run has one a
+// pipeline, and at scale every rank holding the list would cost as much as
+// the table.
+bool verify(const RunConfig& config, const TableDistribution& distribution,
+            const std::function<std::vector<StreamStretch>()>& stretches, int rank, LocalTable& table,
+            RunResult& result) {
   const auto& layout = distribution.node_layout();
   switch (config.verify) {
     case Verification::full: {
-      reapply_stream(MPI_COMM_WORLD, distribution, stretches, table);
+      reapply_stream(MPI_COMM_WORLD, distribution, stretches(), table);
       const std::uint64_t local_errors = table.count_errors();
       patient::allreduce(&local_errors, &result.errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
       return verification_passed(result.errors, layout.total_words());
@@ -126,7 +132,7 @@ bool verify(const RunConfig& config, const TableDistribution& distribution, cons
       // The run's checksums were reduced to rank 0, which redoes the run alone.
       int equal = 0;
       if (rank == 0) {
-        result.serial_checksums = serial_checksums(layout, stretches);
+        result.serial_checksums = serial_checksums(layout, stretches());
         equal = result.serial_checksums == result.checksums ? 1 : 0;
       }
       patient::bcast(&equal, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -223,7 +229,9 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
 
   // A settled run's generators each stopped at the same count of their stretches.
   const auto settled = steady_watch ? steady_watch->decision() : std::nullopt;
-  const auto stretches = run_stretches(config, layout, setup.plan, settled ? settled->limit : kWholeStretch);
+  const auto stretches = [&, limit = settled ? settled->limit : kWholeStretch] {
+    return run_stretches(config, layout, setup.plan, limit);
+  };
   const double verify_start = MPI_Wtime();
   const bool passed = verify(config, distribution, stretches, rank, table, result);
   const double verification_seconds = MPI_Wtime() - verify_start;
@@ -236,7 +244,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.owner_effective = owner_of.effective();
     result.total_words = layout.total_words();
     result.max_local_words = layout.local_words(0);
-    result.updates = total_count(stretches);
+    result.updates = total_count(stretches());
     if (steady_watch) result.settling = settling_report(*steady_watch, config.total_updates());
     if (simulation::active()) result.wake_ups = woken;
     result.seconds = seconds;
