@@ -246,6 +246,11 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.max_local_words = layout.local_words(0);
     result.updates = total_count(stretches());
     if (steady_watch) result.settling = settling_report(*steady_watch, config.total_updates());
+    // A settled run's steady state is the one found settled: the middle half
+    // of the time up to the decision, when every node still generated. The
+    // window up to the first generator's stop, a little later, could read its
+    // quarters on the other side of the tolerance than the check did.
+    if (settled) result.steady = settled->check.run;
     if (simulation::active()) result.wake_ups = woken;
     result.seconds = seconds;
     result.passed = passed;
