@@ -1,6 +1,7 @@
 #include "kernel/core/route_step.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace gups {
 
@@ -15,19 +16,41 @@ RouteStep::RouteStep(const TableLayout& layout, const OwnerFinder& owner_of, con
       core_(core),
       role_(plan.role(core)),
       sole_updater_(plan.updaters() == 1 && plan.updater_core(0) == core),
-      network_bucket_(shape.dimensions()),
       local_bucket_of_core_(plan.cores(), -1) {
-  for (unsigned d = role_.first_dimension; d < role_.end_dimension; ++d) network_bucket_[d].assign(shape.size(d), -1);
+  for (unsigned d = 0; d < shape.dimensions(); ++d) {
+    first_of_dimension_.push_back(next_.size());
+    next_.resize(next_.size() + shape.size(d), -1);
+  }
+  first_of_dimension_.push_back(next_.size());
+  next_.push_back(sole_updater_ ? kApplyHere : -1);  // read only for the sole updater
 }
 
 void RouteStep::set_network_bucket(unsigned dimension, std::uint64_t neighbour, int bucket) {
-  network_bucket_.at(dimension).at(shape_.coordinate(neighbour, dimension)) = bucket;
+  if (!role_.routes_along(dimension)) throw std::invalid_argument("a network bucket along a dimension this core does not route");
+  next_.at(first_of_dimension_.at(dimension) + shape_.coordinate(neighbour, dimension)) = bucket;
 }
 
-void RouteStep::set_local_bucket(unsigned receiver_core, int bucket) { local_bucket_of_core_.at(receiver_core) = bucket; }
+// The bucket to another core of the node: where it applies the node's
+// updates, and where it routes a dimension this core does not.
+void RouteStep::set_local_bucket(unsigned receiver_core, int bucket) {
+  local_bucket_of_core_.at(receiver_core) = bucket;
+  if (role_.pipeline < 0) return;
+  for (unsigned d = 0; d < shape_.dimensions(); ++d) {
+    if (role_.routes_along(d) || plan_.router_of(static_cast<unsigned>(role_.pipeline), d) != receiver_core) continue;
+    std::fill_n(next_.begin() + static_cast<std::ptrdiff_t>(first_of_dimension_[d]), shape_.size(d), bucket);
+  }
+}
 
 bool RouteStep::hands_nothing_on() const noexcept {
   return std::all_of(local_bucket_of_core_.begin(), local_bucket_of_core_.end(), [](int b) { return b < 0; });
+}
+
+bool RouteStep::arrivals_apply_here(unsigned dimension) const noexcept {
+  if (!sole_updater_) return false;
+  for (unsigned e = dimension + 1; e < shape_.dimensions(); ++e) {
+    if (shape_.size(e) > 1) return false;
+  }
+  return true;
 }
 
 }  // namespace gups

@@ -31,22 +31,43 @@ class RouteStep {
   void set_local_bucket(unsigned receiver_core, int bucket);
   // This core hands nothing to another core of the node.
   bool hands_nothing_on() const noexcept;
+  // Every update that arrives along `dimension` is this core's to apply:
+  // dimension-order routing has set the coordinates up to `dimension`, no
+  // later dimension has a second node, and this core applies all of the
+  // node's updates. Its arrivals then need no routing step.
+  bool arrivals_apply_here(unsigned dimension) const noexcept;
 
-  // The bucket `update` goes to next, or kApplyHere.
+  // The bucket `update` goes to next, or kApplyHere. Without a branch on
+  // where it goes (that cannot be predicted) where the shape's sides are
+  // powers of two and this core is its node's only updater: one lookup by
+  // the dimension of the next hop and the destination's coordinate in it.
   int next_bucket(std::uint64_t update) const noexcept {
     const std::uint64_t index = layout_.index_of(update);
     const std::uint64_t destination = owner_of_(index);
-    const unsigned d = shape_.first_difference(node_, destination);
-    if (d == shape_.dimensions()) {
-      if (sole_updater_) return kApplyHere;
+    if (!sole_updater_ && destination == node_) {
       const unsigned updater_core = plan_.updater_core(distribution_.updater_of(node_, index));
       return updater_core == core_ ? kApplyHere : local_bucket_of_core_[updater_core];
     }
-    if (role_.routes_along(d)) return network_bucket_[d][shape_.coordinate(destination, d)];
-    return local_bucket_of_core_[plan_.router_of(static_cast<unsigned>(role_.pipeline), d)];
+    return next_by_destination(destination);
+  }
+
+  // next_bucket() of each of `count` updates, into `buckets`. An only
+  // updater's loop has no call in it, so that the fields it reads stay in
+  // registers.
+  void next_buckets(const std::uint64_t* updates, std::size_t count, int* buckets) const noexcept {
+    if (!sole_updater_) {
+      for (std::size_t i = 0; i < count; ++i) buckets[i] = next_bucket(updates[i]);
+      return;
+    }
+    for (std::size_t i = 0; i < count; ++i) buckets[i] = next_by_destination(owner_of_(layout_.index_of(updates[i])));
   }
 
  private:
+  int next_by_destination(std::uint64_t destination) const noexcept {
+    const unsigned d = shape_.first_difference(node_, destination);
+    return next_[first_of_dimension_[d] + shape_.coordinate(destination, d)];
+  }
+
   const TableLayout& layout_;
   const OwnerFinder& owner_of_;
   const TorusShape& shape_;
@@ -57,7 +78,11 @@ class RouteStep {
   const CoreRole& role_;
   // The node's only updater (routed: every core): the node's updates are all its own.
   const bool sole_updater_;
-  std::vector<std::vector<int>> network_bucket_;  // [dimension][coordinate]
+  // The next place by the first dimension d in which the destination
+  // differs and its coordinate c in d: next_[first_of_dimension_[d] + c];
+  // d = dimensions() (the destination is this node) has one entry.
+  std::vector<std::size_t> first_of_dimension_;
+  std::vector<int> next_;
   std::vector<int> local_bucket_of_core_;
 };
 

@@ -33,6 +33,7 @@ TorusShape::TorusShape(std::vector<std::uint32_t> sizes) : sizes_(std::move(size
       const auto bits = static_cast<unsigned>(std::countr_zero(sizes_[d]));
       for (unsigned b = shift_[d]; b < shift_[d] + bits; ++b) dimension_of_bit_[b] = static_cast<std::uint8_t>(d);
     }
+    dimension_of_bit_[63] = static_cast<std::uint8_t>(dimensions());
   }
 }
 

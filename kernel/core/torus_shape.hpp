@@ -37,12 +37,16 @@ class TorusShape {
   // Shifts and masks when every side is a power of two (Blue Gene's shapes),
   // multiplications otherwise: software routing asks for coordinates on
   // every hop of every update.
+  // `dimension` may be dimensions(), where first_difference() says two nodes
+  // are one: that has a single coordinate, 0, so that a routing step can
+  // look its next place up without a branch.
   std::uint32_t coordinate(std::uint64_t node, unsigned dimension) const noexcept {
     if (power_of_two_sides_) return static_cast<std::uint32_t>((node >> shift_[dimension]) & mask_[dimension]);
     if (nodes_ <= kFastNodes) {
       const auto line = by_stride_[dimension].quotient(static_cast<std::uint32_t>(node));
       return by_size_[dimension].remainder(line);
     }
+    if (dimension == dimensions()) return 0;
     return static_cast<std::uint32_t>((node / stride_[dimension]) % sizes_[dimension]);
   }
 
@@ -56,10 +60,13 @@ class TorusShape {
   // The first dimension in which two nodes differ, or dimensions() if none:
   // the dimension of the next software-routing hop from `here` to `target`.
   // Every routing step of every update asks, so with power-of-two sides it
-  // is the dimension of the lowest differing bit, one lookup.
+  // is the dimension of the lowest differing bit, one lookup and no branch
+  // (whether an update is at its node cannot be predicted).
   unsigned first_difference(std::uint64_t here, std::uint64_t target) const noexcept {
+    // Bit 63 is no node's (kMaxNodes): set, it stands for "no difference",
+    // and the count needs no test for zero.
+    if (power_of_two_sides_) return dimension_of_bit_[std::countr_zero((here ^ target) | kNoDifferenceBit)];
     if (here == target) return dimensions();
-    if (power_of_two_sides_) return dimension_of_bit_[std::countr_zero(here ^ target)];
     return first_difference_by_coordinates(here, target);
   }
 
@@ -77,13 +84,18 @@ class TorusShape {
   std::vector<std::uint64_t> stride_;
   std::uint64_t nodes_ = 1;
   bool power_of_two_sides_ = true;
-  std::array<unsigned, kMaxDimensions> shift_{};
-  std::array<std::uint64_t, kMaxDimensions> mask_{};
-  std::array<std::uint8_t, 64> dimension_of_bit_{};  // power-of-two sides: which dimension a node bit encodes
+  // One past the dimensions: that of no difference (see coordinate()).
+  std::array<unsigned, kMaxDimensions + 1> shift_{};
+  std::array<std::uint64_t, kMaxDimensions + 1> mask_{};
+  // Power-of-two sides: which dimension a node bit encodes; [63], that of
+  // two equal nodes' difference, is dimensions().
+  static constexpr std::uint64_t kNoDifferenceBit = std::uint64_t{1} << 63;
+  static_assert(kMaxNodes <= kNoDifferenceBit);
+  std::array<std::uint8_t, 64> dimension_of_bit_{};
   // Node numbers below 2^32 divide by multiplication.
   static constexpr std::uint64_t kFastNodes = std::uint64_t{1} << 32;
-  std::array<ConstantDivisor, kMaxDimensions> by_stride_{};
-  std::array<ConstantDivisor, kMaxDimensions> by_size_{};
+  std::array<ConstantDivisor, kMaxDimensions + 1> by_stride_{};
+  std::array<ConstantDivisor, kMaxDimensions + 1> by_size_{};
 };
 
 }  // namespace gups

@@ -29,6 +29,7 @@
 #include "kernel/core/stream_stretches.hpp"
 #include "kernel/mpi/message_slots.hpp"
 #include "kernel/mpi/progress_report.hpp"
+#include "kernel/mpi/simulation.hpp"
 #include "kernel/mpi/update_algorithm.hpp"
 
 namespace gups {
@@ -42,7 +43,7 @@ constexpr int kChannels = kMaxDimensions + 1;
 // buffers shared across dimensions could all fill with messages waiting on
 // later dimensions and deadlock. "Done" is an empty message on the channel.
 constexpr std::uint64_t kGenerateBatch = kRoutingGenerateBatch;
-// Placing stops for the deferred writes at least every kWriteBatch updates.
+// Placing received updates stops for the deferred writes every kWriteBatch.
 constexpr std::uint64_t kWriteBatch = 64;
 static_assert(DeferredWrites::kMostAddsBetweenWrites >= std::max(kWriteBatch, kGenerateBatch));
 
@@ -87,6 +88,9 @@ class RoutingCore {
         route_(context.layout, context.owner_of, shape_, plan_, context.distribution, node_, core_) {
     stats_.bucket_capacity = capacity_;
     build_buckets();
+    static_assert(RouteStep::kApplyHere == -1);
+    place_of_target_.push_back(&applied_here_);
+    for (auto& bucket : buckets_) place_of_target_.push_back(&bucket);
     build_receive_buffers();
     // Hand-offs between the cores of a node never reach the torus.
     auto wire_bytes = [&costs = costs_](std::size_t count, int channel) {
@@ -111,6 +115,7 @@ class RoutingCore {
       if (!role_.routes_along(d)) dimension_closed_[d] = true;
     }
     local_closed_ = route_.hands_nothing_on();
+    for (const auto d : plan_.incoming_dimensions(core_)) arrivals_apply_here_[d] = route_.arrivals_apply_here(d);
   }
 
   // One turn does all the work that can be done without news from MPI:
@@ -137,7 +142,10 @@ class RoutingCore {
       progressed |= generate();
       // Messages injected by DMA arrive whether or not the core waits for
       // them, and its generator seldom has to: it takes what is in each turn.
-      if (context_.config.mechanisms.dma_injection) progressed |= take_completed();
+      // Real MPI moves messages only inside MPI calls: a neighbour's
+      // synchronous send into this core completes only once this core has
+      // looked, so it looks once a turn rather than only when it is stuck.
+      if (polls_each_turn_) progressed |= take_completed();
       progressed |= close_what_can_close();
       flush_node_pending();
       if (role_.generates && remaining_ == 0 && stats_.generation_end < 0) {
@@ -219,29 +227,52 @@ class RoutingCore {
 
   // ---- routing ------------------------------------------------------------
 
-  // False when the bucket's last send is still in flight: the caller waits
-  // (and the owner, found again then, is charged once).
+  struct Placed {
+    std::size_t updates = 0;  // placed, from the first
+    std::uint64_t here = 0;   // of them, applied here
+  };
+
+  // Places updates[0..count) (count <= kGenerateBatch) in turn, each where
+  // RouteStep sends it next, up to the first whose bucket's send is still in
+  // flight (it waits where it is, and its owner, found again then, is charged
+  // once); `after_each` runs after each placed one. The counters of the
+  // caller's kind of update are the caller's to keep.
   //
-  // Whether an update is applied here or goes on cannot be predicted, so
-  // both take one path without a branch: an update applied here goes
-  // into a spare bucket that is never sent (and is overwritten) and is kept
-  // by the deferred writes; one that goes on into its bucket only. Only the
-  // table's words wait: counts and the models' marks are those of the
-  // update's place, in stream order.
-  bool place(std::uint64_t update) {
-    const int b = route_.next_bucket(update);
-    const bool here = b == RouteStep::kApplyHere;
-    auto& bucket = here ? applied_here_ : buckets_[static_cast<std::size_t>(b)];
-    if (bucket.in_flight) return false;
-    costs_.owner_found();
-    if (here && context_.config.slow_update_ns) spin_for(context_.config.slow_update_ns);
-    bucket.items[bucket.count] = update;
-    bucket.count += here ? 0 : 1;
-    deferred_.add(update, here);
-    count_applied(here ? 1 : 0);
-    if (!here) costs_.routed();
-    if (bucket.count == capacity_) send(b);
-    return true;
+  // Where each goes is worked out for the whole span first: with no stores
+  // in between, the routing tables' fields stay in registers. Whether an
+  // update is applied here or goes on cannot be predicted, so both take one
+  // path without a branch: an update applied here goes into a spare bucket
+  // that is never sent (and is overwritten) and is kept by the deferred
+  // writes; one that goes on into its bucket only. Only the table's words
+  // wait: the models' marks are those of each update's place, in order.
+  template <typename AfterEach>
+  Placed place_span(const std::uint64_t* updates, std::size_t count, AfterEach&& after_each) {
+    assert(count <= kGenerateBatch);
+    std::array<int, kGenerateBatch> targets;
+    route_.next_buckets(updates, count, targets.data());
+    const std::uint64_t slow_update_ns = context_.config.slow_update_ns;
+    Placed placed;
+    for (; placed.updates < count; ++placed.updates) {
+      const int b = targets[placed.updates];
+      const bool here = b == RouteStep::kApplyHere;
+      Bucket& bucket = *place_of_target_[static_cast<std::size_t>(b + 1)];
+      if (bucket.in_flight) break;
+      const std::uint64_t update = updates[placed.updates];
+      costs_.owner_found();
+      if (here && slow_update_ns) spin_for(slow_update_ns);
+      bucket.items[bucket.count] = update;
+      bucket.count += here ? 0 : 1;
+      deferred_.add(update, here);
+      placed.here += here ? 1 : 0;
+      if (here) {
+        costs_.applied();
+      } else {
+        costs_.routed();
+      }
+      if (bucket.count == capacity_) send(b);
+      after_each();
+    }
+    return placed;
   }
 
   void write_deferred() noexcept { deferred_.write_lagging(table_.view(), context_.layout); }
@@ -256,21 +287,41 @@ class RoutingCore {
   // sender chose it by the table's distribution), so it applies a whole
   // buffer in a loop of nothing else, as the model's update_streamed has it.
   void apply_all_here(const std::uint64_t* updates, std::size_t count) noexcept {
-    const auto& layout = context_.layout;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (i + kPrefetchAhead < count) table_.prefetch(layout.index_of(updates[i + kPrefetchAhead]));
-      assert(table_.owns(layout.index_of(updates[i])));
-      table_.apply(layout.index_of(updates[i]), updates[i]);
-    }
+    apply_words(updates, count);
     count_applied(count);
   }
 
-  // Applied updates leave the node's pending count and this core's look-ahead.
+  // A routing core's arrivals along a dimension after which nothing is left
+  // to route (RouteStep::arrivals_apply_here): the same loop, charged as
+  // place_span() charges each of them, so that a simulated run costs the same.
+  void apply_arrivals_here(const std::uint64_t* updates, std::size_t count) noexcept {
+    apply_words(updates, count);
+    for (std::size_t i = 0; i < count; ++i) {
+      costs_.owner_found();
+      costs_.applied();
+    }
+    note_applied(count);
+  }
+
+  void apply_words(const std::uint64_t* updates, std::size_t count) noexcept {
+    const TableLayout layout = context_.layout;
+    const LocalTable::View table = table_.view();
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + kPrefetchAhead < count) table.prefetch(layout.index_of(updates[i + kPrefetchAhead]));
+      assert(table_.owns(layout.index_of(updates[i])));
+      table.apply(layout.index_of(updates[i]), updates[i]);
+    }
+  }
+
   void count_applied(std::uint64_t count) noexcept {
+    note_applied(count);
+    costs_.applied(count);
+  }
+  // Applied updates leave the node's pending count and this core's look-ahead.
+  void note_applied(std::uint64_t count) noexcept {
     node_delta_ -= static_cast<std::int64_t>(count);
     stats_.applied += count;
     occupancy_ -= count;
-    costs_.applied(count);
   }
 
   // A send, post or "done" happens once the work before it is done: as an
@@ -306,30 +357,36 @@ class RoutingCore {
   }
 
   // A turn places one batch of the stream, computed ahead so that the table
-  // words it will apply here are already on their way from memory.
+  // words it will apply here are already on their way from memory. A
+  // settling generator says each count before it places the update (placing
+  // may send, and a send may wait, while another generator fixes the limit
+  // from every count said so far) and keeps to the limit after it: it
+  // places one at a time.
   bool generate() {
     keep_to_settling_limit();
     if (remaining_ == 0) return false;
+    const bool settling = context_.steady_watch != nullptr;
     bool progressed = false;
-    for (std::uint64_t i = 0; i < kGenerateBatch && remaining_ > 0; ++i) {
+    std::uint64_t left = std::min(kGenerateBatch, remaining_);
+    while (left > 0 && remaining_ > 0) {
       if (next_generated_ == generated_ahead_.size()) compute_batch_ahead();
-      const std::uint64_t update = generated_ahead_[next_generated_];
-      ++occupancy_;
-      // Said before it is placed: placing may send, and a send may wait,
-      // while another generator fixes the limit from every count said so far.
-      if (context_.steady_watch) context_.steady_watch->generated(stats_.generated + 1);
-      if (!place(update)) {
-        --occupancy_;  // not generated after all: its bucket is in flight
-        break;
-      }
-      ++next_generated_;
-      random_ = update;
-      --remaining_;
-      ++node_delta_;
-      ++stats_.generated;
-      costs_.generated();
+      const std::uint64_t* span = generated_ahead_.data() + next_generated_;
+      const std::size_t wanted =
+          settling ? 1 : static_cast<std::size_t>(std::min<std::uint64_t>(left, generated_ahead_.size() - next_generated_));
+      if (settling) context_.steady_watch->generated(stats_.generated + 1);
+      const Placed placed = place_span(span, wanted, [this] { costs_.generated(); });
+      if (placed.updates == 0) break;
+      random_ = span[placed.updates - 1];
+      next_generated_ += placed.updates;
+      remaining_ -= placed.updates;
+      left -= placed.updates;
+      stats_.generated += placed.updates;
+      occupancy_ += placed.updates;
+      node_delta_ += static_cast<std::int64_t>(placed.updates);
+      note_applied(placed.here);
       progressed = true;
       keep_to_settling_limit();
+      if (placed.updates < wanted) break;
     }
     write_deferred();
     note_occupancy();
@@ -353,13 +410,11 @@ class RoutingCore {
     generated_ahead_.resize(std::min(kGenerateBatch, remaining_));
     const TableLayout layout = context_.layout;
     const LocalTable::View table = table_.view();
-    const std::uint64_t first = table_.global_start(), words = table_.size();
     std::uint64_t value = random_;
     for (auto& update : generated_ahead_) {
       value = next_random(value);
       update = value;
-      const std::uint64_t index = layout.index_of(value);
-      table.prefetch(index - first < words ? index : first);  // see prefetch_if_applied_here
+      table.prefetch_if_owned(layout.index_of(value));  // see prefetch_if_applied_here
     }
     next_generated_ = 0;
   }
@@ -369,8 +424,7 @@ class RoutingCore {
   // Without a branch (a word in cache where the update is not this core's):
   // whose an update is cannot be predicted.
   void prefetch_if_applied_here(std::uint64_t update) const noexcept {
-    const std::uint64_t index = context_.layout.index_of(update);
-    table_.prefetch(table_.owns(index) ? index : table_.global_start());
+    table_.view().prefetch_if_owned(context_.layout.index_of(update));
   }
 
   // ---- messages -----------------------------------------------------------
@@ -482,21 +536,30 @@ class RoutingCore {
           prefetch_if_applied_here(buffer.data[i]);
         }
       }
-      if (only_updates && !context_.config.slow_update_ns) {
-        apply_all_here(buffer.data.data() + buffer.cursor, buffer.count - buffer.cursor);
+      if (!context_.config.slow_update_ns && (only_updates || arrivals_apply_here_[buffer.channel])) {
+        const std::uint64_t* rest = buffer.data.data() + buffer.cursor;
+        if (only_updates) {
+          apply_all_here(rest, buffer.count - buffer.cursor);
+        } else {
+          apply_arrivals_here(rest, buffer.count - buffer.cursor);
+        }
         buffer.cursor = buffer.count;
       }
+      while (only_updates && buffer.cursor < buffer.count) {  // slow updates
+        apply_here(buffer.data[buffer.cursor++]);
+      }
       while (buffer.cursor < buffer.count) {
-        if (buffer.cursor + kPrefetchAhead < buffer.count) {
-          prefetch_if_applied_here(buffer.data[buffer.cursor + kPrefetchAhead]);
+        // Each word asked for kPrefetchAhead updates before its place.
+        const std::size_t wanted = std::min(buffer.count - buffer.cursor, kWriteBatch);
+        const std::size_t asked_until = std::min(buffer.count, buffer.cursor + wanted + kPrefetchAhead);
+        for (std::size_t i = buffer.cursor + kPrefetchAhead; i < asked_until; ++i) {
+          prefetch_if_applied_here(buffer.data[i]);
         }
-        const std::uint64_t update = buffer.data[buffer.cursor];
-        if (only_updates) {
-          apply_here(update);
-        } else if (!place(update)) {
-          break;
-        }
-        if (++buffer.cursor % kWriteBatch == 0) write_deferred();
+        const Placed placed = place_span(buffer.data.data() + buffer.cursor, wanted, [] {});
+        note_applied(placed.here);
+        buffer.cursor += placed.updates;
+        write_deferred();
+        if (placed.updates < wanted) break;
       }
       write_deferred();
       progressed |= buffer.cursor != before;
@@ -594,6 +657,9 @@ class RoutingCore {
   RouteStep route_;
 
   std::vector<Bucket> buckets_;
+  // By RouteStep's answer + 1: the spare bucket of updates applied here
+  // (kApplyHere = -1), then buckets_.
+  std::vector<Bucket*> place_of_target_;
   // Slots of the bucket sends first, then those of the receive buffers.
   std::unique_ptr<MessageSlots> messages_;
   std::size_t receive_slot(std::size_t buffer) const noexcept { return buckets_.size() + buffer; }
@@ -602,6 +668,8 @@ class RoutingCore {
   std::array<int, kChannels> expected_done_{};
   std::array<int, kChannels> done_received_{};
   std::array<int, kChannels> holding_{};  // receive buffers of the channel holding updates
+  std::array<bool, kChannels> arrivals_apply_here_{};
+  const bool polls_each_turn_ = context_.config.mechanisms.dma_injection || !simulation::active();
   int in_flight_ = 0;                     // buckets whose send has not completed
   std::vector<bool> dimension_closed_;
   std::vector<bool> dimension_flushing_;
@@ -615,7 +683,7 @@ class RoutingCore {
   std::size_t next_generated_ = 0;
   std::uint64_t occupancy_ = 0;
   std::int64_t node_delta_ = 0;  // since the last flush_node_pending()
-  Bucket applied_here_{std::vector<std::uint64_t>(1)};  // never sent: see place()
+  Bucket applied_here_{std::vector<std::uint64_t>(1)};  // never sent: see place_span()
   DeferredWrites deferred_;  // updates placed here, their words not yet written
   UpdateStats stats_;
 };

@@ -90,6 +90,7 @@ TEST(TorusShape, FirstDifferenceIsTheLowestDimensionWhoseCoordinatesDiffer) {
         const auto same = [&](unsigned d) { return shape.coordinate(here, d) == shape.coordinate(target, d); };
         while (expected < shape.dimensions() && same(expected)) ++expected;
         ASSERT_EQ(shape.first_difference(here, target), expected) << text << " " << here << " -> " << target;
+        ASSERT_EQ(shape.coordinate(target, shape.dimensions()), 0u);  // the place of no difference has one
       }
     }
   }
