@@ -59,7 +59,7 @@ def sim_fields(document, wall):
     if document is None:
         return {"sim_gups": None, "sim_steady_gups": None, "steady_spread": None, "binds": "failed", "busy_shares": None,
                 "stalled_shares": None, "sim_bucket": None, "network_level": None, "wall_seconds": round(wall, 1),
-                "peak_mib": None}
+                "peak_mib": None, "sim_updates_per_node": None}
     cores = document.get("cores", [])
     binds = document.get("binds", {})
     verdict = document.get("steady_verdict") or {}
@@ -70,7 +70,14 @@ def sim_fields(document, wall):
             "stalled_shares": [round(c.get("stalled_share", 0.0), 3) for c in cores],
             "network_level": document.get("simulation", {}).get("network_level"),
             "wall_seconds": round(document.get("simulation", {}).get("wall_seconds", wall), 1),
-            "peak_mib": round(document.get("simulation", {}).get("peak_memory_bytes", 0) / 2**20)}
+            "peak_mib": round(document.get("simulation", {}).get("peak_memory_bytes", 0) / 2**20),
+            # What the run simulated: a converged one stops once settled, past its default length.
+            "sim_updates_per_node": simulated_per_node(document)}
+
+
+def simulated_per_node(document):
+    generated, nodes = document.get("counters", {}).get("generated"), document.get("nodes")
+    return round(generated / nodes) if generated and nodes else None
 
 
 def ratio(a, b):

@@ -149,13 +149,15 @@ def simulate_keys(study, rows, keys, machine_files, budget=None):
         row["sim_over_eq"] = ratio(row["sim_steady_gups"], eq_gups)
         row["whole_over_eq"] = ratio(row["sim_gups"], eq_gups)
         if budget:
-            budget.record(key, wall)
+            budget.record(key, wall, row.get("sim_updates_per_node"))
 
 
 class WallBudget:
     """Estimates a size's simulations from the same series at the sizes before: the wall time per simulated
     update grows by about 1 to 2 per doubling of the nodes (Table 4 here, at 8,192 updates a node: 2, 3, 9, 30, 68,
-    199, 530 s from 64 to 4,096 nodes), times the updates the run simulates (length(nodes) a node)."""
+    199, 530 s from 64 to 4,096 nodes), times the updates the run will simulate. A run's length is what it
+    simulated (a converged run goes on until its steady state settles, past the default length(nodes) a node),
+    and the next size is expected to run as much past its default length as the last one did."""
     FIRST_GROWTH, MIN_GROWTH, MAX_GROWTH, MARGIN = 1.5, 1.0, 2.0, 1.25
 
     def __init__(self, seconds, jobs, length):
@@ -165,11 +167,9 @@ class WallBudget:
     def elapsed(self):
         return time.monotonic() - self.start
 
-    def record(self, key, wall):
-        self.walls.setdefault(key[:2], []).append((key[2], wall))
-
-    def work(self, nodes):
-        return nodes * self.length(nodes)
+    def record(self, key, wall, updates_per_node=None):
+        """`updates_per_node`: what the run simulated, when it says (else its default length)."""
+        self.walls.setdefault(key[:2], []).append((key[2], wall, updates_per_node or self.length(key[2])))
 
     def estimate(self, keys):
         """Seconds for these simulations run --jobs at a time, with a margin."""
@@ -181,11 +181,12 @@ class WallBudget:
                 continue
             growth = self.FIRST_GROWTH
             if len(history) >= 2 and history[-2][1] > 0 and history[-1][0] != history[-2][0]:
-                (n1, w1), (n2, w2) = history[-2:]
-                per_update = (w2 / w1) / (self.work(n2) / self.work(n1))
+                (n1, w1, l1), (n2, w2, l2) = history[-2:]
+                per_update = (w2 / w1) / ((n2 * l2) / (n1 * l1))
                 growth = min(self.MAX_GROWTH, max(self.MIN_GROWTH, per_update ** (1 / math.log2(n2 / n1))))
-            last_nodes, last_wall = history[-1]
-            each.append(last_wall * self.work(key[2]) / self.work(last_nodes) *
+            last_nodes, last_wall, last_length = history[-1]
+            length = self.length(key[2]) * last_length / self.length(last_nodes)
+            each.append(last_wall * (key[2] * length) / (last_nodes * last_length) *
                         growth ** math.log2(key[2] / last_nodes))
         return self.MARGIN * max(max(each, default=0.0), sum(each) / self.jobs)
 

@@ -122,3 +122,19 @@ def test_budget_scales_by_the_updates_each_size_simulates(monkeypatch):
     fixed = study.WallBudget(seconds=0, jobs=1, length=lambda n: 16384)
     fixed.record(("bgl", "routed", 4096), 100.0)
     assert fixed.estimate([("bgl", "routed", 8192)]) == pytest.approx(1.25 * 100 * 2 * 1.5)
+
+
+def test_budget_goes_by_what_a_converged_run_simulated(monkeypatch):
+    monkeypatch.setattr(study.time, "monotonic", lambda: 100.0)
+    # analysis/studies/table4-whole, Blue Gene/P multi-core, converged: 4,096 nodes ran 8,207 updates a node in
+    # 81.1 s, 8,192 nodes 7,565 (their default 4,096) in 145.1 s; 16,384 nodes then took 299.6 s.
+    budget = study.WallBudget(seconds=0, jobs=1, length=lambda n: 8192 if n <= 4096 else 4096)
+    budget.record(("bgp", "multicore", 4096), 81.1, 8207)
+    budget.record(("bgp", "multicore", 8192), 145.1, 7565)
+    estimate = budget.estimate([("bgp", "multicore", 16384)]) / budget.MARGIN
+    assert estimate == pytest.approx(299.6, rel=0.1)
+    # By the default lengths alone, 8,192 nodes would seem to have cost 1.8x per update what 4,096 did.
+    by_default = study.WallBudget(seconds=0, jobs=1, length=lambda n: 8192 if n <= 4096 else 4096)
+    by_default.record(("bgp", "multicore", 4096), 81.1)
+    by_default.record(("bgp", "multicore", 8192), 145.1)
+    assert by_default.estimate([("bgp", "multicore", 16384)]) / by_default.MARGIN > 1.5 * 299.6
