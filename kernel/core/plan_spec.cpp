@@ -40,10 +40,13 @@ void PlanSpec::check(unsigned dims) const {
   if (dimensions() != dims) {
     bad_spec(text, fmt::format("its groups route {} dimensions, the torus has {}", dimensions(), dims));
   }
-  // Without an updater the pipeline's one core applies what reaches it: a
-  // second pipeline or router would deliver into a table that is not its own.
-  if (updaters == 0 && (pipelines != 1 || groups.size() != 1)) {
-    bad_spec(text, "a plan without updaters is one core doing everything (1x...+0)");
+  // Without separate updaters each pipeline is one core that routes every
+  // dimension and applies its slice of the node's table, handing the other
+  // pipelines theirs: a pipeline of several routers would deliver into a
+  // table that is not its own.
+  if (updaters == 0 && groups.size() != 1) {
+    bad_spec(text, "a plan without updaters has one core a pipeline, routing every dimension and applying its "
+                   "slice of the table (Nx...+0)");
   }
 }
 

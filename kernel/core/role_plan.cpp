@@ -41,9 +41,11 @@ RolePlan::RolePlan(unsigned cores, unsigned dimensions, const PlanSpec& spec)
       next += spec.groups[g];
     }
   }
-  if (spec.updaters == 0) {  // one core does everything
-    roles_[0].updater = 0;
-    updater_cores_ = {0};
+  if (spec.updaters == 0) {  // each pipeline's one core applies its slice too
+    for (unsigned p = 0; p < spec.pipelines; ++p) {
+      roles_[p].updater = static_cast<int>(p);
+      updater_cores_.push_back(p);
+    }
   }
   for (unsigned u = 0; u < spec.updaters; ++u) {
     const unsigned core = spec.pipelines * per_pipeline + u;
@@ -78,7 +80,14 @@ void RolePlan::link_cores() {
   const auto per_pipeline = static_cast<unsigned>(spec_.groups.size());
   for (unsigned core = 0; core < cores(); ++core) {
     const auto& role = roles_[core];
-    if (!role.routes() || role.updater >= 0) continue;
+    if (!role.routes()) continue;
+    if (role.updater >= 0) {  // a pipeline of one core: it hands the other pipelines' slices to them
+      for (const auto updater : updater_cores_) {
+        if (updater != core) receivers_[core].push_back(updater);
+      }
+      for (const auto other : receivers_[core]) senders_[other].push_back(core);
+      continue;
+    }
     const unsigned pipeline_end = (static_cast<unsigned>(role.pipeline) + 1) * per_pipeline;
     for (unsigned other = core + 1; other < pipeline_end; ++other) receivers_[core].push_back(other);
     for (const auto updater : updater_cores_) {

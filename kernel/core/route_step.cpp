@@ -1,6 +1,7 @@
 #include "kernel/core/route_step.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace gups {
@@ -23,6 +24,10 @@ RouteStep::RouteStep(const TableLayout& layout, const OwnerFinder& owner_of, con
   }
   first_of_dimension_.push_back(next_.size());
   next_.push_back(sole_updater_ ? kApplyHere : -1);  // read only for the sole updater
+  for (unsigned u = 0; u < plan.updaters(); ++u) place_of_updater_.push_back(plan.updater_core(u) == core ? kApplyHere : -1);
+  node_start_ = layout.global_start(node);
+  const std::uint64_t words = layout.local_words(node), parts = plan.updaters();
+  if (words % parts == 0 && std::has_single_bit(words / parts)) slice_shift_ = std::countr_zero(words / parts);
 }
 
 void RouteStep::set_network_bucket(unsigned dimension, std::uint64_t neighbour, int bucket) {
@@ -34,6 +39,9 @@ void RouteStep::set_network_bucket(unsigned dimension, std::uint64_t neighbour, 
 // updates, and where it routes a dimension this core does not.
 void RouteStep::set_local_bucket(unsigned receiver_core, int bucket) {
   local_bucket_of_core_.at(receiver_core) = bucket;
+  for (unsigned u = 0; u < plan_.updaters(); ++u) {
+    if (plan_.updater_core(u) == receiver_core) place_of_updater_[u] = bucket;
+  }
   if (role_.pipeline < 0) return;
   for (unsigned d = 0; d < shape_.dimensions(); ++d) {
     if (role_.routes_along(d) || plan_.router_of(static_cast<unsigned>(role_.pipeline), d) != receiver_core) continue;

@@ -44,10 +44,7 @@ class RouteStep {
   int next_bucket(std::uint64_t update) const noexcept {
     const std::uint64_t index = layout_.index_of(update);
     const std::uint64_t destination = owner_of_(index);
-    if (!sole_updater_ && destination == node_) {
-      const unsigned updater_core = plan_.updater_core(distribution_.updater_of(node_, index));
-      return updater_core == core_ ? kApplyHere : local_bucket_of_core_[updater_core];
-    }
+    if (!sole_updater_ && destination == node_) return place_of_updater_[updater_of(index)];
     return next_by_destination(destination);
   }
 
@@ -63,6 +60,12 @@ class RouteStep {
   }
 
  private:
+  // Which of the node's updaters holds global index `index` of this node:
+  // a shift where the node's words split into equal power-of-two slices.
+  unsigned updater_of(std::uint64_t index) const noexcept {
+    if (slice_shift_ >= 0) return static_cast<unsigned>((index - node_start_) >> slice_shift_);
+    return distribution_.updater_of(node_, index);
+  }
   int next_by_destination(std::uint64_t destination) const noexcept {
     const unsigned d = shape_.first_difference(node_, destination);
     return next_[first_of_dimension_[d] + shape_.coordinate(destination, d)];
@@ -84,6 +87,10 @@ class RouteStep {
   std::vector<std::size_t> first_of_dimension_;
   std::vector<int> next_;
   std::vector<int> local_bucket_of_core_;
+  // By updater index: kApplyHere for this core's slice, else the bucket to its updater.
+  std::vector<int> place_of_updater_;
+  std::uint64_t node_start_ = 0;
+  int slice_shift_ = -1;
 };
 
 }  // namespace gups

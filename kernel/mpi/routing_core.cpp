@@ -116,6 +116,8 @@ class RoutingCore {
     }
     local_closed_ = route_.hands_nothing_on();
     for (const auto d : plan_.incoming_dimensions(core_)) arrivals_apply_here_[d] = route_.arrivals_apply_here(d);
+    // What other cores of the node hand to an updater is its own slice's.
+    arrivals_apply_here_[kLocalChannel] = role_.updater >= 0;
   }
 
   // One turn does all the work that can be done without news from MPI:
@@ -579,7 +581,7 @@ class RoutingCore {
   }
   // Inputs from the given channels are closed and fully routed.
   bool drained(int below_dimension, bool with_local) const noexcept {
-    for (int c = 0; c < below_dimension; ++c) {
+    for (int c = 0; c < std::min(below_dimension, kLocalChannel); ++c) {
       if (!channel_closed(c) || holding_[c] > 0) return false;
     }
     return !with_local || (channel_closed(kLocalChannel) && holding_[kLocalChannel] == 0);
@@ -607,7 +609,7 @@ class RoutingCore {
     for (unsigned d = role_.first_dimension; d < role_.end_dimension; ++d) {
       if (dimension_closed_[d]) continue;
       if (!dimension_flushing_[d]) {
-        if (remaining_ > 0 || !drained(static_cast<int>(d), true)) break;
+        if (remaining_ > 0 || !drained(static_cast<int>(d), !arrivals_apply_here_[kLocalChannel])) break;
         dimension_flushing_[d] = true;
       }
       if (!flush(static_cast<int>(d))) break;
@@ -618,7 +620,7 @@ class RoutingCore {
       progressed = true;
     }
     if (!local_closed_ && remaining_ == 0 && all_dimensions_closed() &&
-        drained(kChannels, true) && flush(kLocalChannel)) {
+        drained(kChannels, !arrivals_apply_here_[kLocalChannel]) && flush(kLocalChannel)) {
       for (const auto receiver : plan_.local_receivers(core_)) {
         send_done(rank_of(node_, receiver), kLocalChannel);
       }

@@ -145,8 +145,12 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, const 
       const double moves = expected_moves(role, p.shape);
       const double entering = role.generates ? 0 : 1;  // arrivals from an earlier core
       double sends = 0, receives = 0;
-      if (role.updater >= 0) {  // one core does everything: no hand-offs
-        sends = receives = moves;
+      if (role.updater >= 0) {
+        // A pipeline of one core: it hands the other pipelines' slices of
+        // what reaches home to their cores, and takes its own from each
+        // (as many, with as many pipelines as updaters); one core alone hands nothing.
+        const double handed = 1 - 1 / updaters;
+        sends = receives = moves + handed;
       } else if (plan.dispatches(core)) {  // the last dimension lands here too
         sends = moves + 1;
         receives = moves + entering;

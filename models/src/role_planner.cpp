@@ -108,7 +108,9 @@ class Search {
 }  // namespace
 
 std::vector<PlanSpec> plan_family(unsigned cores, unsigned dimensions) {
-  std::vector<PlanSpec> family{{1, {dimensions}, 0}};
+  // Pipelines of one core that each update a slice (one: a core doing everything).
+  std::vector<PlanSpec> family;
+  for (unsigned pipelines = 1; pipelines <= cores; ++pipelines) family.push_back({pipelines, {dimensions}, 0});
   for (const auto& groups : compositions(dimensions)) {
     const auto routers = static_cast<unsigned>(groups.size());
     for (unsigned pipelines = 1; pipelines * routers < cores; ++pipelines) {

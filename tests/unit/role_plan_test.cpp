@@ -22,6 +22,32 @@ TEST(RolePlan, FourCoresOnThreeDimensionsIsThePapersPlan) {
   EXPECT_EQ(plan.local_senders(3), (std::vector<unsigned>{0, 1, 2}));
 }
 
+// Without separate updaters each pipeline is one core that also applies its
+// slice: it hands the other slices to their cores and takes its own from them.
+TEST(RolePlan, PipelinesOfOneCoreEachUpdateASlice) {
+  const RolePlan plan(4, 3, PlanSpec::parse("3xXYZ+0", 3));
+  EXPECT_EQ(plan.updaters(), 3u);
+  EXPECT_EQ(plan.updater_cores(), (std::vector<unsigned>{0, 1, 2}));
+  for (unsigned core = 0; core < 3; ++core) {
+    EXPECT_TRUE(plan.role(core).generates);
+    EXPECT_EQ(plan.role(core).updater, static_cast<int>(core));
+    std::vector<unsigned> others;
+    for (unsigned other = 0; other < 3; ++other) {
+      if (other != core) others.push_back(other);
+    }
+    EXPECT_EQ(plan.local_receivers(core), others);
+    EXPECT_EQ(plan.local_senders(core), others);
+    EXPECT_EQ(plan.network_receiver(core, 2), core);  // the last dimension lands on the pipeline's own core
+  }
+  EXPECT_TRUE(plan.role(3).idle());
+  EXPECT_EQ(plan.describe(1), "pipeline 2: generate, receive XYZ, route XYZ, update table slice 2/3");
+  // Four buffers a core on a 1x1x1 torus: none for the network, one to and one from each other core.
+  const auto sizing = size_buckets(plan, TorusShape({1, 1, 1}), 1024);
+  EXPECT_EQ(sizing.local_send, 6u);
+  EXPECT_EQ(sizing.local_receive, 6u);
+  EXPECT_EQ(sizing.capacity, 1024u / 12);
+}
+
 TEST(RolePlan, OneCoreDoesEverything) {
   const RolePlan plan(1, 3);
   EXPECT_EQ(plan.describe(0), "generate, receive XYZ, route XYZ, update the table");
@@ -158,7 +184,7 @@ TEST(PlanSpec, ReadsAndWritesTheSameText) {
 }
 
 TEST(PlanSpec, BadSpecsAreNamedNotGuessed) {
-  for (const char* bad : {"", "2x", "X/Y/Z+1", "2xX/Y+1", "2xX/Z/Y+1", "2xX//YZ+1", "0xXYZ+1", "2xXYZ+0",
+  for (const char* bad : {"", "2x", "X/Y/Z+1", "2xX/Y+1", "2xX/Z/Y+1", "2xX//YZ+1", "0xXYZ+1", "2xX/YZ+0",
                           "1xX/YZ+0", "axXYZ+1", "1xXYZ+b", "1xXYZW+1"}) {
     try {
       PlanSpec::parse(bad, 3);

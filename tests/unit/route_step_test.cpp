@@ -76,15 +76,17 @@ struct RoutedCore {
 TEST(RouteStep, NextBucketIsTheDimensionOrderedHopOrTheUpdater) {
   for (const char* text : {"2x1x1", "4x4x4", "8x1x2", "3x5x2", "6x4"}) {
     const TorusShape shape = TorusShape::parse(text);
-    for (unsigned cores : {1u, 4u}) {
-      const RolePlan plan(cores, shape.dimensions());
+    // One core a node, the paper's four, and four with two pipelines of one core that each update a slice.
+    for (const auto& [cores, pipelines_of_one] : {std::pair{1u, false}, std::pair{4u, false}, std::pair{4u, true}}) {
+      const RolePlan plan = pipelines_of_one ? RolePlan(cores, shape.dimensions(), PlanSpec{2, {shape.dimensions()}, 0})
+                                             : RolePlan(cores, shape.dimensions());
       const TableLayout layout(14, shape.nodes());
       const OwnerFinder owner_of(layout, OwnerMode::division);
       const TableDistribution distribution(layout, cores, plan.updater_cores());
       for (std::uint64_t node = 0; node < shape.nodes(); ++node) {
         for (unsigned core = 0; core < cores; ++core) {
           if (!plan.role(core).routes()) continue;
-          SCOPED_TRACE(std::string(text) + " cores " + std::to_string(cores) + " node " + std::to_string(node) +
+          SCOPED_TRACE(std::string(text) + " plan " + plan.spec().to_string() + " node " + std::to_string(node) +
                        " core " + std::to_string(core));
           const RoutedCore routed(shape, plan, distribution, owner_of, layout, node, core);
           std::mt19937_64 values(node * 977 + core);  // any 64-bit values, well spread over the owners
