@@ -252,7 +252,6 @@ class RoutingCore {
     assert(count <= kGenerateBatch);
     std::array<int, kGenerateBatch> targets;
     route_.next_buckets(updates, count, targets.data());
-    const std::uint64_t slow_update_ns = context_.config.slow_update_ns;
     Placed placed;
     for (; placed.updates < count; ++placed.updates) {
       const int b = targets[placed.updates];
@@ -261,9 +260,10 @@ class RoutingCore {
       if (bucket.in_flight) break;
       const std::uint64_t update = updates[placed.updates];
       costs_.owner_found();
-      if (here && slow_update_ns) spin_for(slow_update_ns);
+      // The count in a local: the item's store could be the count's, for all the compiler knows.
+      const std::size_t filled = bucket.count + (here ? 0 : 1);
       bucket.items[bucket.count] = update;
-      bucket.count += here ? 0 : 1;
+      bucket.count = filled;
       deferred_.add(update, here);
       placed.here += here ? 1 : 0;
       if (here) {
@@ -271,9 +271,11 @@ class RoutingCore {
       } else {
         costs_.routed();
       }
-      if (bucket.count == capacity_) send(b);
+      if (filled == capacity_) send(b);
       after_each();
     }
+    // --slow-updates: the span's applied updates each take that much longer.
+    if (context_.config.slow_update_ns) spin_for(placed.here * context_.config.slow_update_ns);
     return placed;
   }
 
