@@ -14,7 +14,10 @@
 // Termination is staged: a core closes dimension f (flushes its buckets and
 // sends "done" to its line neighbours) once nothing can feed f any more: its
 // generator is exhausted and its inputs from earlier dimensions and earlier
-// cores are closed and drained. Then it closes its hand-offs to later cores.
+// cores are closed and drained. Then it closes its hand-offs to the other
+// cores. What is handed to a core that updates is its own slice's, which it
+// applies and never passes on: it closes without waiting for those inputs
+// (in a plan of one-core pipelines the cores hand to each other).
 #include <algorithm>
 #include <array>
 #include <cassert>
