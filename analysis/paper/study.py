@@ -171,6 +171,9 @@ class WallBudget:
         """`updates_per_node`: what the run simulated, when it says (else its default length)."""
         self.walls.setdefault(key[:2], []).append((key[2], wall, updates_per_node or self.length(key[2])))
 
+    def work(self, nodes):
+        return nodes * self.length(nodes)
+
     def estimate(self, keys):
         """Seconds for these simulations run --jobs at a time, with a margin."""
         each = []
@@ -184,9 +187,9 @@ class WallBudget:
                 (n1, w1, l1), (n2, w2, l2) = history[-2:]
                 per_update = (w2 / w1) / ((n2 * l2) / (n1 * l1))
                 growth = min(self.MAX_GROWTH, max(self.MIN_GROWTH, per_update ** (1 / math.log2(n2 / n1))))
-            last_nodes, last_wall, last_length = history[-1]
-            length = self.length(key[2]) * last_length / self.length(last_nodes)
-            each.append(last_wall * (key[2] * length) / (last_nodes * last_length) *
+            last_nodes, last_wall, _ = history[-1]
+            # As far past its default length as the last size ran: their defaults' ratio.
+            each.append(last_wall * self.work(key[2]) / self.work(last_nodes) *
                         growth ** math.log2(key[2] / last_nodes))
         return self.MARGIN * max(max(each, default=0.0), sum(each) / self.jobs)
 

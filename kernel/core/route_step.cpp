@@ -16,8 +16,7 @@ RouteStep::RouteStep(const TableLayout& layout, const OwnerFinder& owner_of, con
       node_(node),
       core_(core),
       role_(plan.role(core)),
-      sole_updater_(plan.updaters() == 1 && plan.updater_core(0) == core),
-      local_bucket_of_core_(plan.cores(), -1) {
+      sole_updater_(plan.updaters() == 1 && plan.updater_core(0) == core) {
   for (unsigned d = 0; d < shape.dimensions(); ++d) {
     first_of_dimension_.push_back(next_.size());
     next_.resize(next_.size() + shape.size(d), -1);
@@ -38,7 +37,7 @@ void RouteStep::set_network_bucket(unsigned dimension, std::uint64_t neighbour, 
 // The bucket to another core of the node: where it applies the node's
 // updates, and where it routes a dimension this core does not.
 void RouteStep::set_local_bucket(unsigned receiver_core, int bucket) {
-  local_bucket_of_core_.at(receiver_core) = bucket;
+  if (receiver_core >= plan_.cores()) throw std::out_of_range("no such core on the node");
   for (unsigned u = 0; u < plan_.updaters(); ++u) {
     if (plan_.updater_core(u) == receiver_core) place_of_updater_[u] = bucket;
   }
@@ -50,7 +49,7 @@ void RouteStep::set_local_bucket(unsigned receiver_core, int bucket) {
 }
 
 bool RouteStep::hands_nothing_on() const noexcept {
-  return std::all_of(local_bucket_of_core_.begin(), local_bucket_of_core_.end(), [](int b) { return b < 0; });
+  return plan_.local_receivers(core_).empty();
 }
 
 bool RouteStep::arrivals_apply_here(unsigned dimension) const noexcept {

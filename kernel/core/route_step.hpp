@@ -86,7 +86,6 @@ class RouteStep {
   // d = dimensions() (the destination is this node) has one entry.
   std::vector<std::size_t> first_of_dimension_;
   std::vector<int> next_;
-  std::vector<int> local_bucket_of_core_;
   // By updater index: kApplyHere for this core's slice, else the bucket to its updater.
   std::vector<int> place_of_updater_;
   std::uint64_t node_start_ = 0;

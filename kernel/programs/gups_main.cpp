@@ -118,7 +118,7 @@ std::string handoffs_description(const AlgorithmSetup& setup, bool shared) {
 // pipeline, and at scale every rank holding the list would cost as much as
 // the table.
 bool verify(const RunConfig& config, const TableDistribution& distribution,
-            const std::function<std::vector<StreamStretch>()>& stretches, int rank, LocalTable& table,
+            const std::function<const std::vector<StreamStretch>&()>& stretches, int rank, LocalTable& table,
             RunResult& result) {
   const auto& layout = distribution.node_layout();
   switch (config.verify) {
@@ -229,8 +229,10 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
 
   // A settled run's generators each stopped at the same count of their stretches.
   const auto settled = steady_watch ? steady_watch->decision() : std::nullopt;
-  const auto stretches = [&, limit = settled ? settled->limit : kWholeStretch] {
-    return run_stretches(config, layout, setup.plan, limit);
+  std::optional<std::vector<StreamStretch>> listed;  // made where first read, once
+  const auto stretches = [&, limit = settled ? settled->limit : kWholeStretch]() -> const std::vector<StreamStretch>& {
+    if (!listed) listed = run_stretches(config, layout, setup.plan, limit);
+    return *listed;
   };
   const double verify_start = MPI_Wtime();
   const bool passed = verify(config, distribution, stretches, rank, table, result);
