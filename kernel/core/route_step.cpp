@@ -29,6 +29,28 @@ RouteStep::RouteStep(const TableLayout& layout, const OwnerFinder& owner_of, con
   if (words % parts == 0 && std::has_single_bit(words / parts)) slice_shift_ = std::countr_zero(words / parts);
 }
 
+// Each slice's place is next_bucket() of its first index: within a slice
+// the destination node and, there, the updater are the same.
+void RouteStep::look_up_by_slice() {
+  by_slice_.clear();
+  const std::uint64_t nodes = layout_.owners();
+  const bool equal_nodes = std::has_single_bit(nodes);  // nodes of 2^k words each: owner = index >> k
+  const int bits = sole_updater_ ? std::countr_zero(layout_.local_words(0)) : slice_shift_;
+  if (!equal_nodes || bits < 0 || (layout_.total_words() >> bits) > kMostSlicesLookedUp) return;
+  const std::uint64_t slices = layout_.total_words() >> bits;
+  by_slice_.resize(slices);
+  for (std::uint64_t slice = 0; slice < slices; ++slice) {
+    const int place = next_bucket(slice << bits);
+    if (place < INT16_MIN || place > INT16_MAX) {  // more buckets than a table of int16 says
+      by_slice_.clear();
+      return;
+    }
+    by_slice_[slice] = static_cast<std::int16_t>(place);
+  }
+  index_mask_ = layout_.total_words() - 1;
+  slice_bits_ = static_cast<unsigned>(bits);
+}
+
 void RouteStep::set_network_bucket(unsigned dimension, std::uint64_t neighbour, int bucket) {
   if (!role_.routes_along(dimension)) throw std::invalid_argument("a network bucket along a dimension this core does not route");
   next_.at(first_of_dimension_.at(dimension) + shape_.coordinate(neighbour, dimension)) = bucket;

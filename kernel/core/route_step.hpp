@@ -36,6 +36,14 @@ class RouteStep {
   // later dimension has a second node, and this core applies all of the
   // node's updates. Its arrivals then need no routing step.
   bool arrivals_apply_here(unsigned dimension) const noexcept;
+  // Whether next_buckets() looks places up by the slice of the table an
+  // index falls in (a node's, or an updater's of a node).
+  // Once every bucket is set: the lookup is built then, if the table allows.
+  void look_up_by_slice();
+  bool looks_up_by_slice() const noexcept { return !by_slice_.empty(); }
+  // Most slices looked up so: a table of 8 KiB a core, which SMPI keeps for
+  // each of its ranks.
+  static constexpr std::uint64_t kMostSlicesLookedUp = 4096;
 
   // The bucket `update` goes to next, or kApplyHere. Without a branch on
   // where it goes (that cannot be predicted) where the shape's sides are
@@ -48,10 +56,18 @@ class RouteStep {
     return next_by_destination(destination);
   }
 
-  // next_bucket() of each of `count` updates, into `buckets`. An only
-  // updater's loop has no call in it, so that the fields it reads stay in
-  // registers.
+  // next_bucket() of each of `count` updates, into `buckets`. Where the
+  // next place is looked up by slice, one mask, shift and load an update;
+  // else an only updater's loop has no call in it, so that the fields it
+  // reads stay in registers.
   void next_buckets(const std::uint64_t* updates, std::size_t count, int* buckets) const noexcept {
+    if (!by_slice_.empty()) {
+      const std::uint64_t mask = index_mask_;
+      const unsigned shift = slice_bits_;
+      const std::int16_t* place = by_slice_.data();
+      for (std::size_t i = 0; i < count; ++i) buckets[i] = place[(updates[i] & mask) >> shift];
+      return;
+    }
     if (!sole_updater_) {
       for (std::size_t i = 0; i < count; ++i) buckets[i] = next_bucket(updates[i]);
       return;
@@ -90,6 +106,13 @@ class RouteStep {
   std::vector<int> place_of_updater_;
   std::uint64_t node_start_ = 0;
   int slice_shift_ = -1;
+  // Where every index of a slice goes next, when the whole table splits
+  // into at most kMostSlicesLookedUp equal power-of-two slices, each in one
+  // node and of one updater: the slice of an update is
+  // (update & index_mask_) >> slice_bits_. Empty otherwise.
+  std::vector<std::int16_t> by_slice_;
+  std::uint64_t index_mask_ = 0;
+  unsigned slice_bits_ = 0;
 };
 
 }  // namespace gups

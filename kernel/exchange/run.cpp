@@ -215,8 +215,13 @@ std::string format_lines(const ProbeResult& r) {
                         s.seconds, s.aggregate_bytes_per_s / 1e6, s.per_pair_bytes_per_s / 1e6, s.latency_us);
   }
   text += shared_cores_line(r.shared_cores);
-  text += r.passed() ? "Verification: every message arrived whole, from the process it should (passed).\n"
-                     : fmt::format("Verification: {} message(s) wrong or missing (failed).\n", r.wrong_messages);
+  const std::string checked =
+      r.carried_bytes ? fmt::format("; simulated: the first {} bytes of each carried and checked", *r.carried_bytes)
+                      : std::string();
+  text += r.passed()
+              ? fmt::format("Verification: every message arrived whole, from the process it should (passed{}).\n",
+                            checked)
+              : fmt::format("Verification: {} message(s) wrong or missing (failed{}).\n", r.wrong_messages, checked);
   return text;
 }
 
@@ -238,6 +243,7 @@ nlohmann::json to_json(const ProbeResult& r) {
                       {"sizes", sizes},
                       {"wrong_messages", r.wrong_messages},
                       {"passed", r.passed()},
+                      {"checked_bytes_per_message", r.carried_bytes ? nlohmann::json(*r.carried_bytes) : nlohmann::json("all")},
                       {"cores_shared", shared_cores_json(r.shared_cores)},
                       {"mpi_library", r.mpi_library}};
   // One way across the cut between the halves at the largest size: the

@@ -99,6 +99,9 @@ struct ProbeResult {
   std::uint64_t wrong_messages = 0;  // payloads not as sent, or not from the process paired
   std::string mpi_library;
   std::optional<SharedCores> shared_cores;  // real runs: the host whose ranks outnumber their cores most
+  // Simulated layers: the first bytes of each message, carried and checked
+  // (the rest only takes its simulated time); none: every byte.
+  std::optional<std::uint64_t> carried_bytes;
   bool passed() const { return wrong_messages == 0; }
 };
 

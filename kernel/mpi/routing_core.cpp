@@ -200,6 +200,7 @@ class RoutingCore {
     for (const auto receiver : plan_.local_receivers(core_)) {
       route_.set_local_bucket(receiver, add_bucket(rank_of(node_, receiver), kLocalChannel));
     }
+    route_.look_up_by_slice();
   }
 
   int add_bucket(int destination_rank, int channel) {

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/levels/gentle_vector.hpp"
+
 namespace gups {
 
 class FifoPassages {
@@ -34,7 +36,9 @@ class FifoPassages {
     auto last = after;
     while (last != passages_.end() && last->out <= out) ++last;  // came in later, left no later
     if (first == last) {
-      passages_.insert(first, Passage{in, out});
+      const auto offset = first - passages_.begin();
+      make_room_for_one(passages_);
+      passages_.insert(passages_.begin() + offset, Passage{in, out});
     } else {
       *first = Passage{in, out};
       passages_.erase(first + 1, last);
@@ -46,6 +50,7 @@ class FifoPassages {
   void forget_before(double now) {
     passages_.erase(passages_.begin(), std::partition_point(passages_.begin(), passages_.end(),
                                                             [now](const Passage& p) { return p.out <= now; }));
+    give_back_unused(passages_);
   }
 
   std::size_t kept() const noexcept { return passages_.size(); }

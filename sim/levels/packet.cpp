@@ -75,7 +75,9 @@ class Serial {
     } else if (joins_after) {
       at->start = s.start;
     } else {
-      booked_.insert(at, s);
+      const auto offset = at - booked_.begin();
+      make_room_for_one(booked_);
+      booked_.insert(booked_.begin() + offset, s);
     }
   }
   void forget_before(double now) {
@@ -84,6 +86,7 @@ class Serial {
     const auto past = std::upper_bound(booked_.begin(), booked_.end(), now,
                                        [](double time, const Stretch& b) { return time < b.end; });
     booked_.erase(booked_.begin(), past);
+    give_back_unused(booked_);
   }
 
  private:
@@ -143,6 +146,8 @@ class Buffer {
     if (at != kBefore) {
       times_.erase(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(at));
       held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(at));
+      give_back_unused(times_);
+      give_back_unused(held_);
     }
     passages_.forget_before(now);
   }
@@ -177,6 +182,8 @@ class Buffer {
     const auto next = after(t);
     if (next > 0 && times_[next - 1] == t) return next - 1;
     const unsigned held = next == 0 ? 0 : held_[next - 1];
+    make_room_for_one(times_);
+    make_room_for_one(held_);
     times_.insert(times_.begin() + static_cast<std::ptrdiff_t>(next), t);
     held_.insert(held_.begin() + static_cast<std::ptrdiff_t>(next), held);
     return next;

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <map>
 #include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace gups {
 namespace {
@@ -41,6 +43,7 @@ struct RoutedCore {
       local[receiver] = next;
       route.set_local_bucket(receiver, next++);
     }
+    route.look_up_by_slice();
   }
 
   // The updates that reach the core: those still to be routed along its
@@ -91,12 +94,19 @@ TEST(RouteStep, NextBucketIsTheDimensionOrderedHopOrTheUpdater) {
           const RoutedCore routed(shape, plan, distribution, owner_of, layout, node, core);
           std::mt19937_64 values(node * 977 + core);  // any 64-bit values, well spread over the owners
           int here = 0;
+          std::vector<std::uint64_t> reaching;
           for (int i = 0; i < 400; ++i) {
             const std::uint64_t update = values();
             if (!routed.reaches(update)) continue;
             ASSERT_EQ(routed.route.next_bucket(update), routed.expected(update)) << update;
             here += routed.route.next_bucket(update) == RouteStep::kApplyHere;
+            reaching.push_back(update);
           }
+          // The batch a run takes, looked up by slice where the table splits into powers of two.
+          EXPECT_EQ(routed.route.looks_up_by_slice(), std::has_single_bit(shape.nodes()));
+          std::vector<int> batch(reaching.size());
+          routed.route.next_buckets(reaching.data(), reaching.size(), batch.data());
+          for (std::size_t i = 0; i < reaching.size(); ++i) ASSERT_EQ(batch[i], routed.expected(reaching[i])) << reaching[i];
           if (cores == 1) {
             EXPECT_GT(here, 0);  // the node's own updates were among them
           }
@@ -104,6 +114,24 @@ TEST(RouteStep, NextBucketIsTheDimensionOrderedHopOrTheUpdater) {
       }
     }
   }
+}
+
+// Past kMostSlicesLookedUp slices the batch takes the general path, to the same places.
+TEST(RouteStep, ManySlicesAreRoutedWithoutTheLookup) {
+  const TorusShape shape = TorusShape::parse("16x16x32");
+  ASSERT_GT(shape.nodes(), RouteStep::kMostSlicesLookedUp);
+  const RolePlan plan(1, shape.dimensions());
+  const TableLayout layout(20, shape.nodes());
+  const OwnerFinder owner_of(layout, OwnerMode::division);
+  const TableDistribution distribution(layout, 1, plan.updater_cores());
+  const RoutedCore routed(shape, plan, distribution, owner_of, layout, 77, 0);
+  EXPECT_FALSE(routed.route.looks_up_by_slice());
+  std::mt19937_64 values(5);
+  std::vector<std::uint64_t> updates(64);
+  for (auto& update : updates) update = values();
+  std::vector<int> batch(updates.size());
+  routed.route.next_buckets(updates.data(), updates.size(), batch.data());
+  for (std::size_t i = 0; i < updates.size(); ++i) EXPECT_EQ(batch[i], routed.expected(updates[i]));
 }
 
 // An update that arrives along d has the destination's coordinates up to
