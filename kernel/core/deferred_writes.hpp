@@ -28,6 +28,26 @@ class DeferredWrites {
     written_ += static_cast<std::uint64_t>(here);  // as `here ? 1 : 0`, g++ 12 made direct's loop branch again
   }
 
+  // A loop's adds, with the count in a register until the batch ends: a
+  // store into a bucket or the table (a uint64_t, as the count) would make
+  // the compiler read a member count again after it. Nothing may write or
+  // add through the DeferredWrites itself while a batch is open.
+  class Batch {
+   public:
+    explicit Batch(DeferredWrites& writes) noexcept : writes_(writes), written_(writes.written_) {}
+    ~Batch() { writes_.written_ = written_; }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+    void add(std::uint64_t update, bool here) noexcept {
+      writes_.ring_[written_ % kRing] = update;
+      written_ += static_cast<std::uint64_t>(here);
+    }
+
+   private:
+    DeferredWrites& writes_;
+    std::uint64_t written_;
+  };
+
   // Writes all but the last `keep` kept updates into `table` (a table view:
   // LocalTable::View or ProtectedTable).
   template <typename Table>

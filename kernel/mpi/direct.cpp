@@ -107,7 +107,7 @@ class DirectUpdater {
     while (remaining > 0) {
       costs.pay();
       progress.note(total - remaining);
-      window.note(total - remaining, std::max(run_clock(), costs.busy_until()));
+      window.note(total - remaining, [&costs] { return std::max(run_clock(), costs.busy_until()); });
       poll();
       if (pending() >= budget_) {
         send_fullest_when_free();
