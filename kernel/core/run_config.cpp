@@ -57,6 +57,12 @@ const std::map<std::string, Handoffs>& handoff_names() {
   return names;
 }
 
+const std::map<std::string, TorusSends>& sends_names() {
+  static const std::map<std::string, TorusSends> names{{"synchronous", TorusSends::synchronous},
+                                                       {"standard", TorusSends::standard}};
+  return names;
+}
+
 // Sizes that the options allow one by one but not together; throws
 // CLI::ValidationError naming the reason.
 void check_combined_sizes(const RunConfig& config) {
@@ -122,6 +128,8 @@ std::string to_string(Verification verification) { return name_in(verification_n
 
 std::string to_string(Handoffs handoffs) { return name_in(handoff_names(), handoffs); }
 
+std::string to_string(TorusSends sends) { return name_in(sends_names(), sends); }
+
 ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                                      const std::vector<std::string>& algorithms,
                                      bool simulated) {
@@ -129,6 +137,8 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
   RunConfig& config = parsed.config;
   CLI::Option* handoffs_option = nullptr;
   std::string handoffs_name = to_string(config.handoffs);
+  CLI::Option* sends_option = nullptr;
+  std::string sends_name = to_string(config.sends);
   CLI::App app{"HPCC RandomAccess (GUPS) with aggregation and software routing over a "
                "virtual torus.",
                "gups"};
@@ -199,6 +209,12 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                    "multicore: what carries updates between the cores of a node: shared-memory (slots in an "
                    "MPI-3 shared window; MPI messages where a node's ranks are on several hosts) or mpi")
         ->check(CLI::IsMember({to_string(Handoffs::shared_memory), to_string(Handoffs::mpi)}))
+        ->capture_default_str();
+    sends_option = app.add_option("--sends", sends_name,
+                   "routed, multicore: how a bucket goes over the torus: synchronous (in flight, and in the "
+                   "look-ahead, until the receiver takes it, as simulated sends) or standard (MPI may complete it "
+                   "at once and hold the updates itself, uncounted, as HPCC's reference and direct count)")
+        ->check(CLI::IsMember({to_string(TorusSends::synchronous), to_string(TorusSends::standard)}))
         ->capture_default_str();
     app.add_option("--slow-updates", config.slow_update_ns,
                    "testing aid (routed, multicore): every update applied takes NS nanoseconds longer, so "
@@ -274,6 +290,10 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
       throw CLI::ValidationError("--handoffs applies to multicore (only its cores hand updates on)");
     }
     if (handoffs_option) config.handoffs = handoff_names().at(handoffs_name);
+    if (sends_option && sends_option->count() > 0 && !traits(config.algorithm).routes_over_torus) {
+      throw CLI::ValidationError("--sends applies to routed and multicore (direct's sends are standard, as HPCC's)");
+    }
+    if (sends_option) config.sends = sends_names().at(sends_name);
     check_mapping(config, protection_option->count() > 0, locks_option->count() > 0, protection_name, simulated);
     if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.charges_path.empty()) {
       throw CLI::ValidationError("--wire-packets and --receive-batches model a machine: they need --charges");

@@ -26,6 +26,15 @@ enum class Handoffs { shared_memory, mpi };
 
 std::string to_string(Handoffs handoffs);
 
+// How routed and multicore send a bucket over the torus on a real machine.
+// Synchronous: the bucket stays in flight, counted in the node's look-ahead,
+// until the receiver has taken it, as every simulated send does. Standard:
+// MPI may complete it at once (eager) and hold its updates in its own
+// queues, counted by no one, as HPCC's reference (and direct) counts.
+enum class TorusSends { synchronous, standard };
+
+std::string to_string(TorusSends sends);
+
 // Stream steps: the HPCC generator repeats after kPeriod steps, and the
 // total is kept below 2^63 so that offset + steps never wraps.
 inline constexpr std::uint64_t kMaxTotalUpdates = std::uint64_t{1} << 63;
@@ -56,6 +65,7 @@ struct RunConfig {
   // generator on purpose and the look-ahead budget has to hold it back.
   std::uint64_t slow_update_ns = 0;
   Handoffs handoffs = Handoffs::shared_memory;
+  TorusSends sends = TorusSends::synchronous;
   // The paper's Table 1 (0: the algorithm's own, 1 or 8). Where a node's
   // cores share its table (modes 5, 6: direct), how their updates of it are
   // kept apart, and with how many striped locks.

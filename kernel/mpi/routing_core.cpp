@@ -104,7 +104,9 @@ class RoutingCore {
     messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
                                    buckets_.size() + receive_buffers_.size(),
                                    {context.config.charges_path.empty(), wire_bytes, context.config.mechanisms,
-                                    context.config.run_ahead});
+                                    context.config.run_ahead},
+                                   context.config.sends == TorusSends::standard ? RealSends::standard
+                                                                                : RealSends::synchronous);
     if (context.handoffs) {
       messages_ = make_shared_handoff_slots(std::move(messages_), *context.handoffs, kLocalChannel, cores_);
     }
