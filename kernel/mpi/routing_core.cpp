@@ -154,6 +154,9 @@ class RoutingCore {
       // Real MPI moves messages only inside MPI calls: a neighbour's
       // synchronous send into this core completes only once this core has
       // looked, so it looks once a turn rather than only when it is stuck.
+      // So does a simulated generator that takes the node's other
+      // generators' hand-offs (one-core pipelines): looking only when stuck,
+      // it left theirs in flight while it had work, and they stalled.
       if (polls_each_turn_) progressed |= take_completed();
       progressed |= close_what_can_close();
       flush_node_pending();
@@ -687,7 +690,8 @@ class RoutingCore {
   std::array<int, kChannels> done_received_{};
   std::array<int, kChannels> holding_{};  // receive buffers of the channel holding updates
   std::array<bool, kChannels> arrivals_apply_here_{};
-  const bool polls_each_turn_ = context_.config.mechanisms.dma_injection || !simulation::active();
+  const bool polls_each_turn_ = context_.config.mechanisms.dma_injection || !simulation::active() ||
+                                (role_.generates && !plan_.local_senders(core_).empty());
   int in_flight_ = 0;                     // buckets whose send has not completed
   std::vector<bool> dimension_closed_;
   std::vector<bool> dimension_flushing_;
