@@ -128,12 +128,14 @@ class RoutingCore {
   }
 
   // One turn does all the work that can be done without news from MPI:
-  // drain what was received, generate, close what can close. Only a turn
-  // that moved nothing asks MPI, and then blocks in one MPI_Waitany for one
-  // completion. With rendezvous sends completions are never polled: under
-  // SMPI each poll is a simcall, and a core with work to do needs no news
-  // (its generator soon waits on a bucket in flight). With DMA injection it
-  // seldom does, so the core takes what has completed once a turn.
+  // drain what was received, generate, close what can close. A turn that
+  // moved nothing asks MPI, and then blocks in one MPI_Waitany for one
+  // completion. A simulated core that only routes or applies polls no more
+  // than that (under SMPI each poll is a simcall, and its work comes only
+  // as news). One that generates takes what has completed once a turn
+  // where something reaches it (its receives must be posted again for its
+  // senders to go on), and so does every core with DMA injection and on
+  // real MPI (polls_each_turn_).
   UpdateStats run() {
     for (auto& buffer : receive_buffers_) post(buffer);
     ProgressReport progress(context_.rank == 0, context_.config.progress_seconds, remaining_,
@@ -154,9 +156,10 @@ class RoutingCore {
       // Real MPI moves messages only inside MPI calls: a neighbour's
       // synchronous send into this core completes only once this core has
       // looked, so it looks once a turn rather than only when it is stuck.
-      // So does a simulated generator that takes the node's other
-      // generators' hand-offs (one-core pipelines): looking only when stuck,
-      // it left theirs in flight while it had work, and they stalled.
+      // So does a simulated core that generates and takes messages (routed's
+      // core, a one-core pipeline), as the paper's loop polls its FIFOs:
+      // looking only when stuck, it would leave its neighbours' and the
+      // node's other generators' sends in flight while it had work.
       if (polls_each_turn_) progressed |= take_completed();
       progressed |= close_what_can_close();
       flush_node_pending();
@@ -658,6 +661,16 @@ class RoutingCore {
     return drained(kChannels, true) && in_flight_ == 0;
   }
 
+  // Whether anything reaches this core: hand-offs from the node's other
+  // cores, or messages along a dimension with a second node.
+  bool takes_input() const {
+    if (!plan_.local_senders(core_).empty()) return true;
+    for (const auto d : plan_.incoming_dimensions(core_)) {
+      if (shape_.size(d) > 1) return true;
+    }
+    return false;
+  }
+
   void note_occupancy() noexcept { stats_.max_pending = std::max(stats_.max_pending, occupancy_); }
   // What this core changed of its node's holding, into the node's shared count.
   void flush_node_pending() noexcept {
@@ -691,7 +704,7 @@ class RoutingCore {
   std::array<int, kChannels> holding_{};  // receive buffers of the channel holding updates
   std::array<bool, kChannels> arrivals_apply_here_{};
   const bool polls_each_turn_ = context_.config.mechanisms.dma_injection || !simulation::active() ||
-                                (role_.generates && !plan_.local_senders(core_).empty());
+                                (role_.generates && takes_input());
   int in_flight_ = 0;                     // buckets whose send has not completed
   std::vector<bool> dimension_closed_;
   std::vector<bool> dimension_flushing_;
