@@ -36,10 +36,11 @@ class RouteStep {
   // later dimension has a second node, and this core applies all of the
   // node's updates. Its arrivals then need no routing step.
   bool arrivals_apply_here(unsigned dimension) const noexcept;
-  // Whether next_buckets() looks places up by the slice of the table an
-  // index falls in (a node's, or an updater's of a node).
-  // Once every bucket is set: the lookup is built then, if the table allows.
+  // Once every bucket is set: builds the lookup by the slice of the table
+  // an index falls in (a node's, or an updater's of a node), if the table
+  // allows one.
   void look_up_by_slice();
+  // Whether next_buckets() looks places up by slice.
   bool looks_up_by_slice() const noexcept { return !by_slice_.empty(); }
   // Most slices looked up so: a table of 8 KiB a core, which SMPI keeps for
   // each of its ranks.

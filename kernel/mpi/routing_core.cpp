@@ -97,6 +97,9 @@ class RoutingCore {
     place_of_target_.push_back(&applied_here_);
     for (auto& bucket : buckets_) place_of_target_.push_back(&bucket);
     build_receive_buffers();
+    // A core something reaches has a receive buffer for it (see run()).
+    polls_each_turn_ = context.config.mechanisms.dma_injection || !simulation::active() ||
+                       (role_.generates && !receive_buffers_.empty());
     // Hand-offs between the cores of a node never reach the torus.
     auto wire_bytes = [&costs = costs_](std::size_t count, int channel) {
       return channel == kLocalChannel ? std::nullopt : costs.wire_bytes(count);
@@ -661,16 +664,6 @@ class RoutingCore {
     return drained(kChannels, true) && in_flight_ == 0;
   }
 
-  // Whether anything reaches this core: hand-offs from the node's other
-  // cores, or messages along a dimension with a second node.
-  bool takes_input() const {
-    if (!plan_.local_senders(core_).empty()) return true;
-    for (const auto d : plan_.incoming_dimensions(core_)) {
-      if (shape_.size(d) > 1) return true;
-    }
-    return false;
-  }
-
   void note_occupancy() noexcept { stats_.max_pending = std::max(stats_.max_pending, occupancy_); }
   // What this core changed of its node's holding, into the node's shared count.
   void flush_node_pending() noexcept {
@@ -703,8 +696,7 @@ class RoutingCore {
   std::array<int, kChannels> done_received_{};
   std::array<int, kChannels> holding_{};  // receive buffers of the channel holding updates
   std::array<bool, kChannels> arrivals_apply_here_{};
-  const bool polls_each_turn_ = context_.config.mechanisms.dma_injection || !simulation::active() ||
-                                (role_.generates && takes_input());
+  bool polls_each_turn_ = false;  // set with the receive buffers
   // Batches of the stream a turn places. Simulated: one (a turn's work is
   // what the models charge between looks). Real: about two buckets' worth,
   // so that a core still looks once for every two buckets its senders can
