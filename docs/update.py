@@ -22,6 +22,7 @@ SOURCES = {
     "network-traffic-buffers": ("results/bench-network-traffic/network-traffic-channel_buffer_chunks.md", "whole"),
     "network-traffic-fifos": ("results/bench-network-traffic/network-traffic-injection_fifos.md", "whole"),
     "sim-scale": ("results/bench-sim-scale/sim-scale.md", "whole"),
+    "sim-scale-all": ("results/bench-sim-scale-all/sim-scale-all.md", "whole"),
     "sleep-floor": ("results/bench-sleep-floor/sleep-floor.md", "whole"),
     "packet-saturation": ("results/bench-packet-saturation/packet-saturation.md", "whole"),
     "sim-mechanisms": ("results/bench-sim-mechanisms/sim-mechanisms.md", "whole"),

@@ -7,32 +7,40 @@
 # steady-state GUPS with the spread of the steady state's two quarters, and
 # Eq. 7 beside them. Each size runs under a wall budget; a size that exceeds
 # it is reported as stopped with its partial progress. Run it alone.
-# Usage: sim-scale.sh ["64 512 4096 32768"] [UPDATES_PER_NODE=default] [MAX_WALL=1800] [LEVEL=auto]
-# (UPDATES_PER_NODE default: gups-sim's own for each size; LEVEL: gups-sim --network)
+# Usage: sim-scale.sh ["64 512 4096 32768"] [UPDATES_PER_NODE=default] [MAX_WALL=1800] [LEVEL=auto] [MECHANISMS=none]
+# (UPDATES_PER_NODE default: gups-sim's own for each size; LEVEL: gups-sim --network; MECHANISMS: gups-sim
+# --mechanisms, recorded as sim-scale-MECHANISMS when not none, and Eq. 7 then with the paper's buckets where
+# paper-buckets is among them)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
-record sim-scale "bash tests/benchmarks/sim-scale.sh $(printf '%q ' "$@")" markdown
+mechanisms="${5:-none}"
+name=sim-scale
+[ "$mechanisms" = none ] || name="sim-scale-${mechanisms//,/+}"
+record "$name" "bash tests/benchmarks/sim-scale.sh $(printf '%q ' "$@")" markdown
 counts="${1:-64 512 4096 32768}"
 updates="${2:-default}"
 max_wall="${3:-1800}"
 level="${4:-auto}"
 per_node=()
 [ "$updates" = default ] || per_node=(--updates-per-node "$updates")
-out="results/bench-sim-scale/$level"
+out="results/bench-sim-scale/$level-${mechanisms//,/+}"
 mkdir -p "$out"
 for n in $counts; do
   echo "bench: $n nodes ($((n * 4)) ranks), $updates updates per node, budget ${max_wall} s" >&2
   build/sim/gups-sim --quiet --nodes "$n" "${per_node[@]}" --verify no --max-wall "$max_wall" --network "$level" \
+    --mechanisms "$mechanisms" \
     --json "$out/multicore-$n.json" >/dev/null || true
 done
+buckets=sizing
+case ",$mechanisms," in *,all,* | *,paper-buckets,*) buckets=reference ;; esac
 build/models/gups-model --machine bgp --algorithm multicore --nodes "$(echo $counts | tr ' ' ',')" \
-  --json "$out/model.json" >/dev/null
-python3 - "$out" "$counts" "$updates" <<'PY'
+  --buckets "$buckets" --json "$out/model.json" >/dev/null
+python3 - "$out" "$counts" "$updates" "$mechanisms" <<'PY'
 import json, sys
-out, counts, updates = sys.argv[1], [int(c) for c in sys.argv[2].split()], sys.argv[3]
+out, counts, updates, mechanisms = sys.argv[1], [int(c) for c in sys.argv[2].split()], sys.argv[3], sys.argv[4]
 model = {row["nodes"]: row["gups"] for row in json.load(open(f"{out}/model.json"))["results"][0]["rows"]}
-print(f"gups-sim multicore on bgp, updates per node: {updates}")
+print(f"gups-sim multicore on bgp, updates per node: {updates}, mechanisms: {mechanisms}")
 print()
 print("| nodes | ranks | level | updates/node | wall s | set-up s | update phase s | peak MiB | KiB/rank | messages per "
       "wall s | wake-ups per message | GUP/s | steady | spread | Eq. 7 | steady/Eq. 7 | status |")
@@ -59,4 +67,4 @@ for n in counts:
           f"| {100 * r['steady_spread']:.2f}% | {model[n]:.3f} | {steady / model[n]:.3f} | done |")
 PY
 echo
-echo "Messages per wall second: over the update phase. Repeat: bash tests/benchmarks/sim-scale.sh \"$counts\" $updates $max_wall $level"
+echo "Messages per wall second: over the update phase. Repeat: bash tests/benchmarks/sim-scale.sh \"$counts\" $updates $max_wall $level $mechanisms"
