@@ -166,6 +166,8 @@ def build_command(args, workdir, plan):
         command.append("--link-load")
     if not args.run_ahead:
         command.append("--no-run-ahead")
+    if not args.early_looks:
+        command.append("--no-early-looks")
     if args.converge:  # never shorter than the run's default length
         command += ["--settle-to", repr(args.converge_tolerance), "--settle-least",
                     str(plan["table"]["default_updates_per_node"])]

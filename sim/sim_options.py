@@ -164,6 +164,10 @@ def parse_arguments(argv, catalogue):
                    help="routed, multicore, at the levels that time messages themselves: each core waits out its "
                         "work before every send and post, rather than handing them to the clock as events at the "
                         "end of that work (for comparison: the same results where no two events share a time)")
+    p.add_argument("--no-early-looks", dest="early_looks", action="store_false",
+                   help="with cores that run ahead: a look at its messages always waits for the core's own time, "
+                        "even where nothing before then can change what it sees (for comparison: the same results, "
+                        "more wake-ups)")
     p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
     p.add_argument("--converge", action="store_true",
                    help="routed, multicore: one run that stops generating once its steady state is settled within "

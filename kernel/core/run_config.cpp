@@ -270,6 +270,11 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                  "effect at the end of its work, as events, and it waits only to look at its messages (default); "
                  "--no-run-ahead waits out the work before each, for comparison")
         ->capture_default_str();
+    app.add_flag("--early-looks,!--no-early-looks", config.early_looks,
+                 "with --run-ahead: a look at the messages whose answer nothing before the core's time can change "
+                 "is answered without waiting for that time (default; not while settling the steady state); "
+                 "--no-early-looks waits, for comparison: the same results")
+        ->capture_default_str();
     app.add_option("--settle-to", config.settle_tolerance,
                    "routed, multicore: stop generating once the steady state is settled within this share "
                    "(0.005: 0.5%), every generator at the same count, and check the table against the updates "

@@ -95,6 +95,10 @@ struct RunConfig {
   // waits only to look (MessageSlots::runs_ahead); --no-run-ahead waits out
   // the work before each, for comparison.
   bool run_ahead = true;
+  // With run_ahead: a look whose answer is already settled is answered
+  // without waiting for the core's time (SimulatedMessages::early_looks);
+  // --no-early-looks waits, for comparison.
+  bool early_looks = true;
   double progress_seconds = 5;
   std::string progress_path;  // rank 0's progress as JSON lines too (gups-sim reads them)
   // Simulation only, routed and multicore: stop generating once the steady

@@ -93,6 +93,12 @@ struct SimulatedMessages {
   // Where the layer times messages itself: the core may run ahead
   // (MessageSlots::runs_ahead).
   bool run_ahead = false;
+  // With run_ahead: a look whose answer nothing the clock runs before the
+  // core's time can change is answered at once, without waiting for that
+  // time. Off where the core's progress is read by others as the clock
+  // goes (a settling run's steady watch), since the core then reports it
+  // earlier on the clock.
+  bool early_looks = false;
 };
 
 class NodeHandoffs;

@@ -107,7 +107,8 @@ class RoutingCore {
     messages_ = make_message_slots(context.config.message_layer, context.comm, context.rank,
                                    buckets_.size() + receive_buffers_.size(),
                                    {context.config.charges_path.empty(), wire_bytes, context.config.mechanisms,
-                                    context.config.run_ahead},
+                                    context.config.run_ahead,
+                                    context.config.early_looks && context.steady_watch == nullptr},
                                    context.config.sends == TorusSends::standard ? RealSends::standard
                                                                                 : RealSends::synchronous);
     if (context.handoffs) {

@@ -150,9 +150,13 @@ class TimedMessageSlots final : public MessageSlots {
   TimedMessageSlots(int rank, std::size_t slots, SimulatedMessages simulated)
       : rank_(rank),
         run_ahead_(simulated.run_ahead),
+        // A receive retired early would free its FIFO place early for senders.
+        early_looks_(simulated.run_ahead && simulated.early_looks &&
+                     (!simulated.mechanisms.dma_injection || simulated.mechanisms.reception_fifo_messages == 0)),
         sends_(std::move(simulated)),
         network_(TimedNetwork::get()),
         receiving_(slots, false),
+        busy_(slots, Busy::idle),
         channel_of_(slots, nullptr),
         destination_of_(slots, kNoDestination) {
     network_.enrol(rank_, this);
@@ -164,6 +168,7 @@ class TimedMessageSlots final : public MessageSlots {
                      int channel) override {
     const TimedCode timing(sends_.timed_code);
     ++outstanding_;
+    mark_busy(slot);
     // A slot mostly sends to one place: its channel is looked up again only
     // when the place changes.
     Channel*& out = channel_of_[slot];
@@ -193,6 +198,7 @@ class TimedMessageSlots final : public MessageSlots {
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
     const TimedCode timing(sends_.timed_code);
     ++outstanding_;
+    mark_busy(slot);
     receiving_[slot] = true;
     // Looked up again only when the slot's channel changes (the all-to-all
     // probe receives on a channel per step).
@@ -222,6 +228,7 @@ class TimedMessageSlots final : public MessageSlots {
     const TimedCode timing(sends_.timed_code);
     for (;;) {
       if (now() < since_) {
+        if (const auto known = foreseen(); known && *known) return retire(**known);
         // Nothing is seen before the core's last start: one sleep until then,
         // or until the first completion after it (held back FIFO sends look
         // again from then).
@@ -241,6 +248,9 @@ class TimedMessageSlots final : public MessageSlots {
 
   std::optional<Completion> test_any() override {
     const TimedCode timing(sends_.timed_code);
+    if (now() < since_) {
+      if (const auto known = foreseen()) return *known ? std::optional{retire(**known)} : std::nullopt;
+    }
     catch_up();
     inject_deferred();
     if (const auto done = first_completed()) return retire(*done);
@@ -281,6 +291,8 @@ class TimedMessageSlots final : public MessageSlots {
     for (auto* channel : receive_channels_) channel->posted.clear();
     pending_.clear();
     outstanding_ = 0;
+    std::fill(busy_.begin(), busy_.end(), Busy::idle);
+    unknown_ = 0;
   }
 
   // A transfer of this rank's ends at `time`: its slot completes then (a
@@ -292,6 +304,8 @@ class TimedMessageSlots final : public MessageSlots {
       dones_end_ = std::max(dones_end_, time);
     } else {
       pending_.push_back({slot, count, time, arrived});
+      busy_[slot] = Busy::known;
+      --unknown_;
     }
     alarm_.bring_forward(time);
   }
@@ -396,6 +410,34 @@ class TimedMessageSlots final : public MessageSlots {
     return first;
   }
 
+  void mark_busy(std::size_t slot) {
+    busy_[slot] = Busy::unknown;
+    ++unknown_;
+  }
+
+  // A look at the core's last start, made while the clock is still before
+  // it: what it will report, where nothing the clock runs until then can
+  // change that (early_looks). It reports the first slot, in slot order,
+  // complete by then. Of the slots busy, a known completion's time is
+  // fixed; one not yet known (a send no receive has met, a receive no
+  // message has met, a start not yet run) may still come by then. So the
+  // answer is known when no slot before the first known one complete by
+  // then is of that kind. Empty: not known; holding empty: nothing.
+  std::optional<std::optional<std::size_t>> foreseen() const {
+    if (!early_looks_ || !deferred_.empty()) return std::nullopt;
+    std::optional<std::size_t> first;
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      if (pending_[i].time <= since_ && (!first || pending_[i].slot < pending_[*first].slot)) first = i;
+    }
+    if (unknown_ > 0) {
+      const std::size_t before = first ? pending_[*first].slot : busy_.size();
+      for (std::size_t slot = 0; slot < before; ++slot) {
+        if (busy_[slot] == Busy::unknown) return std::nullopt;
+      }
+    }
+    return first;
+  }
+
   double earliest() const {
     double t = kNever;
     for (const auto& p : pending_) t = std::min(t, p.time);
@@ -407,6 +449,7 @@ class TimedMessageSlots final : public MessageSlots {
     pending_[index] = pending_.back();
     pending_.pop_back();
     --outstanding_;
+    busy_[done.slot] = Busy::idle;
     const bool receive = receiving_[done.slot];
     if (receive) {
       if (sends_.fifo_messages > 0) --channel_of_[done.slot]->fifo_use;
@@ -425,6 +468,7 @@ class TimedMessageSlots final : public MessageSlots {
 
   int rank_;
   const bool run_ahead_;
+  const bool early_looks_;
   double next_start_ = 0;  // the next start's time (start_at)
   double since_ = 0;       // the latest time a start was handed to the clock for
   const SimulatedSends sends_;
@@ -432,6 +476,11 @@ class TimedMessageSlots final : public MessageSlots {
   std::vector<Pending> pending_;  // completions not yet reported, in no order
   std::size_t outstanding_ = 0;   // sends and receives started, not yet reported
   std::vector<bool> receiving_;           // by slot: a receive is posted in it
+  // By slot: idle, or started and its completion not yet known, or known
+  // (in pending_); unknown_ counts the second kind.
+  enum class Busy : std::uint8_t { idle, unknown, known };
+  std::vector<Busy> busy_;
+  std::size_t unknown_ = 0;
   std::vector<Channel*> receive_channels_;  // every channel this rank has posted receives for
   // By slot: where its sends go, or its receives come from (the channels'
   // map never moves an entry).
