@@ -150,13 +150,11 @@ class TimedMessageSlots final : public MessageSlots {
   TimedMessageSlots(int rank, std::size_t slots, SimulatedMessages simulated)
       : rank_(rank),
         run_ahead_(simulated.run_ahead),
-        // A receive retired early would free its FIFO place early for senders.
-        early_looks_(simulated.run_ahead && simulated.early_looks &&
-                     (!simulated.mechanisms.dma_injection || simulated.mechanisms.reception_fifo_messages == 0)),
+        early_looks_(simulated.run_ahead && simulated.early_looks),
         sends_(std::move(simulated)),
         network_(TimedNetwork::get()),
         receiving_(slots, false),
-        busy_(slots, Busy::idle),
+        completion_unknown_(slots, false),
         channel_of_(slots, nullptr),
         destination_of_(slots, kNoDestination) {
     network_.enrol(rank_, this);
@@ -168,7 +166,7 @@ class TimedMessageSlots final : public MessageSlots {
                      int channel) override {
     const TimedCode timing(sends_.timed_code);
     ++outstanding_;
-    mark_busy(slot);
+    mark_started(slot);
     // A slot mostly sends to one place: its channel is looked up again only
     // when the place changes.
     Channel*& out = channel_of_[slot];
@@ -198,7 +196,7 @@ class TimedMessageSlots final : public MessageSlots {
   void post(std::size_t slot, std::uint64_t* data, std::size_t capacity, int channel) override {
     const TimedCode timing(sends_.timed_code);
     ++outstanding_;
-    mark_busy(slot);
+    mark_started(slot);
     receiving_[slot] = true;
     // Looked up again only when the slot's channel changes (the all-to-all
     // probe receives on a channel per step).
@@ -291,7 +289,7 @@ class TimedMessageSlots final : public MessageSlots {
     for (auto* channel : receive_channels_) channel->posted.clear();
     pending_.clear();
     outstanding_ = 0;
-    std::fill(busy_.begin(), busy_.end(), Busy::idle);
+    completion_unknown_.assign(completion_unknown_.size(), false);
     unknown_ = 0;
   }
 
@@ -304,7 +302,7 @@ class TimedMessageSlots final : public MessageSlots {
       dones_end_ = std::max(dones_end_, time);
     } else {
       pending_.push_back({slot, count, time, arrived});
-      busy_[slot] = Busy::known;
+      completion_unknown_[slot] = false;
       --unknown_;
     }
     alarm_.bring_forward(time);
@@ -400,39 +398,37 @@ class TimedMessageSlots final : public MessageSlots {
     }
   }
 
-  // Of the slots complete by now, the first in slot order (as MPI_Waitany).
-  std::optional<std::size_t> first_completed() const {
+  // Of the slots complete by `t` (now), the first in slot order (as MPI_Waitany).
+  std::optional<std::size_t> first_completed(double t = now()) const {
     std::optional<std::size_t> first;
-    const double t = now();
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       if (pending_[i].time <= t && (!first || pending_[i].slot < pending_[*first].slot)) first = i;
     }
     return first;
   }
 
-  void mark_busy(std::size_t slot) {
-    busy_[slot] = Busy::unknown;
+  void mark_started(std::size_t slot) {
+    completion_unknown_[slot] = true;
     ++unknown_;
   }
 
   // A look at the core's last start, made while the clock is still before
   // it: what it will report, where nothing the clock runs until then can
   // change that (early_looks). It reports the first slot, in slot order,
-  // complete by then. Of the slots busy, a known completion's time is
+  // complete by then. Of the slots started, a known completion's time is
   // fixed; one not yet known (a send no receive has met, a receive no
   // message has met, a start not yet run) may still come by then. So the
   // answer is known when no slot before the first known one complete by
   // then is of that kind. Empty: not known; holding empty: nothing.
   std::optional<std::optional<std::size_t>> foreseen() const {
-    if (!early_looks_ || !deferred_.empty()) return std::nullopt;
-    std::optional<std::size_t> first;
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
-      if (pending_[i].time <= since_ && (!first || pending_[i].slot < pending_[*first].slot)) first = i;
-    }
+    // With reception FIFOs a receive retired early would free its place
+    // early for senders (and held-back sends are injected at the look).
+    if (!early_looks_ || sends_.fifo_messages > 0) return std::nullopt;
+    const auto first = first_completed(since_);
     if (unknown_ > 0) {
-      const std::size_t before = first ? pending_[*first].slot : busy_.size();
+      const std::size_t before = first ? pending_[*first].slot : completion_unknown_.size();
       for (std::size_t slot = 0; slot < before; ++slot) {
-        if (busy_[slot] == Busy::unknown) return std::nullopt;
+        if (completion_unknown_[slot]) return std::nullopt;
       }
     }
     return first;
@@ -449,7 +445,6 @@ class TimedMessageSlots final : public MessageSlots {
     pending_[index] = pending_.back();
     pending_.pop_back();
     --outstanding_;
-    busy_[done.slot] = Busy::idle;
     const bool receive = receiving_[done.slot];
     if (receive) {
       if (sends_.fifo_messages > 0) --channel_of_[done.slot]->fifo_use;
@@ -476,10 +471,9 @@ class TimedMessageSlots final : public MessageSlots {
   std::vector<Pending> pending_;  // completions not yet reported, in no order
   std::size_t outstanding_ = 0;   // sends and receives started, not yet reported
   std::vector<bool> receiving_;           // by slot: a receive is posted in it
-  // By slot: idle, or started and its completion not yet known, or known
-  // (in pending_); unknown_ counts the second kind.
-  enum class Busy : std::uint8_t { idle, unknown, known };
-  std::vector<Busy> busy_;
+  // By slot: started, and its completion not yet known (once known it is
+  // in pending_); unknown_ counts them.
+  std::vector<bool> completion_unknown_;
   std::size_t unknown_ = 0;
   std::vector<Channel*> receive_channels_;  // every channel this rank has posted receives for
   // By slot: where its sends go, or its receives come from (the channels'

@@ -15,8 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/benchmarks/record.sh
 mechanisms="${5:-none}"
+tag="${mechanisms//,/+}"
 name=sim-scale
-[ "$mechanisms" = none ] || name="sim-scale-${mechanisms//,/+}"
+[ "$mechanisms" = none ] || name="sim-scale-$tag"
 record "$name" "bash tests/benchmarks/sim-scale.sh $(printf '%q ' "$@")" markdown
 counts="${1:-64 512 4096 32768}"
 updates="${2:-default}"
@@ -24,7 +25,7 @@ max_wall="${3:-1800}"
 level="${4:-auto}"
 per_node=()
 [ "$updates" = default ] || per_node=(--updates-per-node "$updates")
-out="results/bench-sim-scale/$level-${mechanisms//,/+}"
+out="results/bench-sim-scale/$level-$tag"
 mkdir -p "$out"
 for n in $counts; do
   echo "bench: $n nodes ($((n * 4)) ranks), $updates updates per node, budget ${max_wall} s" >&2
