@@ -199,6 +199,9 @@ def prepare(args):
             raise BadInput(f"--extra-cfg '{option}' is not a SimGrid option of the form name:value")
     if args.json:
         check_writable(args.json, "--json")
+    # Every check before the temporary folder, so that refused input leaves none behind.
+    args.chosen_mechanisms = chosen_mechanisms(args)
+    args.mechanism_options = mechanism_options(args)
     # smpirun runs in the work folder (it leaves its temporary files in the
     # current folder when a run fails), so every path is absolute.
     workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="gups-sim-"))
@@ -206,8 +209,6 @@ def prepare(args):
         os.makedirs(workdir, exist_ok=True)
     except OSError as error:
         raise BadInput(f"--workdir {workdir}: {error.strerror}") from error
-    args.chosen_mechanisms = chosen_mechanisms(args)
-    args.mechanism_options = mechanism_options(args)
     return workdir
 
 
@@ -401,6 +402,10 @@ def main(argv):
         if workdir:
             discard_workdir(args, workdir)
         return 2
+    except BaseException:  # stopped by a signal (SystemExit) or a fault: no temporary folder left behind
+        if workdir:
+            discard_workdir(args, workdir)
+        raise
     if not result["partial"]:
         verdict = steady_verdict(result, args.converge_tolerance if args.converge else SETTLED_TOLERANCE,
                                  result.get("convergence"))
@@ -423,8 +428,8 @@ def main(argv):
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=2)
             f.write("\n")
-    # A temporary folder is kept only when it can tell why a run failed.
-    discard_workdir(args, workdir, keep=status != 0 and bool(os.listdir(workdir)))
+    # A temporary folder is kept only when it can tell why a run failed (a run --max-wall stopped did not fail).
+    discard_workdir(args, workdir, keep=status not in (0, 4) and bool(os.listdir(workdir)))
     if args.converge and status == 0 and not result["convergence"]["converged"]:
         return 5
     return status

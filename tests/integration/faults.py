@@ -200,12 +200,15 @@ def main(argv):
     args = p.parse_args(argv)
     build, source = os.path.abspath(args.build), os.path.abspath(args.source)
 
-    results = mpi_faults(build, args.mpirun)
-    if not args.no_sim:
-        results += sim_faults(build)
-        with tempfile.TemporaryDirectory(prefix="torus-gups-faults-") as out:
-            results.append(sweep_fault(build, source, out))
-            results.append(resume_check(build, source, out))
+    # Open MPI's session folder: one of this run's own at a short path (see replay_transcript.py), removed after.
+    with tempfile.TemporaryDirectory(prefix="tg-ompi-", dir="/tmp") as session:
+        os.environ["OMPI_MCA_orte_tmpdir_base"] = session
+        results = mpi_faults(build, args.mpirun)
+        if not args.no_sim:
+            results += sim_faults(build)
+            with tempfile.TemporaryDirectory(prefix="torus-gups-faults-") as out:
+                results.append(sweep_fault(build, source, out))
+                results.append(resume_check(build, source, out))
     for r in results:
         how = (f"exit {r['status']} {r['seconds_to_exit']:.2f} s after {r['signal']} to {r['target']}, "
                f"no process left after {r['seconds_until_no_process']:.2f} s") if "seconds_to_exit" in r else \

@@ -2,8 +2,8 @@
 """Bad inputs, generated: every program of the project given command lines and
 machine files that are wrong (missing, mistyped, negative, huge, non-numeric,
 truncated JSON) must end with exit status 2 and exactly one error line
-("<program>: error: ..."), within a few seconds, and never crash (exit 3 or a
-signal).
+("<program>: error: ..."), within a few seconds, leave no temporary files, and
+never crash (exit 3 or a signal).
 
     fuzz_inputs.py --build build --source . [--json summary.json]
 
@@ -236,7 +236,9 @@ def run_case(case, environment, out):
     # File exists", seen once in 565 x 4 here): each case gets a tmpdir of its own, with a short path whatever the
     # checkout's (Open MPI's socket paths under it must fit in 108 characters; see tests/integration/CMakeLists.txt).
     session = tempfile.mkdtemp(prefix="tg-ompi-")
-    environment = {**environment, "OMPI_MCA_orte_tmpdir_base": session}
+    # A refused input must leave no temporary files: each case gets a TMPDIR of its own, looked at afterwards.
+    scratch = tempfile.mkdtemp(prefix="tg-tmp-")
+    environment = {**environment, "OMPI_MCA_orte_tmpdir_base": session, "TMPDIR": scratch}
     start = time.monotonic()
     try:
         done = subprocess.run(case.argv, capture_output=True, text=True, errors="replace", timeout=SECONDS_ALLOWED,
@@ -247,6 +249,8 @@ def run_case(case, environment, out):
             if isinstance(expired.stderr, bytes) else (expired.stderr or "")
     finally:
         shutil.rmtree(session, ignore_errors=True)
+        left_behind = sorted(os.listdir(scratch))
+        shutil.rmtree(scratch, ignore_errors=True)
     seconds = time.monotonic() - start
     lines = [line for line in stderr.splitlines() if line.strip()]
     error_line = re.compile(rf"^{re.escape(case.program)}: error: \S")
@@ -257,6 +261,8 @@ def run_case(case, environment, out):
         problems.append(f"exit {status}" + (" (a crash)" if status == 3 or status < 0 else ""))
     if len(lines) != 1 or not error_line.match(lines[0]):
         problems.append(f"{len(lines)} lines on stderr, not one '{case.program}: error:' line")
+    if left_behind:
+        problems.append(f"left {', '.join(left_behind)} in its temporary folder")
     return {"program": case.program, "category": case.category, "what": case.what, "status": status,
             "seconds": round(seconds, 3), "stderr": lines[:5], "problems": problems}
 
