@@ -10,7 +10,7 @@ namespace {
 class HopLatencies final : public MessageTiming {
  public:
   HopLatencies(std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds)
-      : links_(std::move(links)), speeds_(speeds) {}
+      : links_(std::move(links)), speeds_(speeds), least_(*links_, speeds) {}
 
   double arrival(std::uint64_t from, std::uint64_t to, double bytes, double now) override {
     links_->route(from, to, route_);
@@ -23,9 +23,12 @@ class HopLatencies final : public MessageTiming {
     return head + hold;
   }
 
+  double least_transfer(double bytes) const override { return least_(bytes); }
+
  private:
   std::shared_ptr<const PhysicalLinks> links_;
   LinkSpeeds speeds_;
+  OneHopAtLeast least_;
   std::vector<std::uint32_t> route_;
 };
 

@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace gups {
@@ -24,6 +26,15 @@ const std::vector<const NetworkLevelKind*>& kinds() {
 }
 
 }  // namespace
+
+OneHopAtLeast::OneHopAtLeast(const PhysicalLinks& links, LinkSpeeds speeds) : latency_(speeds.latency) {
+  double fastest = 0;
+  for (std::uint32_t link = 0; link < links.count(); ++link) {
+    if (links.exists(link)) fastest = std::max(fastest, links.bandwidth_factor(link));
+  }
+  // No link at all (one node): no message crosses, and none is bounded.
+  fastest_bandwidth_ = fastest > 0 ? speeds.bandwidth * fastest : std::numeric_limits<double>::infinity();
+}
 
 NetworkLevel::NetworkLevel() : kind_(nullptr) {
   for (const auto* kind : kinds()) {

@@ -25,6 +25,11 @@ class MessageTiming {
   // When a message of `bytes` from node `from`, injected at `now`, has
   // arrived whole at node `to` (from != to). Calls come in the order of `now`.
   virtual double arrival(std::uint64_t from, std::uint64_t to, double bytes, double now) = 0;
+  // A time that no message of `bytes` between two nodes takes less than,
+  // whatever else is in flight (arrival - now >= it): a simulated core ahead
+  // of the clock learns from it that a message it started cannot have
+  // completed by its own time. 0 where the level gives none.
+  virtual double least_transfer(double /*bytes*/) const { return 0; }
 };
 
 // Each link's bandwidth, each way, in bytes per second (scaled by the link's
@@ -32,6 +37,19 @@ class MessageTiming {
 struct LinkSpeeds {
   double bandwidth = 0;
   double latency = 0;
+};
+
+// The least time of a message whose route has at least one link, each
+// taking its latency and the message's time on it: one hop on the fastest
+// link (the levels that time a message hop by hop: queue, latency).
+class OneHopAtLeast {
+ public:
+  OneHopAtLeast(const PhysicalLinks& links, LinkSpeeds speeds);
+  double operator()(double bytes) const noexcept { return latency_ + bytes / fastest_bandwidth_; }
+
+ private:
+  double latency_;
+  double fastest_bandwidth_;
 };
 
 // What a level reads besides the links' speeds: the machine file's

@@ -21,7 +21,7 @@ namespace {
 class LinkQueues final : public MessageTiming {
  public:
   LinkQueues(std::shared_ptr<const PhysicalLinks> links, LinkSpeeds speeds)
-      : links_(std::move(links)), speeds_(speeds), bookings_(links_->count()) {}
+      : links_(std::move(links)), speeds_(speeds), least_(*links_, speeds), bookings_(links_->count()) {}
 
   double arrival(std::uint64_t from, std::uint64_t to, double bytes, double now) override {
     links_->route(from, to, route_);
@@ -43,6 +43,9 @@ class LinkQueues final : public MessageTiming {
     return head + hold;
   }
 
+  // Waits at links only add to it.
+  double least_transfer(double bytes) const override { return least_(bytes); }
+
  private:
   struct Booking {
     double start;
@@ -50,6 +53,7 @@ class LinkQueues final : public MessageTiming {
   };
   std::shared_ptr<const PhysicalLinks> links_;
   LinkSpeeds speeds_;
+  OneHopAtLeast least_;
   // Per directed link, the stretches it is booked for from now on, in time order.
   std::vector<std::vector<Booking>> bookings_;
   std::vector<std::uint32_t> route_;  // reused: a route per message, no allocation

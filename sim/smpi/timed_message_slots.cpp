@@ -46,6 +46,10 @@ namespace {
 constexpr std::size_t kDoneSlot = std::numeric_limits<std::size_t>::max();
 constexpr double kFifoPollSeconds = 1e-7;
 constexpr double kNever = std::numeric_limits<double>::infinity();
+// A level sums a message's time hop by hop from its start, the least end is
+// one sum: the two may differ by a few units in the last place of the time,
+// far less than this share of it.
+constexpr double kRounding = 1e-12;
 
 double now() { return simgrid::s4u::Engine::get_clock(); }
 
@@ -125,7 +129,20 @@ class TimedNetwork {
   double transfer_end(int from, int to, double bytes) const {
     const auto a = node_of(from), b = node_of(to);
     const double start = now();
-    return a == b ? start : timing_->arrival(a, b, bytes, start);
+    if (a == b) return start;
+    const double end = timing_->arrival(a, b, bytes, start);
+    // Early looks count on the bound: a level that broke it would change results without a word.
+    if (end < (start + timing_->least_transfer(bytes)) * (1 - kRounding)) {
+      throw std::logic_error("the network level's least transfer time is not a bound: " + std::to_string(end - start) +
+                             " s for " + std::to_string(bytes) + " bytes");
+    }
+    return end;
+  }
+
+  // A time no transfer of `bytes` from rank to rank takes less than: none
+  // within a node.
+  double least_transfer(int from, int to, double bytes) const {
+    return node_of(from) == node_of(to) ? 0 : timing_->least_transfer(bytes);
   }
 
  private:
@@ -155,6 +172,8 @@ class TimedMessageSlots final : public MessageSlots {
         network_(TimedNetwork::get()),
         receiving_(slots, false),
         completion_unknown_(slots, false),
+        started_(slots, 0),
+        least_transfer_(slots, 0),
         channel_of_(slots, nullptr),
         destination_of_(slots, kNoDestination) {
     network_.enrol(rank_, this);
@@ -176,6 +195,8 @@ class TimedMessageSlots final : public MessageSlots {
       destination_of_[slot] = destination;
     }
     const auto bytes = sends_.bytes(count, channel);
+    started_[slot] = std::max(next_start_, now());
+    least_transfer_[slot] = network_.least_transfer(rank_, rank, static_cast<double>(bytes));
     Message message{data, {}, count, static_cast<double>(bytes), rank_, slot};
     when_started([this, message = std::move(message), rank, out]() mutable {
       if (sends_.fifo_messages > 0 && out->fifo_use >= sends_.fifo_messages) {
@@ -198,6 +219,8 @@ class TimedMessageSlots final : public MessageSlots {
     ++outstanding_;
     mark_started(slot);
     receiving_[slot] = true;
+    started_[slot] = std::max(next_start_, now());
+    least_transfer_[slot] = 0;  // it may meet a message that is already in
     // Looked up again only when the slot's channel changes (the all-to-all
     // probe receives on a channel per step).
     Channel*& cached = channel_of_[slot];
@@ -417,9 +440,12 @@ class TimedMessageSlots final : public MessageSlots {
   // change that (early_looks). It reports the first slot, in slot order,
   // complete by then. Of the slots started, a known completion's time is
   // fixed; one not yet known (a send no receive has met, a receive no
-  // message has met, a start not yet run) may still come by then. So the
-  // answer is known when no slot before the first known one complete by
-  // then is of that kind. Empty: not known; holding empty: nothing.
+  // message has met, a start not yet run) may still come by then, unless
+  // even its least end is later: a transfer to another node starts no
+  // earlier than the send nor than now, and takes at least the level's
+  // least transfer time. So the answer is known when no slot before the
+  // first known one complete by then could still complete by then.
+  // Empty: not known; holding empty: nothing.
   std::optional<std::optional<std::size_t>> foreseen() const {
     // With reception FIFOs a receive retired early would free its place
     // early for senders (and held-back sends are injected at the look).
@@ -427,8 +453,10 @@ class TimedMessageSlots final : public MessageSlots {
     const auto first = first_completed(since_);
     if (unknown_ > 0) {
       const std::size_t before = first ? pending_[*first].slot : completion_unknown_.size();
+      const double clock = now();
       for (std::size_t slot = 0; slot < before; ++slot) {
-        if (completion_unknown_[slot]) return std::nullopt;
+        const double least_end = std::max(started_[slot], clock) + least_transfer_[slot];
+        if (completion_unknown_[slot] && least_end <= since_ * (1 + kRounding)) return std::nullopt;
       }
     }
     return first;
@@ -475,6 +503,10 @@ class TimedMessageSlots final : public MessageSlots {
   // in pending_); unknown_ counts them.
   std::vector<bool> completion_unknown_;
   std::size_t unknown_ = 0;
+  // By slot: when its send or post started, and the least time its
+  // transfer takes from whenever it begins (0 for a receive).
+  std::vector<double> started_;
+  std::vector<double> least_transfer_;
   std::vector<Channel*> receive_channels_;  // every channel this rank has posted receives for
   // By slot: where its sends go, or its receives come from (the channels'
   // map never moves an entry).

@@ -56,6 +56,27 @@ TEST(QueueLevel, AMessageTakesAFreeStretchBeforeALinkIsBookedForOneStillHopsAway
   EXPECT_DOUBLE_EQ(queue->arrival(2, 3, 10.0, 4.5), 6.5);   // [3, 4.5] taken; from 4.5 it is free
 }
 
+// Early looks (sim/smpi/timed_message_slots.cpp) take the least transfer
+// time as a bound: no message, contended or not, may arrive sooner.
+TEST(QueueLevel, NoMessageArrivesSoonerThanTheLeastTransferTime) {
+  const TorusShape shape({4, 4});
+  for (const auto* level : {"queue", "latency"}) {
+    auto timing = timed(level, TorusLinks(shape, {true, true}), 400.0, 0.5);
+    EXPECT_DOUBLE_EQ(timing->least_transfer(100.0), 0.5 + 100.0 / 400.0);
+    EXPECT_DOUBLE_EQ(timing->arrival(0, 1, 100.0, 0.0), timing->least_transfer(100.0));  // one hop, alone
+    double now = 0;
+    for (std::uint64_t m = 0; m < 400; ++m) {  // every pair, many at once on shared links
+      const auto from = (m * 7) % 16, to = (m * 11 + 3) % 16;
+      const double bytes = 8.0 * static_cast<double>(1 + m % 40);
+      if (from == to) continue;
+      now += (m % 3 == 0) ? 0.01 : 0.0;
+      // Up to the rounding of the level's sums (hop by hop, from `now`).
+      const double least_end = now + timing->least_transfer(bytes);
+      EXPECT_GE(timing->arrival(from, to, bytes, now), least_end * (1 - 1e-12)) << level << " " << m;
+    }
+  }
+}
+
 TEST(NetworkLevel, IsNamedAndUnknownNamesAreRefused) {
   for (const auto& name : network_level_names()) EXPECT_EQ(to_string(network_level_named(name)), name);
   EXPECT_THROW(network_level_named("wormhole"), std::invalid_argument);
