@@ -200,9 +200,11 @@ def main(argv):
     args = p.parse_args(argv)
     build, source = os.path.abspath(args.build), os.path.abspath(args.source)
 
-    # Open MPI's session folder: one of this run's own at a short path (see replay_transcript.py), removed after.
+    # Open MPI's session folder, and the temporary files of the programs killed here (a gups-sim killed by SIGKILL
+    # cannot remove its own): one folder of this run's own at a short path (see replay_transcript.py), removed after.
     with tempfile.TemporaryDirectory(prefix="tg-ompi-", dir="/tmp") as session:
         os.environ["OMPI_MCA_orte_tmpdir_base"] = session
+        os.environ["TMPDIR"] = session
         results = mpi_faults(build, args.mpirun)
         if not args.no_sim:
             results += sim_faults(build)
