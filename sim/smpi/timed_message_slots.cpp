@@ -195,7 +195,6 @@ class TimedMessageSlots final : public MessageSlots {
       destination_of_[slot] = destination;
     }
     const auto bytes = sends_.bytes(count, channel);
-    started_[slot] = std::max(next_start_, now());
     least_transfer_[slot] = network_.least_transfer(rank_, rank, static_cast<double>(bytes));
     Message message{data, {}, count, static_cast<double>(bytes), rank_, slot};
     when_started([this, message = std::move(message), rank, out]() mutable {
@@ -219,7 +218,6 @@ class TimedMessageSlots final : public MessageSlots {
     ++outstanding_;
     mark_started(slot);
     receiving_[slot] = true;
-    started_[slot] = std::max(next_start_, now());
     least_transfer_[slot] = 0;  // it may meet a message that is already in
     // Looked up again only when the slot's channel changes (the all-to-all
     // probe receives on a channel per step).
@@ -431,6 +429,7 @@ class TimedMessageSlots final : public MessageSlots {
   }
 
   void mark_started(std::size_t slot) {
+    started_[slot] = std::max(next_start_, now());
     completion_unknown_[slot] = true;
     ++unknown_;
   }
@@ -455,8 +454,8 @@ class TimedMessageSlots final : public MessageSlots {
       const std::size_t before = first ? pending_[*first].slot : completion_unknown_.size();
       const double clock = now();
       for (std::size_t slot = 0; slot < before; ++slot) {
-        const double least_end = std::max(started_[slot], clock) + least_transfer_[slot];
-        if (completion_unknown_[slot] && least_end <= since_ * (1 + kRounding)) return std::nullopt;
+        if (!completion_unknown_[slot]) continue;
+        if (std::max(started_[slot], clock) + least_transfer_[slot] <= since_ * (1 + kRounding)) return std::nullopt;
       }
     }
     return first;
