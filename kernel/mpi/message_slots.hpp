@@ -99,6 +99,12 @@ struct SimulatedMessages {
   // goes (a settling run's steady watch), since the core then reports it
   // earlier on the clock.
   bool early_looks = false;
+  // Channels whose messages all come from other nodes (a routing core's
+  // dimensions): a receive posted on one waits at least one transfer across
+  // the network, which early looks may count on. None: any channel may take
+  // messages from the node's own cores. The timed layer checks it on every
+  // message a receive takes.
+  std::function<bool(int channel)> from_other_nodes = nullptr;
 };
 
 class NodeHandoffs;

@@ -108,7 +108,8 @@ class RoutingCore {
                                    buckets_.size() + receive_buffers_.size(),
                                    {context.config.charges_path.empty(), wire_bytes, context.config.mechanisms,
                                     context.config.run_ahead,
-                                    context.config.early_looks && context.steady_watch == nullptr},
+                                    context.config.early_looks && context.steady_watch == nullptr,
+                                    [](int channel) { return channel != kLocalChannel; }},
                                    context.config.sends == TorusSends::standard ? RealSends::standard
                                                                                 : RealSends::synchronous);
     if (context.handoffs) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -24,7 +25,8 @@ struct SimulatedSends {
       : timed_code(simulated.timed_code),
         dma_injection(simulated.mechanisms.dma_injection),
         fifo_messages(dma_injection ? simulated.mechanisms.reception_fifo_messages : 0),
-        wire_bytes(std::move(simulated.wire_bytes)) {}
+        wire_bytes(std::move(simulated.wire_bytes)),
+        from_other_nodes(std::move(simulated.from_other_nodes)) {}
 
   // A message's simulated size: the machine's wire bytes where they are
   // modelled, else its payload and SMPI's envelope.
@@ -37,6 +39,9 @@ struct SimulatedSends {
   bool dma_injection;
   unsigned fifo_messages;  // reception FIFO bound; 0: unbounded
   WireBytes wire_bytes;
+  std::function<bool(int channel)> from_other_nodes;  // SimulatedMessages::from_other_nodes
+
+  bool only_from_other_nodes(int channel) const { return from_other_nodes && from_other_nodes(channel); }
 };
 
 }  // namespace gups

@@ -142,8 +142,10 @@ class TimedNetwork {
   // A time no transfer of `bytes` from rank to rank takes less than: none
   // within a node.
   double least_transfer(int from, int to, double bytes) const {
-    return node_of(from) == node_of(to) ? 0 : timing_->least_transfer(bytes);
+    return node_of(from) == node_of(to) ? 0 : least_network_transfer(bytes);
   }
+  // The same between two nodes.
+  double least_network_transfer(double bytes) const { return timing_->least_transfer(bytes); }
 
  private:
   TimedNetwork() : timing_(installed_message_timing()) {
@@ -218,7 +220,10 @@ class TimedMessageSlots final : public MessageSlots {
     ++outstanding_;
     mark_started(slot);
     receiving_[slot] = true;
-    least_transfer_[slot] = 0;  // it may meet a message that is already in
+    // Only from other nodes: whatever meets it, a "done" at least, crosses the network.
+    least_transfer_[slot] = sends_.only_from_other_nodes(channel)
+                                ? network_.least_network_transfer(static_cast<double>(sends_.bytes(0, channel)))
+                                : 0;
     // Looked up again only when the slot's channel changes (the all-to-all
     // probe receives on a channel per step).
     Channel*& cached = channel_of_[slot];
@@ -396,6 +401,14 @@ class TimedMessageSlots final : public MessageSlots {
       throw std::logic_error("a message of " + std::to_string(message.count) + " updates for a receive of " +
                              std::to_string(receive.capacity));
     }
+    // Early looks count on the receive's least transfer time: a message that could beat it would change
+    // results without a word.
+    if (least_transfer_[receive.slot] >
+        network_.least_transfer(message.sender, rank_, message.bytes) * (1 + kRounding)) {
+      throw std::logic_error("rank " + std::to_string(rank_) + " took a message from rank " +
+                             std::to_string(message.sender) +
+                             " on a channel said to take messages from other nodes only, or a smaller one");
+    }
     if (message.count > 0) std::memcpy(receive.data, message.data, message.count * sizeof(std::uint64_t));
     if (message.arrival >= 0) {  // injected by DMA: in when it arrived, or now
       complete_at(receive.slot, message.count, std::max(message.arrival, now()), message.arrival);
@@ -443,7 +456,11 @@ class TimedMessageSlots final : public MessageSlots {
   // even its least end is later: a transfer to another node starts no
   // earlier than the send nor than now, and takes at least the level's
   // least transfer time. So the answer is known when no slot before the
-  // first known one complete by then could still complete by then.
+  // first known one complete by then could still complete by then. A
+  // receive on a channel only other nodes send to is bounded alike: its
+  // message's transfer begins no earlier than the receive's start nor than
+  // now, except with DMA, where a message may be in before the receive is
+  // posted (the receive then completes when its start runs).
   // Empty: not known; holding empty: nothing.
   std::optional<std::optional<std::size_t>> foreseen() const {
     // With reception FIFOs a receive retired early would free its place
@@ -455,10 +472,16 @@ class TimedMessageSlots final : public MessageSlots {
       const double clock = now();
       for (std::size_t slot = 0; slot < before; ++slot) {
         if (!completion_unknown_[slot]) continue;
-        if (std::max(started_[slot], clock) + least_transfer_[slot] <= since_ * (1 + kRounding)) return std::nullopt;
+        if (least_end(slot, clock) <= since_ * (1 + kRounding)) return std::nullopt;
       }
     }
     return first;
+  }
+
+  // The earliest a slot whose completion is not yet known can complete, seen at `clock`.
+  double least_end(std::size_t slot, double clock) const {
+    if (receiving_[slot] && sends_.dma_injection && started_[slot] > clock) return started_[slot];
+    return std::max(started_[slot], clock) + least_transfer_[slot];
   }
 
   double earliest() const {
@@ -503,7 +526,8 @@ class TimedMessageSlots final : public MessageSlots {
   std::vector<bool> completion_unknown_;
   std::size_t unknown_ = 0;
   // By slot: when its send or post started, and the least time its
-  // transfer takes from whenever it begins (0 for a receive).
+  // transfer takes from whenever it begins (for a receive: 0 unless only
+  // other nodes send to its channel).
   std::vector<double> started_;
   std::vector<double> least_transfer_;
   std::vector<Channel*> receive_channels_;  // every channel this rank has posted receives for
