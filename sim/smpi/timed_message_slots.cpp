@@ -78,6 +78,10 @@ struct Channel {
   std::deque<PostedReceive> posted;
   unsigned fifo_use = 0;  // messages injected towards it that no receive has taken yet
   bool listed = false;    // in its receiving rank's receive_channels_
+  // The least time a message takes to reach it, where only other nodes
+  // send to it (set by its receiving rank when it lists it): whatever meets
+  // a receive, a "done" at least, crosses the network. 0 otherwise.
+  double least_arrival = 0;
 };
 
 // What every simulated rank of this process shares: the level's timing, the
@@ -220,10 +224,6 @@ class TimedMessageSlots final : public MessageSlots {
     ++outstanding_;
     mark_started(slot);
     receiving_[slot] = true;
-    // Only from other nodes: whatever meets it, a "done" at least, crosses the network.
-    least_transfer_[slot] = sends_.only_from_other_nodes(channel)
-                                ? network_.least_network_transfer(static_cast<double>(sends_.bytes(0, channel)))
-                                : 0;
     // Looked up again only when the slot's channel changes (the all-to-all
     // probe receives on a channel per step).
     Channel*& cached = channel_of_[slot];
@@ -234,8 +234,12 @@ class TimedMessageSlots final : public MessageSlots {
       if (!cached->listed) {
         cached->listed = true;
         receive_channels_.push_back(cached);
+        if (sends_.only_from_other_nodes(channel)) {
+          cached->least_arrival = network_.least_network_transfer(static_cast<double>(sends_.bytes(0, channel)));
+        }
       }
     }
+    least_transfer_[slot] = cached->least_arrival;
     when_started([this, &in = *cached, receive = PostedReceive{slot, data, capacity}] {
       if (in.unmatched.empty()) {
         in.posted.push_back(receive);
@@ -403,8 +407,8 @@ class TimedMessageSlots final : public MessageSlots {
     }
     // Early looks count on the receive's least transfer time: a message that could beat it would change
     // results without a word.
-    if (least_transfer_[receive.slot] >
-        network_.least_transfer(message.sender, rank_, message.bytes) * (1 + kRounding)) {
+    if (least_transfer_[receive.slot] > 0 &&
+        least_transfer_[receive.slot] > network_.least_transfer(message.sender, rank_, message.bytes) * (1 + kRounding)) {
       throw std::logic_error("rank " + std::to_string(rank_) + " took a message from rank " +
                              std::to_string(message.sender) +
                              " on a channel said to take messages from other nodes only, or a smaller one");
