@@ -27,8 +27,16 @@ def check_algorithm(args):
         raise ValueError(f"--algorithm: unknown '{args.algorithm}' here (give {', '.join(known)})")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A bad command line is one line with the prefix of every other error of the analysis (argparse prints the
+    usage first, under the subcommand's own prefix)."""
+
+    def error(self, message):
+        self.exit(2, f"analysis: error: {message} ({self.prog} --help)\n")
+
+
 def parser():
-    p = argparse.ArgumentParser(prog="python3 -m analysis", description=__doc__)
+    p = OneLineParser(prog="python3 -m analysis", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
     for name in ("sweep", "plot", "report"):
         s = sub.add_parser(name)

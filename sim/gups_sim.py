@@ -264,6 +264,24 @@ def announcement(args, plan):
     return line if "probe" in plan else line + f", mechanisms: {', '.join(args.chosen_mechanisms) or 'none'}"
 
 
+def against_the_model(args, plan):
+    """Where this run assumes otherwise than gups-model with its defaults (Eq. 1, Eq. 6/7 on the same machine
+    file), each in one line for beside the figure: the simulated steady state may differ from the model by it."""
+    if "probe" in plan or not plan["routes_over_torus"]:
+        return []
+    differences = []
+    if args.costs != "machine":
+        differences.append(f"costs {args.costs}: the model charges the machine file's cycles")
+    elif "dma" not in args.chosen_mechanisms:
+        differences.append("sends wait for a posted receive (rendezvous), where Eq. 1 and Eq. 6/7 take them as "
+                           "injected at once: the steady state may fall below the model's (--mechanisms dma "
+                           "simulates the model's sends)")
+    if "paper-buckets" in args.chosen_mechanisms:
+        differences.append("buckets of the machine's reference sizes, where gups-model sizes them by its rule "
+                           "(gups-model --buckets reference models these)")
+    return differences
+
+
 def simulate(args, workdir, max_wall):
     """One simulation of an update algorithm or of the Apex-Map probe; returns (exit status, result, output
     lines). Raises BadInput."""
@@ -301,6 +319,7 @@ def simulate(args, workdir, max_wall):
     status, result, lines = finish(status, lines, stopped, raw_path, simulation, args, last_progress(notes))
     if status == 0 and result.get("cores"):
         result["binds"] = what_binds(result)
+    result["against_model"] = against_the_model(args, plan)
     return status, result, lines
 
 
@@ -418,6 +437,8 @@ def main(argv):
             print(binds_line(result["binds"]))
         if verdict:
             print(f"Steady-state verdict: {verdict['text']}")
+        for difference in result.get("against_model", []):
+            print(f"Against the model: {difference}")
         if "links" in result:
             result["against_links"], line = against_links(result)
             print(line)

@@ -67,16 +67,20 @@ def steady_verdict(result, tolerance=SETTLED_TOLERANCE, convergence=None):
     quarters_limit = tolerance if noise is None else 2 * tolerance
     measured = f"quarters {spread:.2%} apart" + (f", standard error {noise:.2%}" if noise is not None else "")
     steady = spread <= quarters_limit and (noise is None or noise <= tolerance)
+    # Each limit as it was applied: the quarters' is twice the tolerance where the error is known.
+    criteria = (f"standard error within {tolerance:.1%} and quarters within {quarters_limit:.1%}" if noise is not None
+                else f"its quarters within {tolerance:.1%}")
     if convergence is not None:
         settled = steady and convergence["converged"]
-        basis = "the run stopped once settled, its standard error and quarters, and a run of half the length agree"
+        basis = f"the run stopped once settled, {criteria}, and a run of half the length agrees"
     else:
         settled = steady
-        basis = "standard error and quarters" if noise is not None else "its quarters"
+        basis = criteria
     verdict = {"settled": settled, "tolerance": tolerance, "quarters_apart": spread, "standard_error": noise,
-               "basis": basis, "binding_core_waiting_share": waiting, "updates_per_node": ran}
+               "quarters_limit": quarters_limit, "basis": basis, "binding_core_waiting_share": waiting,
+               "updates_per_node": ran}
     if settled:
-        verdict["text"] = (f"settled: {basis} within {tolerance:.1%} ({measured})" +
+        verdict["text"] = (f"settled: {basis} ({measured})" +
                            ("" if convergence else "; --converge confirms it against a run of half the length"))
         return verdict
     why = []

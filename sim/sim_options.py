@@ -46,6 +46,7 @@ class Catalogue:
     def __init__(self, document):
         self.levels = {level["name"]: level for level in document["network_levels"]}
         self.variants = document["variants"]
+        self.default_updates_per_node = document["default_updates_per_node"]
 
     def names(self, *families):
         return tuple(v["name"] for v in self.variants if v["family"] in families)
@@ -107,8 +108,7 @@ def parse_arguments(argv, catalogue):
                         "(2 pipelines routing X then YZ, 3 updaters); default: the machine file's role_plan, else best")
     updates = p.add_mutually_exclusive_group()
     updates.add_argument("--updates-per-node", type=int,
-                         help="updates each node generates (default: 2^20 / nodes as a power of two, from 2048 to "
-                              "16384: 64 nodes 16384, 256 nodes 4096, 512 and more 2048)")
+                         help=f"updates each node generates (default: {catalogue.default_updates_per_node})")
     updates.add_argument("--updates-per-word", type=int, help="updates per table word instead (HPCC: 4)")
     p.add_argument("--min-updates-per-node", type=int, default=0,
                    help="with the default run length: at least this many updates per node (runs with the dma "

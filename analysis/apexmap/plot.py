@@ -4,11 +4,7 @@ the simulated machine and this host."""
 import math
 import os
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.colors  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
+from ..report.lazy_matplotlib import colors, pyplot as plt
 
 
 def grid(rows, source, algorithm, alphas, blocks, key="mb_per_second_per_process"):
@@ -76,7 +72,7 @@ def surfaces(values, args, where, suffix):
     present = [v for a in algorithms for row in values[a] for v in row if v]
     if not present:
         return []
-    norm = matplotlib.colors.LogNorm(vmin=min(present), vmax=max(present))
+    norm = colors.LogNorm(vmin=min(present), vmax=max(present))
     fig, axes = plt.subplots(1, len(algorithms), figsize=(7 * len(algorithms), 5.2), squeeze=False)
     for ax, algorithm in zip(axes[0], algorithms):
         mesh = draw(ax, values[algorithm], args.alphas, args.blocks, norm, "viridis", ".3g")
@@ -98,7 +94,7 @@ def ratio_surface(values, args, title, name):
         return []
     span = max(max(finite), 1 / min(finite), 1.01)
     fig, ax = plt.subplots(figsize=(8, 5.2))
-    mesh = draw(ax, values, args.alphas, args.blocks, matplotlib.colors.LogNorm(vmin=1 / span, vmax=span), "RdBu", ".2f")
+    mesh = draw(ax, values, args.alphas, args.blocks, colors.LogNorm(vmin=1 / span, vmax=span), "RdBu", ".2f")
     fig.colorbar(mesh, ax=ax, label="bandwidth ratio (log scale; above 1: the first named faster)")
     ax.set_title(title)
     return [save(fig, args.out, name)]

@@ -37,12 +37,29 @@ class Mechanism:
         variant = copy.deepcopy(machine)
         if self.setter is not None:
             self.setter(variant, value)
+            _keep_references(variant)
         variant.setdefault("sources", {})[f"explain.{self.name}"] = f"set to {value:g} by python3 -m analysis explain"
         return variant
 
     def sim_options(self, value):
         """gups-sim options this mechanism adds beyond the machine file."""
         return [self.sim_option, str(int(round(value)))] if self.sim_option else []
+
+
+def _keep_references(variant):
+    """The variant keeps the references of the machine it varies (the paper's bucket sizes that its runs ask for):
+    the loader drops them from a file whose links or clock differ from references_of's, which is right for a
+    machine of one's own and wrong for the same machine with one figure moved on purpose."""
+    of = variant.get("references_of")
+    if not isinstance(of, dict):
+        return
+    links = next((v for key, v in variant.items() if key != "references_of" and isinstance(v, dict)
+                  and "link_bandwidth_bytes_per_s" in v), {})
+    for key in of:
+        if key in links:
+            of[key] = links[key]
+        elif key in variant and key != "name":
+            of[key] = variant[key]
 
 
 def _costs(machine):

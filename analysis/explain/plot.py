@@ -2,10 +2,7 @@
 law and the machine file's value."""
 import math
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from ..report.lazy_matplotlib import pyplot as plt
 
 
 def partition_panel(ax, m, document):

@@ -66,7 +66,7 @@ def explain(args):
         simulated.confirm(entries, mechanisms)
     for mechanism in mechanisms:
         finish(entries[mechanism.name], mechanism, base)
-    ranked = sorted(entries.values(), key=explain_laws.ranking_key)
+    ranked = sorted(entries.values(), key=rank_key)
     wall = time.monotonic() - started
     document = report_document(args, machine, measured, base, ranked, simulated, wall)
     write_outputs(args, document)
@@ -107,6 +107,8 @@ class Simulations:
         self.wall_by_nodes = {}
         # Runs whose steady state did not settle (their verdict), and the sizes whose machine as given did not.
         self.unsettled_runs, self.unsettled_nominal = 0, set()
+        # Runs that failed: {"candidate", "nodes", "value", "status", "reason"} each, in the order they ran.
+        self.failures = []
 
     def confirm(self, entries, mechanisms):
         for n in self.measured:
@@ -159,8 +161,13 @@ class Simulations:
         what = (f"partition {partition.label}" if partition else
                 "the machine as given" if mechanism is None else f"{mechanism.name} = {value:.4g}")
         if document is None:
-            print(f"explain: {n} nodes, {what}: the simulation failed (status {status}): {err.strip()[-200:]}",
+            reason = failure_reason(err)
+            print(f"explain: {n} nodes, {what}: the simulation failed (status {status}): {reason}",
                   file=sys.stderr, flush=True)
+            self.failures.append({"candidate": "partition" if partition else
+                                  "the machine as given" if mechanism is None else mechanism.name,
+                                  "nodes": n, "value": partition.label if partition else value,
+                                  "status": status, "reason": reason})
             return None
         gups, settled = document["steady_gups"], steady_settled(document)
         if settled is False:
@@ -188,6 +195,8 @@ class Simulations:
                 gups = self.run(n, entry["mechanism"], None, partition)
                 if gups is not None:
                     point["tried"][label] = gups
+                else:
+                    point.setdefault("failed", []).append(self.failures[-1])
         point["simulated"] = sorted(point["tried"].items(), key=lambda t: t[1])
 
     def search(self, entry, mechanism, n, nominal_gups):
@@ -211,6 +220,7 @@ class Simulations:
                 break
             gups = self.run(n, mechanism, value)
             if gups is None:
+                point.setdefault("failed", []).append(self.failures[-1])
                 break
             tried.append((value, gups))
             if abs(gups - target) <= tolerance * target:
@@ -239,6 +249,23 @@ def simulation_command(sim, machine_path, algorithm, nodes, owner, network, mach
     if converge:
         command += ["--converge"]
     return command
+
+
+def failure_reason(err):
+    """What a failed gups-sim said last (its error line), shortened for a table."""
+    lines = [line.strip() for line in (err or "").splitlines() if line.strip()]
+    reason = lines[-1] if lines else "no message"
+    return reason if len(reason) <= 240 else reason[:237] + "..."
+
+
+def rank_key(entry):
+    """The laws' ranking, with every candidate whose evidence rests on a failed simulation after those whose
+    evidence is whole: a failed run is missing evidence, not evidence."""
+    return (1 if entry.get("failed") else 0, *explain_laws.ranking_key(entry))
+
+
+def explains(entry):
+    return not entry.get("failed") and explain_laws.ranking_key(entry)[0] == 0
 
 
 def simulated(command, json_path):
@@ -328,6 +355,7 @@ def finish_partition(entry):
 
 def finish(entry, mechanism, base):
     """Each size's needed value (the simulation's where it found one, else the model's) and the laws."""
+    entry["failed"] = [f for point in entry["points"].values() for f in point.get("failed", [])]
     if mechanism.categorical:
         finish_partition(entry)
         return
@@ -358,6 +386,8 @@ def finish(entry, mechanism, base):
                 value, low, high, source = sim_value, needed.low, needed.high, "simulation"
         elif model.reached:
             value, low, high, source = model.value, model.low, model.high, "model"
+            if point.get("failed"):
+                source = "model; its simulation failed"
             gups_at = response.gups
         point.update(value=value, low=low, high=high, source=source)
         if value is None:
@@ -404,6 +434,18 @@ def domain(mechanism, tried):
 # ---- what it says -----------------------------------------------------------------------------------------
 
 def growth(entry):
+    return law_text(entry) + failed_text(entry.get("failed", []))
+
+
+def failed_text(failed):
+    if not failed:
+        return ""
+    sizes = sorted({f["nodes"] for f in failed})
+    return (f" [{len(failed)} of its simulations failed, at {', '.join(map(str, sizes))} nodes: "
+            f"{failed[0]['reason']}]")
+
+
+def law_text(entry):
     law = entry["law"]
     if law is None:
         return "no size reached"
@@ -459,7 +501,7 @@ def binding_moves(entry):
 
 
 def report_document(args, machine, measured, base, ranked, simulated, wall):
-    explaining = [e for e in ranked if explain_laws.ranking_key(e)[0] == 0]
+    explaining = [e for e in ranked if explains(e)]
     first = explaining[0] if explaining else None
     equivalent = [e["mechanism"].name for e in explaining[1:]
                   if first and (e["law"].departures, e["law"].parameters) ==
@@ -470,8 +512,8 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         mechanisms.append({
             "rank": rank, "mechanism": m.name, "meaning": m.meaning, "unit": m.unit, "nominal": entry["nominal"],
             "nominal_text": "the machine's partitions" if m.categorical else f"{entry['nominal']:.4g} {m.unit}",
-            "in_model": args.algorithm_model in m.in_model, "explains": explain_laws.ranking_key(entry)[0] == 0,
-            "growth": growth(entry),
+            "in_model": args.algorithm_model in m.in_model, "explains": explains(entry),
+            "growth": growth(entry), "failed_simulations": entry.get("failed", []),
             "law": None if entry["law"] is None else law_json(entry["law"]),
             "laws": [law_json(law) for law in entry["laws"]],
             "points": [point_json(p) for p in entry["points"].values()]})
@@ -492,6 +534,9 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         verdict = (f"from {len(simulated_sizes)} of {len(measured)} sizes simulated "
                    f"({', '.join(map(str, simulated_sizes)) or 'none'}; {', '.join(map(str, rest))} by the model "
                    f"alone, which may change the verdict): " + verdict)
+    # Failed simulations come first of all: what they would have shown is missing from everything after.
+    if simulated.failures:
+        verdict = failures_text(simulated.failures, simulated.runs) + ": " + verdict
     baseline = [f"at {n} nodes the machine as given simulates to {simulated.nominal[n]:.4g} GUPS and models to "
                 f"{base[n]['gups']:.4g} ({simulated.nominal[n] / base[n]['gups'] - 1:+.1%}) before any candidate "
                 "moves" for n in simulated_sizes
@@ -510,6 +555,7 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         "baseline_disagreements": baseline,
         "mechanisms": mechanisms,
         "simulation": {"runs": simulated.runs, "not_settled_runs": simulated.unsettled_runs,
+                       "failed_runs": len(simulated.failures), "failures": simulated.failures,
                        "not_simulated_from": simulated.stopped_at,
                        "wall_budget": args.wall_budget, "updates_per_node": args.updates_per_node or None,
                        "converge": args.converge,
@@ -517,6 +563,15 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         "wall_seconds": round(wall, 1), "command": "python3 -m analysis " + " ".join(
             shlex.quote(a) for a in sys.argv[1:]),
     }
+
+
+def failures_text(failures, runs):
+    """The verdict's first words where simulations failed: how many, which candidate at which size, and why."""
+    shown = [f"{f['candidate']}" + ("" if f["value"] is None else f" = {fmt(f['value'])}") + f" at {f['nodes']} nodes"
+             for f in failures[:3]]
+    more = f" and {len(failures) - 3} more" if len(failures) > 3 else ""
+    return (f"{len(failures)} of {runs} simulations FAILED ({'; '.join(shown)}{more}: {failures[0]['reason']}), "
+            "so the candidates they would have tested rest on the model alone there")
 
 
 def law_json(law):
@@ -536,14 +591,15 @@ def point_json(point):
                 "value": None, "low": None, "high": None, "unbounded_above": False, "source": point["source"],
                 "model_value": None, "model_low": None, "model_high": None, "model_says": None,
                 "simulated": [{"value": label, "steady_gups": g} for label, g in point["simulated"]],
-                "simulated_value": None, "machine_partition": point["given"].label, "giving": point["good"]}
+                "simulated_value": None, "machine_partition": point["given"].label, "giving": point["good"],
+                "failed": point.get("failed", [])}
     return {"nodes": point["nodes"], "measured": point["measured"], "tolerance": point["tolerance"],
             "value": number(point["value"]), "low": number(point["low"]), "high": number(point["high"]),
             "unbounded_above": point["high"] is not None and math.isinf(point["high"]), "source": point["source"],
             "model_value": number(model.value), "model_low": number(model.low), "model_high": number(model.high),
             "model_says": model.reason or None,
             "simulated": [{"value": v, "steady_gups": g} for v, g in point["simulated"]],
-            "simulated_value": point["sim_value"]}
+            "simulated_value": point["sim_value"], "failed": point.get("failed", [])}
 
 
 def summary(document):
@@ -554,22 +610,40 @@ def summary(document):
         lines.append(f"  {m['rank']}. {m['mechanism']} ({m['meaning']}, {m['nominal_text']} in the "
                      f"machine file): {m['growth']}")
     sim = document["simulation"]
-    lines += ["", f"{sim['runs']} simulations, {document['wall_seconds']:.0f} s of wall time"]
+    failed = f" ({sim['failed_runs']} failed)" if sim.get("failed_runs") else ""
+    lines += ["", f"{sim['runs']} simulations{failed}, {document['wall_seconds']:.0f} s of wall time"]
     return "\n".join(lines)
 
 
 def fmt(x, spec=".4g"):
+    if isinstance(x, str):
+        return x
     return "-" if x is None else ("inf" if isinstance(x, float) and math.isinf(x) else format(x, spec))
 
 
 def needed_cell(p):
     if "giving" in p:
-        return (", ".join(p["giving"]) + " (simulation)" if p["giving"] else "no partition tried").replace("|", "/")
+        return partition_cell(p).replace("|", "/")
     if p["value"] is None:
-        return (p["model_says"] or "out of reach").replace("|", "/")
+        failed = "; its simulation failed" if p.get("failed") else ""
+        return ((p["model_says"] or "out of reach") + failed).replace("|", "/")
     high = "inf" if p["unbounded_above"] else fmt(p["high"])
     note = f"; {p['model_says']}" if p["model_says"] else ""
     return f"{fmt(p['value'])} [{fmt(p['low'])}, {high}] ({p['source']}{note})".replace("|", "/")
+
+
+def partition_cell(p):
+    """The partitions that give the point, else the nearest tried and its error, else why none was."""
+    if p["giving"]:
+        return ", ".join(p["giving"]) + " (simulation)"
+    tried = p["simulated"]
+    failed = f"; {len(p['failed'])} failed" if p.get("failed") else ""
+    if not tried:
+        return "no partition simulated" + failed
+    nearest = min(tried, key=lambda t: abs(t["steady_gups"] - p["measured"]))
+    error = nearest["steady_gups"] / p["measured"] - 1
+    return (f"none of {len(tried)} tried within {100 * p['tolerance']:.1f}%: nearest {nearest['value']} "
+            f"({fmt(nearest['steady_gups'])} GUPS, {100 * error:+.1f}%){failed}")
 
 
 def markdown(document):
@@ -604,10 +678,20 @@ def markdown(document):
     sim = document["simulation"]
     unsettled = sim.get("not_settled_runs")
     lines += ["", f"{sim['runs']} simulations" +
+              (f" ({sim['failed_runs']} of them failed: the table below lists each)" if sim.get("failed_runs")
+               else "") +
               (f" ({unsettled} of them not settled: their steady states may be off by more than 0.5%)"
                if unsettled else "") + f", {document['wall_seconds']:.0f} s of wall time" +
               (f"; not simulated from {sim['not_simulated_from']} nodes" if sim["not_simulated_from"] else "") + ".",
-              "", "Command:", "", f"    {document['command']}", ""]
+              ""]
+    if sim.get("failures"):
+        lines += ["## Failed simulations", ""]
+        lines += study_tools.table_lines([
+            ("candidate", False, lambda f: f["candidate"]), ("value", False, lambda f: fmt(f["value"])),
+            ("nodes", True, lambda f: f["nodes"]), ("status", True, lambda f: f["status"]),
+            ("why", False, lambda f: f["reason"].replace("|", "/"))], sim["failures"])
+        lines += [""]
+    lines += ["Command:", "", f"    {document['command']}", ""]
     return "\n".join(lines)
 
 

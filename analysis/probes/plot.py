@@ -3,10 +3,7 @@ aggregate and per pair, one line per place (this host, each simulated shape and 
 of its peak by shape and level."""
 import os
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from ..report.lazy_matplotlib import pyplot as plt
 
 
 def place(row):

@@ -2,13 +2,8 @@
 per-core busy shares (model against simulation and measurement)."""
 import os
 
-import matplotlib
-import matplotlib.ticker
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from . import stats  # noqa: E402
+from . import stats
+from .lazy_matplotlib import pyplot as plt, ticker
 
 COLOURS = {"direct": "tab:blue", "routed": "tab:orange", "multicore": "tab:green"}
 
@@ -57,7 +52,7 @@ def gups_plot(records, out, title, by_ranks=False, cores=None):
     xs = sorted({x_of(r["algorithm"], r["nodes"]) for r in records if r["algorithm"] and r.get("nodes")})
     if xs and len(xs) <= 12:
         ax.set_xticks(xs, [str(x) for x in xs])
-        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        ax.xaxis.set_minor_locator(ticker.NullLocator())
     ax.set_xlabel("MPI ranks (one core each): direct and routed 1 per node, multicore its cores per node"
                   if by_ranks else "nodes")
     ax.set_ylabel("GUPS (10^9 updates per second)")

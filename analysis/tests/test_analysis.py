@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import math
+import re
 import os
 import struct
 import subprocess
@@ -286,3 +287,18 @@ def test_a_steady_state_with_an_error_is_settled_only_when_the_error_is_within_t
     short = dict(climbing, steady_standard_error=None, steady_spread=0.007)
     assert not convergence.steady_verdict(short)["settled"]
     assert convergence.steady_verdict(dict(short, steady_spread=0.004))["settled"]
+
+
+def test_a_settled_verdict_names_each_limit_as_applied():
+    """Quarters 0.97% apart pass the quarters' limit (twice the tolerance, where the error is known): the text says
+    that limit, never "within 0.5%" beside a figure above it."""
+    convergence = sim_convergence()
+    run = {"steady_gups": 1.0, "steady_spread": 0.0097, "steady_quarters_gups": [0.995, 1.0047],
+           "steady_standard_error": 0.003, "binds": {"core": 3}, "cores": [{"core": 3, "busy_share": 0.9}],
+           "simulation": {"updates_per_node": 8192}}
+    verdict = convergence.steady_verdict(run)
+    assert verdict["settled"] and verdict["quarters_limit"] == 0.01
+    assert "standard error within 0.5% and quarters within 1.0% (quarters 0.97% apart" in verdict["text"]
+    for limit, figure in re.findall(r"(\w+) within ([\d.]+)%", verdict["text"]):
+        shown = re.search(rf"{limit} ([\d.]+)%(?: apart)?[,)]", verdict["text"].split("(", 1)[1])
+        assert shown and float(shown.group(1)) <= float(figure), verdict["text"]

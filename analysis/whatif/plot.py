@@ -1,10 +1,8 @@
 """The what-if study's plot: GUPS against the varied field (one line per size; the model, its two bounds and the
 simulation, each point marked by what binds there), bars per machine when whole machines are compared, and a
 heat map when two fields are varied."""
-from ..report import plot  # chooses matplotlib's file backend before pyplot is imported
-
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib import ticker  # noqa: E402
+from ..report import plot
+from ..report.lazy_matplotlib import pyplot as plt, ticker
 
 
 def label_of(value):

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/levels/fifo_passages.hpp"
 #include "sim/levels/network_level.hpp"
@@ -449,6 +450,23 @@ PacketParameters PacketParameters::read(const LevelParameters& p) {
   for (const auto& [key, value] : p.items()) {
     if (!known.count(key)) throw std::invalid_argument(fmt::format("network_levels.packet.{} is not a known field", key));
   }
+  // What a machine file leaves out is named as missing, all of it at once, not as a wrong value.
+  static const char* const kRequired[] = {"routing", "dynamic_channels", "channel_buffer_chunks", "injection_fifos",
+                                          "reception_fifo_chunks", "reception_bytes_per_s"};
+  std::vector<std::string> missing;
+  for (const char* key : kRequired) {
+    if (!p.contains(key)) missing.emplace_back(key);
+  }
+  if (missing.size() == std::size(kRequired)) {
+    throw std::invalid_argument(fmt::format(
+        "the machine file has no network_levels.packet section, which the packet level needs ({}: "
+        "docs/machine-files.md); or use --network flow, queue or latency",
+        fmt::join(missing, ", ")));
+  }
+  if (!missing.empty()) {
+    throw std::invalid_argument(fmt::format("network_levels.packet lacks {} (docs/machine-files.md)",
+                                            fmt::join(missing, ", ")));
+  }
   PacketParameters r;
   const auto packet = p.value("packet", nlohmann::json::object());
   r.max_packet_bytes = packet.value("max_bytes", 0u);
@@ -458,7 +476,7 @@ PacketParameters PacketParameters::read(const LevelParameters& p) {
     throw std::invalid_argument("the packet level needs the machine's packet.max_bytes and packet.granularity_bytes");
   }
   const auto routing = p.find("routing");
-  if (routing == p.end() || !routing->is_string() || (*routing != "adaptive" && *routing != "deterministic")) {
+  if (!routing->is_string() || (*routing != "adaptive" && *routing != "deterministic")) {
     throw std::invalid_argument("network_levels.packet.routing must be \"adaptive\" or \"deterministic\"");
   }
   r.adaptive = *routing == "adaptive";

@@ -167,7 +167,8 @@ int main(int argc, char** argv) {
   }
   if (list_both) {
     const nlohmann::ordered_json both{{"network_levels", nlohmann::ordered_json::parse(gups::network_levels_json())},
-                                      {"variants", variants_json()}};
+                                      {"variants", variants_json()},
+                                      {"default_updates_per_node", gups::topology::default_updates_per_node_help()}};
     std::cout << both.dump() << "\n";
     return 0;
   }

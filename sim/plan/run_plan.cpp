@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <bit>
 #include <cmath>
@@ -106,6 +107,16 @@ std::uint64_t default_updates_per_node(std::uint64_t nodes) {
   constexpr std::uint64_t kSmallNodes = 64, kUpdatesInAll = std::uint64_t{1} << 25;
   if (nodes <= kSmallNodes) return kSmall;
   return std::max(kAtScale, std::min(kMiddle, kUpdatesInAll / nodes));
+}
+
+std::string default_updates_per_node_help() {
+  std::vector<std::string> examples;
+  for (const std::uint64_t nodes : {64u, 256u, 4096u, 8192u, 65536u}) {
+    examples.push_back(fmt::format("{} nodes {}", nodes, default_updates_per_node(nodes)));
+  }
+  return fmt::format("{} up to {} nodes, above it 2^25 / nodes within {} to {}: {}", default_updates_per_node(1), 64,
+                     default_updates_per_node(std::uint64_t{1} << 40), default_updates_per_node(128),
+                     fmt::join(examples, ", "));
 }
 
 TorusShape requested_shape(const model::Machine& machine, const std::string& shape, std::uint64_t nodes) {

@@ -109,6 +109,8 @@ struct RunPlan {
 // 0.04% (bgl routed). Whether a run settled is the steady-state verdict's
 // to say (sim/sim_convergence.py).
 std::uint64_t default_updates_per_node(std::uint64_t nodes);
+// The rule above in words, with the figures it gives at a few sizes (gups-sim's --help reads it from the catalogue).
+std::string default_updates_per_node_help();
 
 // Throws std::invalid_argument naming the option at fault.
 RunPlan plan_run(const PlanRequest& request);

@@ -213,6 +213,12 @@ TEST(PacketLevel, BadParametersAreRefusedWithOneLineNamingTheField) {
   p = parameters();
   p["buffer_chunks"] = 3;
   refused(p, "buffer_chunks");
+  // A section left out is named as missing, and every field a section lacks at once.
+  refused(LevelParameters::object({{"topology", "torus"}}), "no network_levels.packet section");
+  p = parameters();
+  p.erase("routing");
+  p.erase("reception_bytes_per_s");
+  refused(p, "lacks routing, reception_bytes_per_s");
   p = parameters();
   p["topology"] = "fat_tree";
   refused(p, "fat_tree");
