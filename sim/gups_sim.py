@@ -22,7 +22,7 @@ import tempfile
 # Beside this file, in the source and in the build.
 from sim_convergence import SETTLED_TOLERANCE, binds_line, steady_verdict, what_binds
 from sim_options import (EXCHANGE_PROBE_OPTIONS, PROBE_OPTIONS, BadInput, Catalogue, check_applies, check_writable,
-                         chosen_mechanisms, given, mechanism_options, parse_arguments)
+                         MECHANISMS, chosen_mechanisms, given, mechanism_options, parse_arguments)
 from sim_supervision import check_memory, last_progress, phase_walls, progress_notes, run_simulation
 
 # Filled in by CMake when the build configures this file: absolute paths in the build, paths relative to this
@@ -202,6 +202,7 @@ def prepare(args):
     # Every check before the temporary folder, so that refused input leaves none behind.
     args.chosen_mechanisms = chosen_mechanisms(args)
     args.mechanism_options = mechanism_options(args)
+    all_the_machine_has(args)
     # smpirun runs in the work folder (it leaves its temporary files in the
     # current folder when a run fails), so every path is absolute.
     workdir = os.path.abspath(args.workdir or tempfile.mkdtemp(prefix="gups-sim-"))
@@ -210,6 +211,23 @@ def prepare(args):
     except OSError as error:
         raise BadInput(f"--workdir {workdir}: {error.strerror}") from error
     return workdir
+
+
+def all_the_machine_has(args):
+    """--mechanisms all is every mechanism the machine file gives the inputs for: the paper's bucket sizes only
+    where it lists one for this size (asked by name, a missing size is refused instead); said once."""
+    if args.mechanisms.strip() != "all" or "paper-buckets" not in args.chosen_mechanisms:
+        return
+    if args.algo in args.catalogue.probes():
+        return
+    args.chosen_mechanisms.remove("paper-buckets")
+    plan = run_plan(args)
+    if str(plan["nodes"]) in plan["machine"].get("reference_bucket_sizes", {}):
+        args.chosen_mechanisms = [m for m in MECHANISMS if m in args.chosen_mechanisms + ["paper-buckets"]]
+        return
+    print(f"gups-sim: --mechanisms all: machine {plan['machine']['name']} lists no reference bucket size for "
+          f"{plan['nodes']} nodes, so paper-buckets is left out (buckets by the sizing rule)", file=sys.stderr,
+          flush=True)
 
 
 def simulation_section(args, plan, options, command, wall, peak_kib, stopped):

@@ -105,7 +105,8 @@ def parse_arguments(argv, catalogue):
     p.add_argument("--role-plan",
                    help="multicore: what each core of a node does: paper (min(d, k-1) routing cores, the rest "
                         "updating), best (the planner's, from the machine's costs) or a plan such as 2xX/YZ+3 "
-                        "(2 pipelines routing X then YZ, 3 updaters); default: the machine file's role_plan, else best")
+                        "(2 pipelines routing X then YZ, 3 updaters); default: the machine file's role_plan, else "
+                        "paper, as gups runs")
     updates = p.add_mutually_exclusive_group()
     updates.add_argument("--updates-per-node", type=int,
                          help=f"updates each node generates (default: {catalogue.default_updates_per_node})")

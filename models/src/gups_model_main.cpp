@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
   app.add_option("--role-plan", request.options.role_plan,
                  "multicore: what each core does: paper (min(d, k-1) routing cores, the rest updating), best "
                  "(the planner's: pipelines, routers and updaters balanced by their costs), or a plan such as "
-                 "2xX/YZ+3 (default: the machine file's role_plan, else best)");
+                 "2xX/YZ+3 (default: the machine file's role_plan, else paper, as gups runs)");
   app.add_option("--processes-per-node", request.options.processes_per_node,
                  "direct: processes per node (4 on Blue Gene/P is virtual-node mode)")
       ->check(CLI::Range(1u, 256u))

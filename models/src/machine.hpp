@@ -106,7 +106,10 @@ struct Machine {
   std::string path;                                           // file it was read from, empty if made
   // The role plan multicore runs by default: "paper" (the fixed rule, the
   // paper's plan on Blue Gene/P), "best" (the planner's) or a PlanSpec.
-  std::string role_plan = "best";
+  // Where a file names none, the paper's rule: the plan gups runs by
+  // default, having no costs to plan from, so that a host's measured run
+  // and its model (a calibrated file) follow one plan.
+  std::string role_plan = "paper";
 
   // Set by a program asked for balanced shapes (--shape-rule balanced): the
   // listed partitions are then left aside.

@@ -12,6 +12,7 @@ that a wrong one fails)
 """
 import argparse
 import functools
+import json
 import os
 import re
 import shlex
@@ -104,6 +105,60 @@ def check(line, source, build):
     return None
 
 
+# docs/machine-files.md's check of a new file, run on each example file of docs/examples/ in place of my.json.
+MACHINE_FILE_GUIDE, CHECK_SECTION, PLACEHOLDER = "docs/machine-files.md", "## Checking a new file", "my.json"
+# A plan's core counts stated in words ("5 routing cores, 11 updating"): they must be what the planner gives.
+PLAN_CLAIM = re.compile(r"(\d+) routing(?: cores?)?, (\d+) updating")
+PLANNED = re.compile(r"(\d+) routing, (\d+) updating")
+
+
+def machine_file_checks(source, build):
+    """Runs the guide's check commands on every example machine file; a problem per command that fails."""
+    with open(os.path.join(source, MACHINE_FILE_GUIDE), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split(CHECK_SECTION, 1)[1].split("\n## ", 1)[0]
+    commands = [line for line in code_lines(section) if PLACEHOLDER in line and parse(line)]
+    examples = sorted(f for f in os.listdir(os.path.join(source, "docs", "examples")) if f.endswith(".json"))
+    problems = []
+    for example in examples:
+        for line in commands:
+            words = shlex.split(line.replace(PLACEHOLDER, os.path.join("docs", "examples", example)))
+            words[0] = os.path.join(build, words[0][len("build/"):])
+            done = subprocess.run(words + (["--quiet"] if words[0].endswith("gups-sim") else []),
+                                  capture_output=True, text=True, cwd=source, env={**os.environ, **MPI_ENV},
+                                  timeout=600)
+            if done.returncode != 0:
+                problems.append(f"{MACHINE_FILE_GUIDE}'s check on docs/examples/{example}: {line}\n    exit "
+                                f"{done.returncode}: {done.stderr.strip()[-300:]}")
+    return problems, len(commands) * len(examples)
+
+
+def planned_counts(build, machine):
+    done = subprocess.run([os.path.join(build, "models", "gups-model"), "--machine", machine, "--algorithm",
+                           "multicore", "--nodes", "512", "--explain"], capture_output=True, text=True, timeout=60)
+    found = PLANNED.search(done.stdout)
+    return found.groups() if found else None
+
+
+def plan_claims(source, build):
+    """Each machine file's notes and sources that state a plan's core counts, against the planner's."""
+    problems = []
+    folders = [os.path.join("models", "machines"), os.path.join("docs", "examples")]
+    for folder in folders:
+        for name in sorted(f for f in os.listdir(os.path.join(source, folder)) if f.endswith(".json")):
+            path = os.path.join(source, folder, name)
+            with open(path, encoding="utf-8") as f:
+                document = json.load(f)
+            said = json.dumps(document.get("notes", "")) + json.dumps(document.get("sources", {}))
+            for claim in PLAN_CLAIM.finditer(said):
+                planned = planned_counts(build, path)
+                if planned != claim.groups():
+                    problems.append(f"{folder}/{name} says '{claim.group(0)}' where the planner gives "
+                                    f"{'%s routing, %s updating' % planned if planned else 'no plan'} at 512 nodes "
+                                    "(say gups-model --explain instead)")
+    return problems
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("source")
@@ -124,13 +179,16 @@ def main(argv):
             checked += 1
         if problem:
             failures.append(f"{where}: {line}\n    {problem}")
+    ran, ran_count = machine_file_checks(source, build)
+    failures += ran + plan_claims(source, build)
     tables = subprocess.run([sys.executable, os.path.join(source, "docs", "update.py"), "--check"],
                             capture_output=True, text=True)
     if tables.returncode != 0:
         failures.append("measured tables: " + tables.stderr.strip())
     for failure in failures:
         print(f"check_docs: {failure}")
-    print(f"check_docs: {checked} commands in {len(guides)} documents checked, {len(failures)} problem(s)")
+    print(f"check_docs: {checked} commands in {len(guides)} documents checked, {ran_count} machine-file checks run, "
+          f"{len(failures)} problem(s)")
     return 1 if failures else 0
 
 
