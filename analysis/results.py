@@ -8,7 +8,7 @@ import shlex
 import sys
 
 FIELDS = ["source", "machine", "algorithm", "owner", "nodes", "shape", "ranks", "repeat", "gups", "window_gups",
-          "steady_gups", "steady_spread", "cpu_gups", "network_gups", "binds", "seconds", "wall_seconds", "peak_memory_bytes", "errors",
+          "steady_gups", "steady_spread", "cpu_gups", "network_gups", "binds", "seconds", "wall_seconds", "peak_memory_bytes", "errors", "others_cpu_share",
           "file", "command"]
 
 
@@ -78,6 +78,7 @@ def record_of(document, path):
         simulation = document.get("simulation") or {}
         base.update(wall_seconds=simulation.get("wall_seconds", meta.get("wall_seconds")),
                     peak_memory_bytes=simulation.get("peak_memory_bytes"))
+        base["others_cpu_share"] = (meta.get("host_load") or {}).get("others_cpu_share")
     return base
 
 

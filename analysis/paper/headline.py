@@ -8,7 +8,7 @@ import statistics
 
 from .. import report, results
 from ..report import plot
-from ..run import hpcc
+from ..run import host_load, hpcc
 from . import study
 
 TITLES = {("bgp", "multicore"): "Blue Gene/P, multi-core algorithm (4 specialised cores per node)",
@@ -128,8 +128,9 @@ NOISY = 0.05
 HOW_TO_READ = [
     "## How to read this", "",
     "- **Steady state**: GUPS over the middle half of the update phase (updates applied from 25% to 75% of the time "
-    "every node generates), once the pipeline is full. Its two quarters are compared: a figure is settled when they "
-    "agree within 0.5% (gups-sim prints its verdict; `--converge` runs until it is settled and agrees with a run of "
+    "every node generates), once the pipeline is full. Its standard error and two quarters are read: a figure is settled when "
+    "the error is within 0.5% and the quarters within 1% (twice it: with the error at 0.5% their difference scatters "
+    "that much; gups-sim prints its verdict; `--converge` runs until it is settled and agrees with a run of "
     "half the length).",
     "- **Whole run**: every update over the whole update phase, the start (the pipeline filling) and the end "
     "(draining) included: HPCC's GUP/s line. \"Real time used\" in a simulation's output is simulated time.",
@@ -140,8 +141,23 @@ HOW_TO_READ = [
     "- **Network levels**: flow (SimGrid's links shared fairly: exact, slow at scale), queue (each link serves one "
     "message at a time), latency (no contention), packet (packets through finite buffers); docs/simulator.md.",
     f"- **Noisy**: this host's measured rows whose runs varied by more than {NOISY:.0%}; their ratios to the "
-    "model and the simulation move by as much.", "",
+    "model and the simulation move by as much.",
+    "- **Above the model's bound**: a measured rate higher than the bound by more than twice its runs' variation. "
+    "A bound is the most its inputs allow, so this says the inputs are off, not that the run was lucky.",
+    f"- **Busy host**: other processes used more than {host_load.BUSY_SHARE:.0%} of this host's cores while a "
+    "measured case ran (from /proc/stat, less the run's own CPU time); its figure may be low for that.", "",
 ]
+
+
+def beyond_the_bound(row, repeats):
+    """The words for a measurement above its model's bound by more than its runs vary: a bound is the most the inputs
+    allow, so passing it says the inputs (the calibrated costs) overstate what the host spends: a finding."""
+    ratio = row.get("measured_over_model")
+    varies = 2 * (row.get("measured_cv") or 0) if repeats > 1 else 0
+    if not ratio or ratio <= 1 + max(varies, NOTABLE):
+        return ""
+    return ("; **above the model's bound** by more than its runs vary: the bound is the most its calibrated costs "
+            "allow, so they overstate what this host spends per update (a finding about the inputs, not noise)")
 
 
 def host_findings(rows, measured_records, cores, machine, folder=None):
@@ -160,6 +176,9 @@ def host_findings(rows, measured_records, cores, machine, folder=None):
                 text += f" ({r['measured_over_model_at_median_costs']:.2f}x at its costs' medians)"
         if r["measured_over_sim"]:
             text += f", {r['measured_over_sim']:.2f}x the simulation"
+        text += beyond_the_bound(r, repeats)
+        if (r.get("others_cpu_share") or 0) > host_load.BUSY_SHARE:
+            text += "; " + host_load.busy_text(r["others_cpu_share"])
         lines.append(text)
     if folder is not None:
         lines.append(hpcc_finding(folder, rows))
@@ -188,10 +207,21 @@ TABLE4_COLUMNS = [
     ("simulated steady", True, lambda r: study.steady_cell(r, g)),
     ("simulated whole run", True, lambda r: g(r.get("sim_gups"))),
     ("steady/Eq.", True, lambda r: study.fmt(r.get("sim_over_eq"), ".3f")),
-    ("binds", False, lambda r: r.get("binds") or f"{r['model_binds']} (model)"),
+    ("binds", False, lambda r: short_binds(r.get("binds")) or f"{r['model_binds']} (model)"),
     ("network level", False, lambda r: r.get("network_level") or "-"),
     ("wall s", True, lambda r: study.fmt(r.get("wall_seconds"), ".0f")),
 ]
+
+
+def short_binds(binds):
+    """A binding core by its number alone ("core 3"), so that the table's rows stay one line; binds_legend says what
+    each core does."""
+    return binds.split(" (", 1)[0] if binds else binds
+
+
+def binds_legend(rows):
+    roles = sorted({r["binds"] for r in rows if r.get("binds") and " (" in r["binds"]})
+    return ["Binding cores: " + "; ".join(roles) + "."] if roles else []
 
 
 def write(out, folders, host_file, cores, step):
@@ -221,9 +251,11 @@ def write(out, folders, host_file, cores, step):
               "Bottleneck column as printed; simulated with every modelled mechanism (wire bytes, receive batches, "
               "DMA, mesh below the torus size). Full table: `table4/table4.md`.", ""]
     lines += study.table_lines(TABLE4_COLUMNS, table4)
+    lines += [""] + binds_legend(table4)
     lines += ["", "![table4](table4/table4.png)", "", "## Owners, predicted (the paper's Table 3)", "",
               "Full table: `table3/table3.md`.", ""]
     lines += study.table_lines(TABLE3_COLUMNS, table3)
+    lines += [""] + binds_legend(table3)
     lines += ["", "## This host", ""] + report.system_table(host) + [""] + report.rates_table(host_rows) + [""]
     lines += [f"![{os.path.basename(p)}](host/{os.path.basename(p)})" for p in plots if p.endswith(".png")]
     lines += ["", "## Commands", "", "The main job ran these (each folder's own report lists the runs inside):", ""]
@@ -244,7 +276,7 @@ TABLE3_COLUMNS = [
     ("divide cycles", True, lambda r: study.fmt(r["divide_cycles"], "g")),
     ("Eq. 7", True, lambda r: g(r["eq_gups"])), ("simulated steady", True, lambda r: study.steady_cell(r, g)),
     ("steady/Eq. 7", True, lambda r: study.fmt(r.get("sim_over_eq"), ".3f")),
-    ("binds", False, lambda r: r.get("binds", "-")),
+    ("binds", False, lambda r: short_binds(r.get("binds")) or "-"),
 ]
 
 

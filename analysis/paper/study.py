@@ -128,9 +128,9 @@ def simulate_by_size(args, study, rows, machine_files):
             for series in (key[:2] for key in left):
                 stopped.add(series)
                 for key in (k for k in rows if k[:2] == series and k[2] >= n):
-                    rows[key]["not_simulated"] = (f"about {estimate:.0f} s for {n:,} nodes would pass the "
+                    rows[key]["not_simulated"] = (f"about {estimate:.0f} s for {n:,} nodes would exceed the "
                                                   f"{args.wall_budget:g} s budget")
-            print(f"study: {n} nodes and more not simulated: about {estimate:.0f} s more would pass the "
+            print(f"study: {n} nodes and more not simulated: about {estimate:.0f} s more would exceed the "
                   f"{args.wall_budget:g} s budget ({budget.elapsed():.0f} s used): "
                   f"{', '.join(' '.join(key[:2]) for key in left)}", file=sys.stderr, flush=True)
         if not keys:

@@ -48,17 +48,33 @@ def build_tables(records):
             "measured_over_model": measured["mean"] / bound if measured and bound else None,
             "measured_over_model_at_median_costs": measured["mean"] / typical if measured and typical else None,
             "measured_over_sim": measured["mean"] / sim["mean"] if measured and sim else None,
+            "others_cpu_share": max((r["others_cpu_share"] for r in records if r["source"] == "measured" and
+                                     (r["algorithm"], r["nodes"]) == (algorithm, nodes) and
+                                     r.get("others_cpu_share") is not None), default=None),
         })
     return rows
 
 
+def calibrated(machine):
+    """A machine file gups-calibrate wrote for a host (it alone keeps its costs' spread)."""
+    return "costs_cycles_spread" in machine
+
+
 def system_table(machine):
     torus = machine.get("torus", {})
+    if calibrated(machine):
+        # One box: its ranks talk through shared memory, and the torus is only the one the algorithms lay on them.
+        interconnect = (f"shared memory within this host (MPI between ranks, timed by gups-calibrate: "
+                        f"{torus.get('link_bandwidth_bytes_per_s', 0) / 1e6:.0f} MB/s each way, "
+                        f"{torus.get('link_latency_s', 0) * 1e6:.2f} us latency); the torus is virtual, laid on "
+                        "the ranks")
+    else:
+        interconnect = (f"{torus.get('dimensions')}-D torus, {torus.get('link_bandwidth_bytes_per_s', 0) / 1e6:.0f} "
+                        "MB/s per link each way")
     return ["| item | value |", "| --- | --- |", f"| machine | {machine.get('description')} |",
             f"| clock | {machine.get('clock_hz', 0) / 1e6:.0f} MHz |",
             f"| cores per node | {machine.get('cores_per_node')} |",
-            f"| interconnect | {torus.get('dimensions')}-D torus, "
-            f"{torus.get('link_bandwidth_bytes_per_s', 0) / 1e6:.0f} MB/s per link each way |"]
+            f"| interconnect | {interconnect} |"]
 
 
 def model_cell(row):

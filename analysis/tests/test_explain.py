@@ -235,3 +235,79 @@ def test_the_evidence_names_the_binding_core_as_gups_model_does():
     assert verdict.binding_name({"binds": "cpu", "binding_resource": "core 3: receive Z, update the table"}) == "core 3"
     assert verdict.binding_name({"binds": "network", "binding_resource": "network: dimension 0 links"}) == "network"
     assert verdict.binding_name({"binds": "cpu"}) == "cpu"
+
+
+needs_sim = pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "sim", "gups-sim")),
+                               reason="needs the build's gups-sim (TORUS_GUPS_BUILD)")
+# Stands in for gups-sim: refuses every machine explain set link_bandwidth in, runs the real one otherwise.
+FAILING_SIM = """#!/usr/bin/env python3
+import json, os, sys
+machine = sys.argv[sys.argv.index("--machine") + 1]
+if "explain.link_bandwidth" in json.load(open(machine)).get("sources", {}):
+    sys.exit("gups-sim: error: a failure injected for link_bandwidth")
+os.execv(REAL, [REAL] + sys.argv[1:])
+"""
+
+
+def build_with_failing_sim(tmp_path):
+    """A build folder that is the real one but for a gups-sim that fails for one candidate."""
+    fake = tmp_path / "build"
+    fake.mkdir()
+    for entry in os.listdir(BUILD):
+        if entry != "sim":
+            os.symlink(os.path.join(BUILD, entry), fake / entry)
+    (fake / "sim").mkdir()
+    for entry in os.listdir(os.path.join(BUILD, "sim")):
+        if entry != "gups-sim":
+            os.symlink(os.path.join(BUILD, "sim", entry), fake / "sim" / entry)
+    wrapper = fake / "sim" / "gups-sim"
+    wrapper.write_text(FAILING_SIM.replace("REAL", repr(os.path.join(BUILD, "sim", "gups-sim"))))
+    wrapper.chmod(0o755)
+    return str(fake)
+
+
+@needs_sim
+def test_a_failed_simulation_is_reported_and_never_ranked_as_evidence(tmp_path):
+    import json
+    build = build_with_failing_sim(tmp_path)
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "analysis", "explain", "--machine", "bgp", "--algorithm", "multicore",
+                           "--measured", column(tmp_path, "nodes,gups\n64,0.30\n"), "--mechanisms",
+                           "link_bandwidth,top3", "--updates-per-node", "2048", "--sim-steps", "2", "--network", "flow",
+                           "--out", str(out), "--build", build], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    document = json.loads((out / "explain.json").read_text())
+    failures = document["simulation"]["failures"]
+    assert failures and all(f["candidate"] == "link_bandwidth" and f["nodes"] == 64 for f in failures)
+    assert "a failure injected for link_bandwidth" in failures[0]["reason"]
+    # The verdict's first words, the printed summary, the ranking and the report's table all say it.
+    assert document["verdict"].startswith(f"{len(failures)} of {document['simulation']['runs']} simulations FAILED "
+                                          "(link_bandwidth")
+    assert f"simulations ({len(failures)} failed)" in done.stdout
+    ranked = [m["mechanism"] for m in document["mechanisms"]]
+    assert ranked.index("top3") < ranked.index("link_bandwidth")
+    bandwidth = next(m for m in document["mechanisms"] if m["mechanism"] == "link_bandwidth")
+    assert not bandwidth["explains"] and "of its simulations failed, at 64 nodes" in bandwidth["growth"]
+    text = (out / "explain.md").read_text()
+    assert "## Failed simulations" in text and "a failure injected for link_bandwidth" in text
+
+
+def test_a_varied_machine_keeps_the_references_its_runs_ask_for():
+    machine = {"name": "bgp", "cores_per_node": 4, "clock_hz": 8.5e8,
+               "torus": {"link_bandwidth_bytes_per_s": 425e6, "link_latency_s": 1e-7},
+               "references_of": {"name": "bgp", "cores_per_node": 4, "clock_hz": 8.5e8,
+                                 "link_bandwidth_bytes_per_s": 425e6, "link_latency_s": 1e-7},
+               "reference_bucket_sizes": {"256": 25}}
+    half = explain_mechanisms.MECHANISMS["link_bandwidth"].applied(machine, 0.5)
+    assert half["references_of"]["link_bandwidth_bytes_per_s"] == 212.5e6 == half["torus"]["link_bandwidth_bytes_per_s"]
+    slow = explain_mechanisms.MECHANISMS["link_latency"].applied(machine, 2e-7)
+    assert slow["references_of"]["link_latency_s"] == 2e-7 and slow["reference_bucket_sizes"] == {"256": 25}
+    assert machine["references_of"]["link_bandwidth_bytes_per_s"] == 425e6  # the machine as given is left alone
+
+
+def test_a_partition_cell_gives_the_nearest_tried_when_none_is_within_tolerance():
+    from analysis.explain import verdict
+    point = {"giving": [], "measured": 1.0, "tolerance": 0.01,
+             "simulated": [{"value": "4x4x4 ttt", "steady_gups": 0.9}, {"value": "4x4x4 mmm", "steady_gups": 0.95}]}
+    assert verdict.needed_cell(point) == "none of 2 tried within 1.0%: nearest 4x4x4 mmm (0.95 GUPS, -5.0%)"
+    assert verdict.needed_cell(dict(point, simulated=[])) == "no partition simulated"

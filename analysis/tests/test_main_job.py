@@ -62,7 +62,7 @@ def test_main_job_rejects_a_budget_that_is_not_positive(capsys):
 def test_findings_say_how_far_the_simulation_is_from_the_equation():
     rows = [table4_row("bgp", "multicore", 64, 0.38, 0.381, paper=0.38),
             table4_row("bgp", "multicore", 128, 0.75, 0.75, paper=0.75),
-            table4_row("bgp", "multicore", 256, 1.5, skipped="about 50 s would pass the 40 s budget", paper=1.49),
+            table4_row("bgp", "multicore", 256, 1.5, skipped="about 50 s would exceed the 40 s budget", paper=1.49),
             table4_row("bgp", "routed", 64, 0.12, 0.115, binds="core 0"),
             table4_row("bgp", "routed", 128, 0.23, 0.21, binds="core 0")]
     found = headline.table4_findings(rows)
@@ -73,7 +73,7 @@ def test_findings_say_how_far_the_simulation_is_from_the_equation():
            "0.75 in the paper's Bottleneck column." in found[0]
     assert "0.913 to 0.958 of Eq. 1, further below it as the machine grows" in found[1]
     assert "at 128 nodes: 3.57x simulated, 3.26x by the equations" in found[2]
-    assert found[3] == ("**Modelled only** from 256 nodes up (about 50 s would pass the 40 s budget); Eq. 7 gives "
+    assert found[3] == ("**Modelled only** from 256 nodes up (about 50 s would exceed the 40 s budget); Eq. 7 gives "
                         "1.5 GUPS at 256 nodes, the paper's Bottleneck column 1.49.")
     assert found[4] == "The network bound (4B/b) binds at no size of the table: every bound is the CPU's."
     rows[1]["steady_settled"] = False
@@ -138,3 +138,63 @@ def test_budget_goes_by_what_a_converged_run_simulated(monkeypatch):
     by_default.record(("bgp", "multicore", 4096), 81.1)
     by_default.record(("bgp", "multicore", 8192), 145.1)
     assert by_default.estimate([("bgp", "multicore", 16384)]) / by_default.MARGIN > 1.5 * 299.6
+
+
+def host_row(ratio, cv, others=None):
+    return {"algorithm": "direct", "nodes": 2, "ranks": 2, "measured": 0.1, "measured_cv": cv,
+            "measured_over_model": ratio, "measured_over_sim": ratio, "others_cpu_share": others}
+
+
+def test_a_measurement_above_its_bound_is_a_finding_not_noise():
+    runs = [{"source": "measured", "algorithm": "direct", "nodes": 2}] * 3
+    above = headline.host_findings([host_row(1.36, 0.03)], runs, 2, {"clock_hz": 2.4e9})[0]
+    assert "**above the model's bound** by more than its runs vary" in above and "not noise" in above
+    # Within twice its runs' variation of the bound (1.08 with 9.4% run to run) it is not called a finding.
+    within = headline.host_findings([host_row(1.08, 0.094)], runs, 2, {"clock_hz": 2.4e9})[0]
+    assert "above the model's bound" not in within and "**noisy**" in within
+    below = headline.host_findings([host_row(0.8, 0.01)], runs, 2, {"clock_hz": 2.4e9})[0]
+    assert "above the model's bound" not in below
+
+
+def test_a_run_on_a_busy_host_says_so_beside_its_figure():
+    runs = [{"source": "measured", "algorithm": "direct", "nodes": 2}] * 3
+    busy = headline.host_findings([host_row(0.45, 0.02, others=0.48)], runs, 2, {"clock_hz": 2.4e9})[0]
+    assert "the host was busy: other processes used 48% of its cores during these runs" in busy
+    quiet = headline.host_findings([host_row(0.95, 0.02, others=0.02)], runs, 2, {"clock_hz": 2.4e9})[0]
+    assert "busy" not in quiet
+
+
+def test_the_host_load_counts_other_processes_not_the_run_itself(monkeypatch):
+    from analysis.run import host_load
+    # Over 2 s on 2 cores: every process spent 3 CPU seconds, the run's own children 1: others took half the cores.
+    busy, own, clock = iter([100.0, 103.0]), iter([5.0, 6.0]), iter([10.0, 12.0])
+    monkeypatch.setattr(host_load, "_busy_seconds", lambda: next(busy))
+    monkeypatch.setattr(host_load, "_children_seconds", lambda: next(own))
+    monkeypatch.setattr(host_load.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(host_load.os, "cpu_count", lambda: 2)
+    with host_load.HostLoad() as load:
+        pass
+    assert load.others_share == 0.5 and load.record() == {"others_cpu_share": 0.5, "cores": 2}
+
+
+def test_the_host_load_reads_this_system():
+    import subprocess
+    import sys
+    from analysis.run import host_load
+    with host_load.HostLoad() as load:
+        subprocess.run([sys.executable, "-c", "sum(i * i for i in range(2_000_000))"], check=True)
+    assert load.others_share is not None and 0 <= load.others_share <= 1
+
+
+def test_the_host_table_describes_one_box_and_table_rows_stay_one_line():
+    from analysis.report import document
+    host = {"description": "this host", "clock_hz": 2.45e9, "cores_per_node": 2, "costs_cycles_spread": {},
+            "torus": {"dimensions": 3, "link_bandwidth_bytes_per_s": 6.219e9, "link_latency_s": 3e-7}}
+    row = document.system_table(host)[-1]
+    assert "shared memory within this host" in row and "6219 MB/s" in row and "torus is virtual" in row
+    bgp = {k: v for k, v in host.items() if k != "costs_cycles_spread"}
+    assert document.system_table(bgp)[-1].startswith("| interconnect | 3-D torus, 6219 MB/s")
+    rows = [{"binds": "core 3 (receive Z, update the table)"}, {"binds": "core 0 (generate, route X)"}]
+    assert headline.short_binds(rows[0]["binds"]) == "core 3"
+    assert headline.binds_legend(rows) == ["Binding cores: core 0 (generate, route X); core 3 (receive Z, update the "
+                                           "table)."]
