@@ -2,7 +2,7 @@
 import sys
 
 try:
-    from .cli import main
+    from .cli import entry
 except ModuleNotFoundError as missing:
     # Another python3 earlier on PATH (pyenv, a venv) often lacks Debian's packages: one line that says which
     # interpreter ran and what to use instead, not a traceback.
@@ -10,4 +10,4 @@ except ModuleNotFoundError as missing:
              f"(Debian's python3-matplotlib and python3-markdown: bash .ci/setup installs them) or pip install "
              f"{missing.name}")
 
-sys.exit(main(sys.argv[1:]))
+entry()

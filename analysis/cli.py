@@ -245,5 +245,10 @@ def main(argv):
 
 
 def entry():
-    """The installed torus-gups-analysis command."""
-    sys.exit(main(sys.argv[1:]))
+    """python3 -m analysis, and the installed torus-gups-analysis command."""
+    try:
+        status = main(sys.argv[1:])
+    except BrokenPipeError:  # its reader left (| head): quiet, as a C program its SIGPIPE ends
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 141
+    sys.exit(status)

@@ -416,6 +416,24 @@ def discard_workdir(args, workdir, keep=False):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def print_result(result, lines, verdict):
+    """What a person reads of a finished run, on standard output."""
+    for line in lines:
+        if not line.startswith("gups: progress:"):
+            print(line)
+    if "binds" in result:
+        print(binds_line(result["binds"]))
+    if verdict:
+        print(f"Steady-state verdict: {verdict['text']}")
+    for difference in result.get("against_model", []):
+        print(f"Against the model: {difference}")
+    if "links" in result:
+        print(against_links(result)[1])
+    simulation = result["simulation"]
+    print(f"Simulation: {simulation['wall_seconds']:.1f} s wall, {simulation['peak_memory_bytes'] / 2**20:.0f} "
+          f"MiB peak, SimGrid {SIMGRID_VERSION}")
+
+
 def main(argv):
     args = parse_arguments(argv, catalogue())
     workdir = None
@@ -448,21 +466,12 @@ def main(argv):
                                  result.get("convergence"))
         if verdict:
             result["steady_verdict"] = verdict
-        for line in lines:
-            if not line.startswith("gups: progress:"):
-                print(line)
-        if "binds" in result:
-            print(binds_line(result["binds"]))
-        if verdict:
-            print(f"Steady-state verdict: {verdict['text']}")
-        for difference in result.get("against_model", []):
-            print(f"Against the model: {difference}")
         if "links" in result:
-            result["against_links"], line = against_links(result)
-            print(line)
-        simulation = result["simulation"]
-        print(f"Simulation: {simulation['wall_seconds']:.1f} s wall, {simulation['peak_memory_bytes'] / 2**20:.0f} "
-              f"MiB peak, SimGrid {SIMGRID_VERSION}")
+            result["against_links"] = against_links(result)[0]
+        try:
+            print_result(result, lines, verdict)
+        except BrokenPipeError:  # its reader left (| head): the JSON is still written and the work folder removed
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=2)

@@ -127,8 +127,8 @@ def report(args):
     all_records = results.load_records(args.out)
     records = [r for r in all_records if r.get("owner", "division") == "division"]
     if not records:
-        print(f"report: no results in {args.out}/raw", flush=True)
-        return 2
+        raise ValueError(f"report: no results in {args.out}/raw (python3 -m analysis sweep --out {args.out} makes "
+                         "them)")
     results.write_csv(all_records, os.path.join(args.out, "results.csv"))
     from ..run.programs import load_machine
     machine = load_machine(args.machine, args.build)

@@ -39,8 +39,11 @@ NOT_A_SHAPE_OF_ANY_SIZE = {k: v for k, v in NOT_A_SHAPE.items() if k != "two sid
 
 
 class Case:
-    def __init__(self, program, category, argv, what):
+    """One bad input; cut_short: the command is good, and its output is cut short instead (its reader gone)."""
+
+    def __init__(self, program, category, argv, what, cut_short=False):
         self.program, self.category, self.argv, self.what = program, category, argv, what
+        self.cut_short = cut_short
 
 
 def option_cases(program, binary, base, option, values, category_prefix=""):
@@ -161,6 +164,50 @@ def sim_cases(sim):
     return cases
 
 
+ANALYSIS_SUBCOMMANDS = ("main", "study", "sweep", "report", "plot", "table2", "explain", "apexmap", "probes")
+
+
+def analysis_cases(out, build):
+    """python3 -m analysis and each subcommand: one error line with the analysis's prefix, exit 2."""
+    analysis = [sys.executable, "-m", "analysis"]
+    built = ["--build", build]
+    measured = os.path.join(out, "measured.csv")
+    with open(measured, "w", encoding="utf-8") as f:
+        f.write("nodes,gups\n64,0.38\n")
+    cases = [Case("analysis", "mistyped option", analysis + [sub, "--no-such-option"], f"{sub} --no-such-option")
+             for sub in ANALYSIS_SUBCOMMANDS]
+    cases += [Case("analysis", "no subcommand", analysis, "no subcommand"),
+              Case("analysis", "unknown subcommand", analysis + ["magic"], "magic")]
+    explain = analysis + ["explain", "--out", os.path.join(out, "e"), "--no-simulation"] + built
+    cases += [Case("analysis", "explain: missing file", explain + ["--measured", "/x/none.csv"], "no such column"),
+              Case("analysis", "explain: tolerance", explain + ["--measured", measured, "--tolerance", "2"], "2"),
+              Case("analysis", "explain: machine", explain + ["--measured", measured, "--machine", "nosuch"], "nosuch"),
+              Case("analysis", "explain: mechanism", explain + ["--measured", measured, "--mechanisms", "warp"],
+                   "warp")]
+    cases += option_cases("analysis", sys.executable, ["-m", "analysis", "study", "table4", "--out",
+                                                       os.path.join(out, "s"), "--model-only", *built], "--jobs",
+                          {"zero": "0", "non-numeric": "abc"}, "study: ")
+    cases += option_cases("analysis", sys.executable, ["-m", "analysis", "sweep", "--out", os.path.join(out, "w"),
+                                                       "--sources", "model", *built], "--repeat", {"zero": "0"}, "sweep: ")
+    cases += option_cases("analysis", sys.executable, ["-m", "analysis", "main", "--out", os.path.join(out, "m"), *built],
+                          "--budget", {"zero": "0", "not a number": "nan"}, "main: ")
+    empty = os.path.join(out, "empty")
+    os.makedirs(empty, exist_ok=True)
+    cases += [Case("analysis", "report: no results", analysis + ["report", "--out", empty], "an empty folder")]
+    return cases
+
+
+def cut_short_cases(paths, source):
+    """Good commands whose reader goes before they write: no traceback, no crash, nothing left behind."""
+    commands = [("gups-model", [paths["gups-model"], "--machine", "bgp", "--sweep", "64:32768"]),
+                ("gups-topology", [paths["gups-topology"], "--catalogue"]),
+                ("analysis", [sys.executable, "-m", "analysis", "study", "--help"]),
+                ("analysis", [sys.executable, "-m", "analysis", "explain", "--help"])]
+    if os.path.exists(paths["gups-sim"]):
+        commands += [("gups-sim", [paths["gups-sim"], "--machine", "bgp", "--nodes", "8", "--quiet"])]
+    return [Case(program, "output cut short", argv, " ".join(argv[1:4]), cut_short=True) for program, argv in commands]
+
+
 # Fields a machine file may leave out (docs/machine-files.md): their absence is no error.
 OPTIONAL_FIELDS = {"torus.mesh_below_nodes"}
 
@@ -231,7 +278,7 @@ def machine_cases(model, topology, sim, source, out):
     return cases
 
 
-def run_case(case, environment, out):
+def run_case(case, environment, source):
     # Open MPI singletons started at once race to create the same session folder under one tmpdir ("mkdir ...
     # File exists", seen once in 565 x 4 here): each case gets a tmpdir of its own, with a short path whatever the
     # checkout's (Open MPI's socket paths under it must fit in 108 characters; see tests/integration/CMakeLists.txt).
@@ -240,14 +287,22 @@ def run_case(case, environment, out):
     scratch = tempfile.mkdtemp(prefix="tg-tmp-")
     environment = {**environment, "OMPI_MCA_orte_tmpdir_base": session, "TMPDIR": scratch}
     start = time.monotonic()
+    closed = None
+    if case.cut_short:  # a pipe whose reader has gone: the first write fails
+        read_end, closed = os.pipe()
+        os.close(read_end)
     try:
-        done = subprocess.run(case.argv, capture_output=True, text=True, errors="replace", timeout=SECONDS_ALLOWED,
-                              env=environment, stdin=subprocess.DEVNULL)
+        done = subprocess.run(case.argv, stdout=closed if closed is not None else subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, errors="replace",
+                              timeout=SECONDS_ALLOWED * (3 if case.cut_short else 1), env=environment,
+                              stdin=subprocess.DEVNULL, cwd=source)
         status, stderr = done.returncode, done.stderr
     except subprocess.TimeoutExpired as expired:
         status, stderr = "timeout", (expired.stderr or b"").decode(errors="replace") \
             if isinstance(expired.stderr, bytes) else (expired.stderr or "")
     finally:
+        if closed is not None:
+            os.close(closed)
         shutil.rmtree(session, ignore_errors=True)
         left_behind = sorted(os.listdir(scratch))
         shutil.rmtree(scratch, ignore_errors=True)
@@ -255,11 +310,17 @@ def run_case(case, environment, out):
     lines = [line for line in stderr.splitlines() if line.strip()]
     error_line = re.compile(rf"^{re.escape(case.program)}: error: \S")
     problems = []
-    if status == "timeout":
+    if case.cut_short:
+        # Ended quietly: its work done (0), or stopped by the broken pipe as a C program is (SIGPIPE, 141).
+        if status not in (0, 141, -13):
+            problems.append(f"exit {status}")
+        if any(word in stderr for word in ("Traceback", "BrokenPipe", "Error", "Aborted")):
+            problems.append("a traceback or crash on stderr")
+    elif status == "timeout":
         problems.append(f"still running after {SECONDS_ALLOWED:g} s")
     elif status != 2:
         problems.append(f"exit {status}" + (" (a crash)" if status == 3 or status < 0 else ""))
-    if len(lines) != 1 or not error_line.match(lines[0]):
+    if not case.cut_short and (len(lines) != 1 or not error_line.match(lines[0])):
         problems.append(f"{len(lines)} lines on stderr, not one '{case.program}: error:' line")
     if left_behind:
         problems.append(f"left {', '.join(left_behind)} in its temporary folder")
@@ -287,10 +348,11 @@ def main(argv):
         if not args.no_sim:
             cases += sim_cases(paths["gups-sim"])
         cases += machine_cases(paths["gups-model"], paths["gups-topology"], paths["gups-sim"], args.source, out)
+        cases += analysis_cases(out, os.path.abspath(args.build)) + cut_short_cases(paths, args.source)
         if args.no_sim:
             cases = [c for c in cases if c.program != "gups-sim"]
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            results = list(pool.map(lambda c: run_case(c, environment, out), cases))
+            results = list(pool.map(lambda c: run_case(c, environment, args.source), cases))
 
     failed = [r for r in results if r["problems"]]
     for r in failed:
@@ -300,11 +362,11 @@ def main(argv):
         by_program.setdefault(r["program"], []).append(r)
     for program, runs in by_program.items():
         slowest = max(r["seconds"] for r in runs)
-        print(f"fuzz: {program}: {len(runs)} bad inputs, {sum(not r['problems'] for r in runs)} ended with exit 2 "
-              f"and one error line (slowest {slowest:.1f} s)", file=sys.stderr)
+        print(f"fuzz: {program}: {len(runs)} cases, {sum(not r['problems'] for r in runs)} ended as they should "
+              f"(slowest {slowest:.1f} s)", file=sys.stderr)
     categories = len({(r["program"], r["category"]) for r in results})
-    print(f"fuzz: {len(results)} bad inputs in {categories} kinds, {len(results) - len(failed)} ended with exit 2 and "
-          f"one error line, {len(failed)} did not")
+    print(f"fuzz: {len(results)} cases in {categories} kinds (bad inputs: exit 2 and one error line; output cut "
+          f"short: no traceback or crash), {len(results) - len(failed)} ended as they should, {len(failed)} did not")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)
