@@ -251,6 +251,7 @@ nlohmann::json to_json(const RunResult& r) {
         {"max_pending_core", s.max_pending}}},
       {"nodes", r.nodes},
       {"cores_per_node", r.cores_per_node},
+      {"role_plan", r.role_plan.empty() ? nlohmann::json() : nlohmann::json(r.role_plan)},
       {"shape", r.shape},
       {"node_buckets", r.node_buckets},
       {"bucket_capacity", r.bucket_capacity},

@@ -82,6 +82,7 @@ struct RunResult {
   UpdateStats stats;
   std::uint64_t nodes = 0;
   unsigned cores_per_node = 1;
+  std::string role_plan;  // multicore: the plan the cores followed, spelled as --role-plan takes it
   std::string shape;  // empty for direct
   unsigned mapping_mode = 1;
   std::uint64_t node_lookahead = 0;  // what a node may hold in its mode (0: the look-ahead)

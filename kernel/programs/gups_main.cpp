@@ -259,6 +259,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.verification_seconds = verification_seconds;
     result.nodes = setup.nodes;
     result.cores_per_node = setup.cores_per_node;
+    if (traits(config.algorithm).specialised_cores) result.role_plan = setup.plan.spec().to_string();
     result.shape = setup.shape ? setup.shape->to_string() : "";
     result.node_buckets = setup.node_buckets.total();
     result.handoffs = handoffs_description(setup, handoffs.has_value());
