@@ -118,7 +118,7 @@ def to_html(text):
         raise ValueError("the HTML report needs Python-Markdown (Debian: apt install python3-markdown)") from error
     body = markdown.markdown(text, extensions=["tables", "fenced_code"], output_format="html")
     style = ("body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}"
-             "td,th{border:1px solid #999;padding:2px 6px;text-align:right}")
+             "td,th{border:1px solid #999;padding:2px 6px;text-align:right}td{white-space:nowrap}")
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>torus-gups report</title><style>{style}</style>"
             f"</head><body>{body}</body></html>\n")
 
