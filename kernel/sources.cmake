@@ -19,6 +19,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/route_step.cpp
   kernel/core/run_report.cpp
   kernel/core/shared_cores.cpp
+  kernel/core/host_load.cpp
   kernel/core/shared_table.cpp
   kernel/core/steady_watch.cpp
   kernel/core/stream_stretches.cpp

@@ -98,6 +98,7 @@ std::string format_hpcc_lines(const RunResult& r) {
   out += "Whole run: the time and rate above span the update phase, pipelines filling and draining included, "
          "on MPI_Wtime's clock (simulated time under SMPI)\n";
   out += shared_cores_line(r.shared_cores);
+  out += host_load_line(r.others_cpu_share);
   if (r.window_gups > 0) {
     out += fmt::format("Generator window rate (each generator from 25% to 75% of its updates; overstates the "
                        "rate when updates pile up in buffers) = {:.9f} GUP/s\n",
@@ -231,6 +232,7 @@ nlohmann::json to_json(const RunResult& r) {
       {"handoffs", r.handoffs.empty() ? nlohmann::json() : nlohmann::json(r.handoffs)},
       {"torus_sends", r.shape.empty() ? nlohmann::json() : nlohmann::json(to_string(r.config.sends))},
       {"cores_shared", shared_cores_json(r.shared_cores)},
+      {"host_others_cpu_share", host_load_json(r.others_cpu_share)},
       {"mapping_mode", r.mapping_mode},
       {"protection", mapping_mode(r.mapping_mode).cores_share_table() ? nlohmann::json(to_string(r.config.protection))
                                                                      : nlohmann::json()},

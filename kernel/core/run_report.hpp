@@ -8,6 +8,7 @@
 
 #include "kernel/core/local_table.hpp"
 #include "kernel/core/run_config.hpp"
+#include "kernel/core/host_load.hpp"
 #include "kernel/core/shared_cores.hpp"
 #include "kernel/core/steady_watch.hpp"
 #include "kernel/core/update_stats.hpp"
@@ -88,6 +89,7 @@ struct RunResult {
   std::uint64_t node_lookahead = 0;  // what a node may hold in its mode (0: the look-ahead)
   std::string handoffs;  // between a node's cores, in real runs: "shared memory" or "MPI messages"
   std::optional<SharedCores> shared_cores;  // real runs: the host whose ranks outnumber their cores most
+  std::optional<double> others_cpu_share;   // real runs: how busy others kept the busiest host (host_load.hpp)
   std::uint64_t node_buckets = 0;
   std::uint64_t bucket_capacity = 0;
   // The most a node held at once, the largest over all nodes.

@@ -2,12 +2,15 @@
 
 #include <mpi.h>
 #include <sched.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
 #include <vector>
 
+#include "kernel/core/host_load.hpp"
 #include "kernel/mpi/patient_collectives.hpp"
 #include "kernel/mpi/simulation.hpp"
 
@@ -79,6 +82,44 @@ std::optional<SharedCores> most_shared_host() {
   patient::bcast(figures, 2, MPI_INT, worst.rank, MPI_COMM_WORLD);
   if (figures[0] <= figures[1] || figures[1] == 0) return std::nullopt;
   return SharedCores{figures[0], figures[1]};
+}
+
+HostLoadWatch::HostLoadWatch() {
+  if (simulation::active()) return;
+  host_start_ = host_busy_seconds();
+  own_start_ = own_cpu_seconds();
+}
+
+std::optional<double> HostLoadWatch::end(double wall_seconds) {
+  if (simulation::active()) return std::nullopt;
+  const auto host_end = host_busy_seconds();
+  // Per rank: its host, what the host spent (negative where it cannot say), what the rank itself spent, and
+  // the host's cores.
+  const std::uint64_t host = patient::host_number();
+  const double spent[3] = {host_start_ && host_end ? *host_end - *host_start_ : -1.0,
+                           own_cpu_seconds() - own_start_, static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN))};
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::vector<std::uint64_t> hosts(static_cast<std::size_t>(ranks));
+  std::vector<double> spending(3 * static_cast<std::size_t>(ranks));
+  patient::allgather(&host, 1, MPI_UINT64_T, hosts.data(), MPI_COMM_WORLD);
+  patient::allgather(spent, 3, MPI_DOUBLE, spending.data(), MPI_COMM_WORLD);
+  std::optional<double> busiest;
+  for (std::size_t first = 0; first < hosts.size(); ++first) {
+    if (std::find(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(first), hosts[first]) !=
+        hosts.begin() + static_cast<std::ptrdiff_t>(first)) {
+      continue;  // a host is counted once, by its first rank's reading
+    }
+    if (spending[3 * first] < 0) continue;
+    double own = 0;
+    for (std::size_t r = first; r < hosts.size(); ++r) {
+      if (hosts[r] == hosts[first]) own += spending[3 * r + 1];
+    }
+    const double share =
+        others_share(spending[3 * first], own, wall_seconds, static_cast<int>(spending[3 * first + 2]));
+    busiest = std::max(busiest.value_or(0.0), share);
+  }
+  return busiest;
 }
 
 }  // namespace gups

@@ -14,4 +14,18 @@ namespace gups {
 // own, and where ranks are simulated (their hosts are the model's).
 std::optional<SharedCores> most_shared_host();
 
+// How busy others kept the busiest host over a stretch of the run (the
+// update phase): begun and ended by every rank; end() is collective over
+// MPI_COMM_WORLD and gives the share (kernel/core/host_load.hpp) on every
+// rank. Nothing under simulation, nor where a host cannot say.
+class HostLoadWatch {
+ public:
+  HostLoadWatch();
+  std::optional<double> end(double wall_seconds);
+
+ private:
+  std::optional<double> host_start_;
+  double own_start_ = 0;
+};
+
 }  // namespace gups

@@ -213,10 +213,12 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
   phase_barrier(ranks, config.charges_path.empty());
   phases.done("set-up");
   const double start = MPI_Wtime();
+  HostLoadWatch host_load;
   UpdateStats mine = algorithm->run(context, table);
   if (context.node_pending) mine.node_peak = context.node_pending->peak();
   phase_barrier(ranks, config.charges_path.empty());
   const double seconds = MPI_Wtime() - start;
+  const auto others_cpu_share = host_load.end(seconds);
   const auto woken = simulation::wake_ups() - woken_before;
   phases.done("update phase");
   std::vector<LinkClassLoad> link_loads;
@@ -264,6 +266,7 @@ int run(int rank, int ranks, const RunConfig& config, const AlgorithmSetup& setu
     result.node_buckets = setup.node_buckets.total();
     result.handoffs = handoffs_description(setup, handoffs.has_value());
     result.shared_cores = shared_cores;
+    result.others_cpu_share = others_cpu_share;
     result.mapping_mode = setup.mode.number;
     result.node_lookahead = setup.limits.per_node;
     result.bucket_capacity = setup.shape ? setup.node_buckets.capacity : config.lookahead;

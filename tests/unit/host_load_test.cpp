@@ -1,0 +1,43 @@
+#include "kernel/core/host_load.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+namespace gups {
+namespace {
+
+TEST(HostLoad, OthersShareIsWhatTheHostSpentBeyondTheRunsOwnOverItsCores) {
+  // 2 s on 4 cores: the host spent 5 CPU seconds, the run's ranks 3: others took a quarter of the cores.
+  EXPECT_DOUBLE_EQ(others_share(5.0, 3.0, 2.0, 4), 0.25);
+  // The host's counters and the ranks' clocks tick apart: never below 0, never above every core.
+  EXPECT_DOUBLE_EQ(others_share(2.9, 3.0, 2.0, 4), 0.0);
+  EXPECT_DOUBLE_EQ(others_share(20.0, 0.0, 2.0, 4), 1.0);
+  EXPECT_DOUBLE_EQ(others_share(5.0, 3.0, 0.0, 4), 0.0);
+}
+
+TEST(HostLoad, TheReportSaysABusyHostOnlyAboveTheThreshold) {
+  EXPECT_EQ(host_load_line(std::nullopt), "");
+  EXPECT_EQ(host_load_line(kBusyHostShare), "");
+  const auto line = host_load_line(0.48);
+  EXPECT_NE(line.find("other processes used 48% of the busiest host's cores"), std::string::npos) << line;
+  EXPECT_TRUE(host_load_json(std::nullopt).is_null());
+  EXPECT_DOUBLE_EQ(host_load_json(0.12345).get<double>(), 0.123);
+}
+
+TEST(HostLoad, ThisHostsCountersMoveWithWork) {
+  const auto before = host_busy_seconds();
+  ASSERT_TRUE(before.has_value()) << "/proc/stat unreadable";
+  const double own_before = own_cpu_seconds();
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+  volatile double sink = 0;
+  while (std::chrono::steady_clock::now() < until) sink = sink + 1;
+  const double own = own_cpu_seconds() - own_before;
+  // This process's own work is part of what the host spent (the kernel counts in ticks of 10 ms).
+  EXPECT_GT(own, 0.1);
+  EXPECT_GE(*host_busy_seconds() - *before, own - 0.05);
+}
+
+}  // namespace
+}  // namespace gups
