@@ -78,7 +78,9 @@ def record_of(document, path):
         simulation = document.get("simulation") or {}
         base.update(wall_seconds=simulation.get("wall_seconds", meta.get("wall_seconds")),
                     peak_memory_bytes=simulation.get("peak_memory_bytes"))
-        base["others_cpu_share"] = (meta.get("host_load") or {}).get("others_cpu_share")
+        # What gups measured of the other processes on its hosts over the update phase, and its threshold.
+        load = document.get("host_load") or {}
+        base.update(others_cpu_share=load.get("others_cpu_share"), busy_above=load.get("busy_above"))
     return base
 
 

@@ -22,7 +22,7 @@ import tempfile
 # Beside this file, in the source and in the build.
 from sim_convergence import SETTLED_TOLERANCE, binds_line, steady_verdict, what_binds
 from sim_options import (EXCHANGE_PROBE_OPTIONS, PROBE_OPTIONS, BadInput, Catalogue, check_applies, check_writable,
-                         MECHANISMS, chosen_mechanisms, given, mechanism_options, parse_arguments)
+                         chosen_mechanisms, given, mechanism_options, parse_arguments)
 from sim_supervision import check_memory, last_progress, phase_walls, progress_notes, run_simulation
 
 # Filled in by CMake when the build configures this file: absolute paths in the build, paths relative to this
@@ -220,10 +220,11 @@ def all_the_machine_has(args):
         return
     if args.algo in args.catalogue.probes():
         return
-    args.chosen_mechanisms.remove("paper-buckets")
-    plan = run_plan(args)
+    chosen = args.chosen_mechanisms
+    args.chosen_mechanisms = [m for m in chosen if m != "paper-buckets"]
+    plan = run_plan(args)  # planned without them: a machine that lists no size would refuse the plan
     if str(plan["nodes"]) in plan["machine"].get("reference_bucket_sizes", {}):
-        args.chosen_mechanisms = [m for m in MECHANISMS if m in args.chosen_mechanisms + ["paper-buckets"]]
+        args.chosen_mechanisms = chosen
         return
     print(f"gups-sim: --mechanisms all: machine {plan['machine']['name']} lists no reference bucket size for "
           f"{plan['nodes']} nodes, so paper-buckets is left out (buckets by the sizing rule)", file=sys.stderr,

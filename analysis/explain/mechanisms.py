@@ -53,8 +53,7 @@ def _keep_references(variant):
     of = variant.get("references_of")
     if not isinstance(of, dict):
         return
-    links = next((v for key, v in variant.items() if key != "references_of" and isinstance(v, dict)
-                  and "link_bandwidth_bytes_per_s" in v), {})
+    links = _network_section(variant)
     for key in of:
         if key in links:
             of[key] = links[key]

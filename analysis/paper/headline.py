@@ -8,7 +8,7 @@ import statistics
 
 from .. import report, results
 from ..report import plot
-from ..run import host_load, hpcc
+from ..run import hpcc
 from . import study
 
 TITLES = {("bgp", "multicore"): "Blue Gene/P, multi-core algorithm (4 specialised cores per node)",
@@ -144,8 +144,9 @@ HOW_TO_READ = [
     "model and the simulation move by as much.",
     "- **Above the model's bound**: a measured rate higher than the bound by more than twice its runs' variation. "
     "A bound is the most its inputs allow, so this says the inputs are off, not that the run was lucky.",
-    f"- **Busy host**: other processes used more than {host_load.BUSY_SHARE:.0%} of this host's cores while a "
-    "measured case ran (from /proc/stat, less the run's own CPU time); its figure may be low for that.", "",
+    "- **Busy host**: other processes kept this host's cores busy while a measured case ran, past the share at which "
+    "gups says so itself (its host_load: /proc/stat less its ranks' own CPU time over the update phase); its figure "
+    "may be low for that.", "",
 ]
 
 
@@ -177,8 +178,9 @@ def host_findings(rows, measured_records, cores, machine, folder=None):
         if r["measured_over_sim"]:
             text += f", {r['measured_over_sim']:.2f}x the simulation"
         text += beyond_the_bound(r, repeats)
-        if (r.get("others_cpu_share") or 0) > host_load.BUSY_SHARE:
-            text += "; " + host_load.busy_text(r["others_cpu_share"])
+        if r.get("host_busy"):
+            text += (f"; the host was busy: other processes used {r['host_busy']:.0%} of its cores during these runs' "
+                     "update phases, so the figure may be low for that")
         lines.append(text)
     if folder is not None:
         lines.append(hpcc_finding(folder, rows))

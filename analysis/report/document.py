@@ -48,9 +48,10 @@ def build_tables(records):
             "measured_over_model": measured["mean"] / bound if measured and bound else None,
             "measured_over_model_at_median_costs": measured["mean"] / typical if measured and typical else None,
             "measured_over_sim": measured["mean"] / sim["mean"] if measured and sim else None,
-            "others_cpu_share": max((r["others_cpu_share"] for r in records if r["source"] == "measured" and
-                                     (r["algorithm"], r["nodes"]) == (algorithm, nodes) and
-                                     r.get("others_cpu_share") is not None), default=None),
+            "host_busy": max((r["others_cpu_share"] for r in records if r["source"] == "measured" and
+                              (r["algorithm"], r["nodes"]) == (algorithm, nodes) and
+                              r.get("others_cpu_share") is not None and r["others_cpu_share"] > r["busy_above"]),
+                             default=None),
         })
     return rows
 

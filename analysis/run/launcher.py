@@ -16,7 +16,6 @@ import time
 import threading
 
 from .. import results
-from . import host_load
 
 from .process_tree import stop_with_parent  # gups-sim's children stop the same way (the build copies it beside)
 
@@ -107,8 +106,7 @@ def execute(task, mpi_prefix=mpirun_prefix):
     if os.path.exists(task.path):
         os.remove(task.path)  # a result left by an earlier run is not this one's
     start = time.monotonic()
-    with host_load.HostLoad() as load:
-        status, _, err = run(command, task.env)
+    status, _, err = run(command, task.env)
     wall = time.monotonic() - start
     try:
         with open(task.path, encoding="utf-8") as f:
@@ -119,8 +117,7 @@ def execute(task, mpi_prefix=mpirun_prefix):
     stamped = document if isinstance(document, dict) else {}
     stamped[task.section] = {**task.meta, "command": quoted(command), "failed": failed,
                              "wall_seconds": round(wall, 3),
-                             "node_list": os.environ.get("SLURM_JOB_NODELIST", platform.node()),
-                             "host_load": load.record()}
+                             "node_list": os.environ.get("SLURM_JOB_NODELIST", platform.node())}
     os.makedirs(os.path.dirname(os.path.abspath(task.path)), exist_ok=True)
     results.write_whole(task.path, stamped)
     why = f"status {status}: {err.strip()[-300:]}" if failed else ""

@@ -48,7 +48,8 @@ std::string host_load_line(const std::optional<double>& share) {
 }
 
 nlohmann::json host_load_json(const std::optional<double>& share) {
-  return share ? nlohmann::json(std::round(1000 * *share) / 1000) : nlohmann::json();
+  if (!share) return nullptr;
+  return {{"others_cpu_share", std::round(1000 * *share) / 1000}, {"busy_above", kBusyHostShare}};
 }
 
 }  // namespace gups

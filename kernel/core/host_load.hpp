@@ -24,7 +24,9 @@ double own_cpu_seconds();
 double others_share(double host_seconds, double own_seconds, double wall, int cores);
 
 // The report's line ("" up to kBusyHostShare, or where unknown), and the
-// JSON value (null where unknown).
+// JSON value ({"others_cpu_share", "busy_above"}: the share and the
+// threshold the line uses, so that a reader applies the same; null where
+// unknown).
 std::string host_load_line(const std::optional<double>& share);
 nlohmann::json host_load_json(const std::optional<double>& share);
 

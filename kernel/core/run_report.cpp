@@ -232,7 +232,7 @@ nlohmann::json to_json(const RunResult& r) {
       {"handoffs", r.handoffs.empty() ? nlohmann::json() : nlohmann::json(r.handoffs)},
       {"torus_sends", r.shape.empty() ? nlohmann::json() : nlohmann::json(to_string(r.config.sends))},
       {"cores_shared", shared_cores_json(r.shared_cores)},
-      {"host_others_cpu_share", host_load_json(r.others_cpu_share)},
+      {"host_load", host_load_json(r.others_cpu_share)},
       {"mapping_mode", r.mapping_mode},
       {"protection", mapping_mode(r.mapping_mode).cores_share_table() ? nlohmann::json(to_string(r.config.protection))
                                                                      : nlohmann::json()},

@@ -4,7 +4,6 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -93,33 +92,24 @@ HostLoadWatch::HostLoadWatch() {
 std::optional<double> HostLoadWatch::end(double wall_seconds) {
   if (simulation::active()) return std::nullopt;
   const auto host_end = host_busy_seconds();
-  // Per rank: its host, what the host spent (negative where it cannot say), what the rank itself spent, and
-  // the host's cores.
-  const std::uint64_t host = patient::host_number();
-  const double spent[3] = {host_start_ && host_end ? *host_end - *host_start_ : -1.0,
-                           own_cpu_seconds() - own_start_, static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN))};
   int ranks = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  std::vector<std::uint64_t> hosts(static_cast<std::size_t>(ranks));
-  std::vector<double> spending(3 * static_cast<std::size_t>(ranks));
-  patient::allgather(&host, 1, MPI_UINT64_T, hosts.data(), MPI_COMM_WORLD);
-  patient::allgather(spent, 3, MPI_DOUBLE, spending.data(), MPI_COMM_WORLD);
-  std::optional<double> busiest;
-  for (std::size_t first = 0; first < hosts.size(); ++first) {
-    if (std::find(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(first), hosts[first]) !=
-        hosts.begin() + static_cast<std::ptrdiff_t>(first)) {
-      continue;  // a host is counted once, by its first rank's reading
-    }
-    if (spending[3 * first] < 0) continue;
-    double own = 0;
-    for (std::size_t r = first; r < hosts.size(); ++r) {
-      if (hosts[r] == hosts[first]) own += spending[3 * r + 1];
-    }
-    const double share =
-        others_share(spending[3 * first], own, wall_seconds, static_cast<int>(spending[3 * first + 2]));
-    busiest = std::max(busiest.value_or(0.0), share);
-  }
-  return busiest;
+  // Per rank: what its host spent (negative where it cannot say) and what the rank itself spent.
+  const double spent[2] = {host_start_ && host_end ? *host_end - *host_start_ : -1.0,
+                           own_cpu_seconds() - own_start_};
+  std::vector<double> spending(2 * static_cast<std::size_t>(ranks));
+  patient::allgather(spent, 2, MPI_DOUBLE, spending.data(), MPI_COMM_WORLD);
+  // This host's share, by its first rank's reading, less what all its ranks spent; the busiest host's for all.
+  const auto members = ranks_on_my_host(ranks);
+  const double host_spent = spending[2 * static_cast<std::size_t>(members.front())];
+  double own = 0;
+  for (const int member : members) own += spending[2 * static_cast<std::size_t>(member) + 1];
+  const double mine = host_spent < 0 ? -1.0
+                                     : others_share(host_spent, own, wall_seconds,
+                                                    static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
+  double busiest = -1.0;
+  patient::allreduce(&mine, &busiest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return busiest < 0 ? std::nullopt : std::optional<double>(busiest);
 }
 
 }  // namespace gups

@@ -100,13 +100,15 @@ std::vector<std::string> kernel_arguments(const RunPlan& plan, const PlanRequest
   return arguments;
 }
 
+// The default run length's rule, which its help text spells out from the same figures.
+constexpr std::uint64_t kSmallRunUpdates = 16384, kMiddleRunUpdates = 8192, kAtScaleRunUpdates = 4096;
+constexpr std::uint64_t kSmallRunNodes = 64, kLog2UpdatesInAll = 25;
+
 }  // namespace
 
 std::uint64_t default_updates_per_node(std::uint64_t nodes) {
-  constexpr std::uint64_t kSmall = 16384, kMiddle = 8192, kAtScale = 4096;
-  constexpr std::uint64_t kSmallNodes = 64, kUpdatesInAll = std::uint64_t{1} << 25;
-  if (nodes <= kSmallNodes) return kSmall;
-  return std::max(kAtScale, std::min(kMiddle, kUpdatesInAll / nodes));
+  if (nodes <= kSmallRunNodes) return kSmallRunUpdates;
+  return std::max(kAtScaleRunUpdates, std::min(kMiddleRunUpdates, (std::uint64_t{1} << kLog2UpdatesInAll) / nodes));
 }
 
 std::string default_updates_per_node_help() {
@@ -114,8 +116,8 @@ std::string default_updates_per_node_help() {
   for (const std::uint64_t nodes : {64u, 256u, 4096u, 8192u, 65536u}) {
     examples.push_back(fmt::format("{} nodes {}", nodes, default_updates_per_node(nodes)));
   }
-  return fmt::format("{} up to {} nodes, above it 2^25 / nodes within {} to {}: {}", default_updates_per_node(1), 64,
-                     default_updates_per_node(std::uint64_t{1} << 40), default_updates_per_node(128),
+  return fmt::format("{} up to {} nodes, above it 2^{} / nodes within {} to {}: {}", kSmallRunUpdates,
+                     kSmallRunNodes, kLog2UpdatesInAll, kAtScaleRunUpdates, kMiddleRunUpdates,
                      fmt::join(examples, ", "));
 }
 

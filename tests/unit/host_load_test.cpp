@@ -23,7 +23,8 @@ TEST(HostLoad, TheReportSaysABusyHostOnlyAboveTheThreshold) {
   const auto line = host_load_line(0.48);
   EXPECT_NE(line.find("other processes used 48% of the busiest host's cores"), std::string::npos) << line;
   EXPECT_TRUE(host_load_json(std::nullopt).is_null());
-  EXPECT_DOUBLE_EQ(host_load_json(0.12345).get<double>(), 0.123);
+  EXPECT_DOUBLE_EQ(host_load_json(0.12345).at("others_cpu_share").get<double>(), 0.123);
+  EXPECT_DOUBLE_EQ(host_load_json(0.12345).at("busy_above").get<double>(), kBusyHostShare);
 }
 
 TEST(HostLoad, ThisHostsCountersMoveWithWork) {
