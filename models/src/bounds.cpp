@@ -171,7 +171,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, const 
       cycles += share * p.update_cycles;
       if (role.only_updates()) cycles += share * (p.receive_cycles + overhead[core]);
     }
-    p.cores.push_back({plan.describe(core), cycles, 0});
+    p.cores.push_back({options.describe_roles ? plan.describe(core) : std::string(), cycles, 0});
     slowest = std::max(slowest, cycles);
   }
   for (auto& core : p.cores) core.share = core.cycles / slowest;
@@ -305,13 +305,12 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
 std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const ModelOptions& options,
                                              std::uint64_t from) {
   for (std::uint64_t nodes = std::max<std::uint64_t>(from, 1); nodes < (1ull << 40); nodes *= 2) {
-    TorusShape shape{std::vector<std::uint32_t>{1}};
+    // The search ends where the shape rules, or the look-ahead's buckets, allow no larger torus.
     try {
-      shape = machine.shape_for(nodes);
+      if (predict(machine, machine.shape_for(nodes), options).network_binds) return nodes;
     } catch (const std::invalid_argument&) {
       return std::nullopt;
     }
-    if (predict(machine, shape, options).network_binds) return nodes;
   }
   return std::nullopt;
 }

@@ -38,6 +38,9 @@ struct ModelOptions {
   // multicore: "" = the machine's role_plan, "paper" (the fixed rule),
   // "best" (the planner's), or a PlanSpec such as 2xX/YZ+3.
   std::string role_plan;
+  // Each core's role in words (CoreLoad::role): the role planner, weighing
+  // hundreds of plans, needs only their cycles.
+  bool describe_roles = true;
 };
 
 // One role plan as the planner weighed it.

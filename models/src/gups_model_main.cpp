@@ -11,7 +11,9 @@
 #include "models/src/bounds.hpp"
 #include "models/src/host_placement.hpp"
 #include "models/src/machine.hpp"
+#include "models/src/machine_schema.hpp"
 #include "models/src/model_explain.hpp"
+#include "models/src/model_intervals.hpp"
 #include "models/src/model_report.hpp"
 
 namespace {
@@ -32,6 +34,8 @@ struct Request {
   std::string nodes_per_host = "1";
   std::string shape_rule = "machine";
   bool explain = false;
+  bool schema = false;
+  unsigned samples = 400;
   std::string bisection_path;
   ModelOptions options;
 };
@@ -76,6 +80,10 @@ std::vector<gups::TorusShape> shapes_of(const Machine& machine, const Request& r
 
 int run(const Request& request) {
   auto machine = load_machine(request.machine, default_machine_directories());
+  if (request.schema) {
+    std::cout << schema_document(machine).dump(2) << "\n";
+    return 0;
+  }
   machine.balanced_shapes = request.shape_rule == "balanced";
   auto options = request.options;
   options.buckets = request.buckets == "reference" ? BucketRule::reference : BucketRule::sizing;
@@ -118,15 +126,24 @@ int run(const Request& request) {
     for (const auto& shape : shapes) series.rows.push_back(predict(machine, shape, series.options));
     series.crossover_searched_from = series.rows.front().nodes;
     series.crossover = crossover_nodes(machine, series.options, series.crossover_searched_from);
-    text += format_series(machine, series) + "\n";
-    for (std::size_t i = 0; request.explain && i < series.rows.size(); ++i) {
-      text += explain_prediction(machine, series.rows[i], series.options) + "\n";
+    std::vector<PredictionInterval> intervals;
+    for (const auto& row : series.rows) {
+      intervals.push_back(prediction_interval(machine, row.shape, series.options, request.samples));
     }
-    results.push_back(series_to_json(machine, series));
+    text += format_series(machine, series) + format_intervals(series.rows, intervals) + "\n";
+    for (std::size_t i = 0; request.explain && i < series.rows.size(); ++i) {
+      text += explain_prediction(machine, series.rows[i], series.options) + explain_interval(series.rows[i], intervals[i]) + "\n";
+    }
+    auto json_series = series_to_json(machine, series);
+    for (std::size_t i = 0; i < intervals.size(); ++i) json_series["rows"][i]["interval"] = interval_to_json(intervals[i]);
+    results.push_back(json_series);
   }
+  text = inputs_summary(machine) + "\n" + text;
   if (!request.json_path.empty()) {
     std::ofstream out(request.json_path);
-    out << nlohmann::json{{"schema", kModelSchema}, {"machine", machine_summary(machine)}, {"results", results}}
+    auto summary = machine_summary(machine);
+    summary["inputs"] = ranges_to_json(machine);
+    out << nlohmann::json{{"schema", kModelSchema}, {"machine", summary}, {"results", results}}
                .dump(2)
         << "\n";
     if (!out) throw std::invalid_argument(fmt::format("cannot write --json {}", request.json_path));
@@ -194,6 +211,13 @@ int main(int argc, char** argv) {
   app.add_flag("--explain", request.explain,
                "after each table, how each prediction came about: the role plan, the virtual torus on the physical "
                "network, each core's load, the network bound's derivation");
+  app.add_option("--samples", request.samples,
+                 "draws for each prediction's 90% central interval (0: only the exact interval over the ranges)")
+      ->check(CLI::Range(0u, 1000000u))
+      ->capture_default_str();
+  app.add_flag("--schema", request.schema,
+               "print the machine file's inputs (field, unit, meaning, default, whether it carries a range) as JSON "
+               "and stop");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

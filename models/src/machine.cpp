@@ -1,6 +1,7 @@
 #include "models/src/machine.hpp"
 
 #include "models/src/machine_network.hpp"
+#include "models/src/machine_schema.hpp"
 #include "models/src/object_reader.hpp"
 
 #include <fmt/format.h>
@@ -27,11 +28,17 @@ inline constexpr const char* kMachineSchema = "torus-gups/machine/1";
 void read_network(ObjectReader& top, const json& document, Machine& machine) {
   for (const auto* topology : topologies()) top.skip(topology->name);  // read_network_section reads them
   read_network_section(document, machine);
-  ObjectReader packet(top.child("packet"), "packet");
-  for (const auto& field : kPacketFields) {
-    machine.packet.*field.member = field.required ? packet.count(field.name) : packet.count(field.name, 0);
+  top.skip("packet");
+  if (!top.has("packet")) {  // Blue Gene/P's packets (paper 4.1), each field named as left out
+    machine.packet = {256, 32, 16, 14, 8};
+    for (const auto& field : kPacketFields) machine.defaulted.push_back(std::string("packet.") + field.name);
+  } else {
+    ObjectReader packet(top.child("packet"), "packet");
+    for (const auto& field : kPacketFields) {
+      machine.packet.*field.member = field.required ? packet.count(field.name) : packet.count(field.name, 0);
+    }
+    packet.reject_unknown();
   }
-  packet.reject_unknown();
   if (top.has("network_levels")) {
     const auto& levels = top.child("network_levels");
     if (!levels.is_object()) ObjectReader::fail("network_levels", "must be an object of levels' parameters");
@@ -46,31 +53,35 @@ void read_network(ObjectReader& top, const json& document, Machine& machine) {
   }
 }
 
-void read_costs(ObjectReader& top, Machine& machine) {
-  ObjectReader costs(top.child("costs_cycles"), "costs_cycles");
+// Collects a file's problems, so that one run names them all.
+class Problems {
+ public:
+  template <typename Read>
+  void check(Read&& read) {
+    try {
+      read();
+    } catch (const std::invalid_argument& e) {
+      list.emplace_back(e.what());
+    }
+  }
+  void throw_if_any() const {
+    if (list.size() == 1) throw std::invalid_argument(list.front());
+    if (!list.empty()) {
+      throw std::invalid_argument(fmt::format("{} problems:\n  {}", list.size(), fmt::join(list, "\n  ")));
+    }
+  }
+  std::vector<std::string> list;
+};
+
+void read_core_overhead(ObjectReader& costs, Machine& machine) {
   auto& c = machine.costs;
-  c.generate = costs.number("generate");
-  c.update = costs.number("update");
-  c.update_streamed = costs.number("update_streamed");
-  c.update_all_cores = costs.has("update_all_cores") ? costs.number("update_all_cores") : c.update;
-  c.update_streamed_all_cores =
-      costs.has("update_streamed_all_cores") ? costs.number("update_streamed_all_cores") : c.update_streamed;
-  c.loop_overhead = costs.number("loop_overhead");
-  c.send_call = costs.number("send_call");
-  c.receive_call = costs.number("receive_call");
-  c.receive_call_batched = costs.number("receive_call_batched");
-  c.receive_batch_packets = costs.count("receive_batch_packets");
-  c.routing_hop = costs.number("routing_hop");
-  c.message_overhead = costs.number("message_overhead");
-  c.routing_hop_without_calls =
-      costs.has("routing_hop_without_calls") ? costs.number("routing_hop_without_calls") : c.message_overhead;
-  c.owner_division = costs.number("owner_division");
-  c.owner_prediction = costs.number("owner_prediction");
   const auto& overheads = costs.child("core_overhead");
   if (overheads.is_number()) {  // one figure for every core
     c.core_overhead_uniform = true;
     c.core_overhead.assign(machine.cores_per_node, costs.number("core_overhead"));
-  } else if (!overheads.is_array() || overheads.empty()) {
+    return;
+  }
+  if (!overheads.is_array() || overheads.empty()) {
     // A list is of the cores of the fixed rule's plan on as many cores as it
     // lists (the calibrated plan); other plans and core counts average it by
     // kind (Machine::core_overheads).
@@ -78,49 +89,58 @@ void read_costs(ObjectReader& top, Machine& machine) {
                        "must give one number for every core, or list the costs of the cores of the plan they were "
                        "measured on (the fixed rule's on that many cores: bgp lists 4)");
   }
-  for (std::size_t i = 0; overheads.is_array() && i < overheads.size(); ++i) {
+  for (std::size_t i = 0; i < overheads.size(); ++i) {
     const auto& x = overheads[i];
     if (!x.is_number() || x.get<double>() < 0) {
-      ObjectReader::fail(fmt::format("costs_cycles.core_overhead[{}]", i),
-                         "must be a number, not negative");
+      ObjectReader::fail(fmt::format("costs_cycles.core_overhead[{}]", i), "must be a number, not negative");
     }
     c.core_overhead.push_back(x.get<double>());
   }
-  costs.reject_unknown();
 }
 
-// CycleCosts' single numbers by their names in the file.
-struct CostField {
-  const char* name;
-  double CycleCosts::*member;
-};
-constexpr CostField kCostFields[] = {
-    {"generate", &CycleCosts::generate},
-    {"update", &CycleCosts::update},
-    {"update_streamed", &CycleCosts::update_streamed},
-    {"update_all_cores", &CycleCosts::update_all_cores},
-    {"update_streamed_all_cores", &CycleCosts::update_streamed_all_cores},
-    {"loop_overhead", &CycleCosts::loop_overhead},
-    {"send_call", &CycleCosts::send_call},
-    {"receive_call", &CycleCosts::receive_call},
-    {"receive_call_batched", &CycleCosts::receive_call_batched},
-    {"routing_hop", &CycleCosts::routing_hop},
-    {"message_overhead", &CycleCosts::message_overhead},
-    {"routing_hop_without_calls", &CycleCosts::routing_hop_without_calls},
-    {"owner_division", &CycleCosts::owner_division},
-    {"owner_prediction", &CycleCosts::owner_prediction}};
+// Each cost of the schema: the file's, else its default (named in machine.defaulted).
+void read_costs(ObjectReader& top, Machine& machine, Problems& problems) {
+  static const json kNone = json::object();
+  top.skip("costs_cycles");
+  ObjectReader costs(top.has("costs_cycles") ? top.child("costs_cycles") : kNone, "costs_cycles");
+  for (const auto& field : input_fields()) {
+    const std::string name = field.name;
+    if (!name.starts_with("costs_cycles.")) continue;
+    const auto key = name.substr(std::string("costs_cycles.").size());
+    problems.check([&] {
+      if (!costs.has(key)) {
+        costs.skip(key);
+        const double value = *field.fallback(machine);
+        if (field.list) {
+          machine.costs.core_overhead_uniform = true;
+          machine.costs.core_overhead.assign(machine.cores_per_node, value);
+        } else {
+          field.set(machine, value);
+        }
+        machine.defaulted.push_back(name);
+      } else if (field.list) {
+        read_core_overhead(costs, machine);
+      } else {
+        field.set(machine, field.whole ? costs.count(key) : costs.number(key));
+      }
+    });
+  }
+  problems.check([&] { costs.reject_unknown(); });
+}
+
 constexpr const char* kCoreOverhead = "core_overhead";
 
-// A single-number cost by its name; null for core_overhead and for names
-// that are no cost.
-const CostField* cost_field(const std::string& name) {
-  const auto field = std::find_if(std::begin(kCostFields), std::end(kCostFields),
-                                  [&name](const CostField& f) { return name == f.name; });
-  return field == std::end(kCostFields) ? nullptr : field;
+// A single-number cost by its name in costs_cycles; null for core_overhead,
+// for counts and for names that are no cost.
+const InputField* cost_field(const std::string& name) {
+  for (const auto& field : input_fields()) {
+    if (!field.list && !field.whole && std::string(field.name) == "costs_cycles." + name) return &field;
+  }
+  return nullptr;
 }
 
 // The field of a named cost that is not core_overhead; throws for a name that is no cost.
-const CostField& single_cost(const std::string& name) {
+const InputField& single_cost(const std::string& name) {
   const auto* field = cost_field(name);
   if (field == nullptr) throw std::invalid_argument(fmt::format("no cost named '{}'", name));
   return *field;
@@ -248,13 +268,98 @@ void read_references(ObjectReader& top, Machine& machine) {
           "must be a number, not negative");
     }
   }
-  if (top.has("sources")) {
-    const auto& sources = top.child("sources");
-    if (!sources.is_object()) ObjectReader::fail("sources", "must be an object");
-    for (const auto& [key, value] : sources.items()) {
-      if (!value.is_string()) ObjectReader::fail("sources." + key, "must be a string");
-      machine.sources[key] = value.get<std::string>();
+  top.skip("sources");  // read_sources reads them, each on its own
+}
+
+// A sources key names a field of the file, an input the file left out, or
+// a section ("packet", "torus.partitions").
+bool names_a_field(const json& document, const Machine& machine, const std::string& key) {
+  if (input_field(key, machine) != nullptr) return true;
+  if (std::find(machine.defaulted.begin(), machine.defaulted.end(), key) != machine.defaulted.end()) return true;
+  const json* at = &document;
+  std::size_t from = 0;
+  while (from <= key.size()) {
+    const auto dot = key.find('.', from);
+    const auto part = key.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+    if (!at->is_object() || !at->contains(part)) return false;
+    at = &at->at(part);
+    if (dot == std::string::npos) return true;
+    from = dot + 1;
+  }
+  return false;
+}
+
+// Every dotted path of the document, for a misspelt sources key's hint.
+void field_paths(const json& value, const std::string& prefix, std::vector<std::string>& paths) {
+  if (!value.is_object()) return;
+  for (const auto& [key, child] : value.items()) {
+    const auto path = prefix.empty() ? key : prefix + "." + key;
+    paths.push_back(path);
+    if (key != "sources" && key != "notes") field_paths(child, path, paths);
+  }
+}
+
+void read_sources(const json& document, Machine& machine, Problems& problems) {
+  if (!document.contains("sources")) return;
+  const auto& sources = document.at("sources");
+  if (!sources.is_object()) return problems.check([] { ObjectReader::fail("sources", "must be an object"); });
+  std::vector<std::string> paths;
+  field_paths(document, "", paths);
+  for (const auto& [key, value] : sources.items()) {
+    problems.check([&] {
+      // A program that writes a variant records what it set under its own name (explain.*, study.*).
+      const bool record = key.starts_with("explain.") || key.starts_with("study.");
+      if (!record && !names_a_field(document, machine, key)) {
+        std::string hint;
+        for (const auto& path : paths) {
+          if (edit_distance(path, key) <= 3) hint = fmt::format(" (did you mean '{}'?)", path);
+        }
+        machine.warnings.push_back(fmt::format("machine '{}': sources.{} names no field of the file{}", machine.name,
+                                               key, hint));
+      }
+      if (value.is_string()) {
+        machine.sources[key] = InputSource(value.get<std::string>());
+      } else if (value.is_object() && value.contains("source") && value.at("source").is_string()) {
+        machine.sources[key] = InputSource(value.at("source").get<std::string>(), nlohmann::ordered_json::parse(value.dump()));
+      } else {
+        ObjectReader::fail("sources." + key, "must be a string, or an object with kind and source (and what sets "
+                                              "its range; docs/machine-files.md)");
+      }
+    });
+  }
+}
+
+// Outputs name every input a file left out or gave no source for; the loader says so once.
+void warn_of_assumptions(Machine& machine) {
+  std::vector<std::string> defaulted, unsourced, unranged;
+  for (const auto& name : machine.defaulted) {
+    const auto* field = input_field(name, machine);
+    if (field == nullptr || field->follows == nullptr) defaulted.push_back(name);
+  }
+  for (const auto& range : machine.ranges) {
+    if (range.unsourced) {
+      unsourced.push_back(range.field);
+    } else if (!range.defaulted && range.default_range) {
+      unranged.push_back(range.field);
     }
+  }
+  if (!unranged.empty()) {
+    machine.warnings.push_back(fmt::format(
+        "machine '{}' calls {} input(s) assumed without a range, each given a factor of {:g} either way: {} "
+        "(give each its range in sources; docs/machine-files.md)",
+        machine.name, unranged.size(), kDefaultRangeFactor, fmt::join(unranged, ", ")));
+  }
+  if (!defaulted.empty()) {
+    machine.warnings.push_back(fmt::format(
+        "machine '{}' leaves out {} field(s), each taking its default (docs/machine-files.md), those the bounds use "
+        "assumed with a range of a factor of {:g} either way: {} (gups-model --explain shows each)",
+        machine.name, defaulted.size(), kDefaultRangeFactor, fmt::join(defaulted, ", ")));
+  }
+  if (!unsourced.empty()) {
+    machine.warnings.push_back(fmt::format(
+        "machine '{}' gives no source for {} input(s), taken as assumed with a range of a factor of {:g} either "
+        "way: {} (say where each comes from in sources; docs/machine-files.md)",
+        machine.name, unsourced.size(), kDefaultRangeFactor, fmt::join(unsourced, ", ")));
   }
 }
 
@@ -274,20 +379,40 @@ Machine parse_machine(const json& document) {
     ObjectReader::fail("schema", fmt::format("is '{}', expected '{}'", schema, kMachineSchema));
   }
   Machine machine;
-  machine.name = top.text("name");
-  machine.description = top.text("description");
-  machine.clock_hz = top.number("clock_hz", true);
-  machine.cores_per_node = top.count("cores_per_node");
-  machine.memory_per_node_bytes = top.number("memory_per_node_bytes", true);
-  read_network(top, document, machine);
-  read_costs(top, machine);
-  read_cost_spread(top, machine);
-  read_data_access(top, machine);
-  read_references(top, machine);
-  if (top.has("role_plan")) machine.role_plan = checked_role_plan(top.text("role_plan"), machine.torus.dimensions);
+  Problems problems;
+  problems.check([&] { machine.name = top.text("name"); });
+  problems.check([&] { machine.description = top.text("description"); });
+  problems.check([&] { machine.clock_hz = top.number("clock_hz", true); });
+  problems.check([&] { machine.cores_per_node = top.count("cores_per_node"); });
+  top.skip("memory_per_node_bytes");
+  if (top.has("memory_per_node_bytes")) {
+    problems.check([&] { machine.memory_per_node_bytes = top.number("memory_per_node_bytes", true); });
+  } else {  // it sizes tables only: 1 GiB a core, named as left out
+    machine.memory_per_node_bytes = std::ldexp(1.0, 30) * std::max(1u, machine.cores_per_node);
+    machine.defaulted.emplace_back("memory_per_node_bytes");
+  }
+  top.skip("memory_latency_s");
+  if (top.has("memory_latency_s")) problems.check([&] { machine.memory_latency_s = top.number("memory_latency_s", true); });
+  // Known whether or not the section that holds them reads to its end, so that one problem is not two.
+  for (const char* key : {"packet", "network_levels", "costs_cycles_spread", "data_access_cycles", "references_of",
+                          "reference_bucket_sizes", "reference_gups", "sources", "role_plan", "notes"}) {
+    top.skip(key);
+  }
+  problems.check([&] { read_network(top, document, machine); });
+  read_costs(top, machine, problems);
+  problems.check([&] { read_cost_spread(top, machine); });
+  problems.check([&] { read_data_access(top, machine); });
+  problems.check([&] { read_references(top, machine); });
+  read_sources(document, machine, problems);
+  if (top.has("role_plan")) {
+    problems.check([&] { machine.role_plan = checked_role_plan(top.text("role_plan"), machine.torus.dimensions); });
+  }
   if (top.has("notes")) machine.notes = top.child("notes");
-  top.reject_unknown();
-  check_references_belong(document, machine);
+  problems.check([&] { top.reject_unknown(); });
+  problems.check([&] { check_references_belong(document, machine); });
+  machine.ranges = input_ranges(machine, problems.list);
+  problems.throw_if_any();
+  warn_of_assumptions(machine);
   return machine;
 }
 
@@ -331,31 +456,26 @@ nlohmann::ordered_json to_json(const Machine& machine) {
       {"clock_hz", machine.clock_hz},
       {"cores_per_node", machine.cores_per_node},
       {"memory_per_node_bytes", machine.memory_per_node_bytes}};
+  if (machine.memory_latency_s > 0) document["memory_latency_s"] = machine.memory_latency_s;
   write_network_section(machine, document);
   document["packet"] = ordered::object();
   if (!machine.network_levels.empty()) document["network_levels"] = ordered::parse(machine.network_levels.dump());
-  document["costs_cycles"] = {{"generate", c.generate}, {"update", c.update}, {"update_streamed", c.update_streamed}};
-  // Written only where they say something: absent, they equal the one-core figures.
-  auto& costs = document["costs_cycles"];
-  if (c.update_all_cores != c.update || c.update_streamed_all_cores != c.update_streamed) {
-    costs["update_all_cores"] = c.update_all_cores;
-    costs["update_streamed_all_cores"] = c.update_streamed_all_cores;
+  auto& costs = document["costs_cycles"] = ordered::object();
+  for (const auto& field : input_fields()) {
+    const std::string name = field.name;
+    if (!name.starts_with("costs_cycles.") ||
+        std::find(machine.defaulted.begin(), machine.defaulted.end(), name) != machine.defaulted.end()) {
+      continue;
+    }
+    const auto key = name.substr(std::string("costs_cycles.").size());
+    if (field.list) {
+      costs[key] = c.core_overhead_uniform ? ordered(c.core_overhead.front()) : ordered(c.core_overhead);
+    } else if (field.whole) {
+      costs[key] = static_cast<unsigned>(field.get(machine));
+    } else {
+      costs[key] = field.get(machine);
+    }
   }
-  costs.update(ordered{
-        {"loop_overhead", c.loop_overhead},
-        {"send_call", c.send_call},
-        {"receive_call", c.receive_call},
-        {"receive_call_batched", c.receive_call_batched},
-        {"receive_batch_packets", c.receive_batch_packets},
-        {"routing_hop", c.routing_hop},
-        {"message_overhead", c.message_overhead}});
-  if (c.routing_hop_without_calls != c.message_overhead) {
-    costs["routing_hop_without_calls"] = c.routing_hop_without_calls;
-  }
-  costs.update(ordered{
-        {"core_overhead", c.core_overhead_uniform ? ordered(c.core_overhead.front()) : ordered(c.core_overhead)},
-        {"owner_division", c.owner_division},
-        {"owner_prediction", c.owner_prediction}});
   if (!machine.cost_spread.empty()) document["costs_cycles_spread"] = machine.cost_spread;
   for (const auto& field : kPacketFields) document["packet"][field.name] = p.*field.member;
   if (const auto& d = machine.data_access) {
@@ -371,14 +491,25 @@ nlohmann::ordered_json to_json(const Machine& machine) {
     document["reference_gups"] = series;
   }
   document["role_plan"] = machine.role_plan;
-  if (!machine.sources.empty()) document["sources"] = machine.sources;
+  if (!machine.sources.empty()) {
+    auto& sources = document["sources"] = ordered::object();
+    for (const auto& [key, source] : machine.sources) {
+      sources[key] = source.declared.is_null() ? ordered(source.text) : source.declared;
+    }
+  }
   if (!machine.notes.is_null()) document["notes"] = ordered::parse(machine.notes.dump());
   return document;
 }
 
 std::vector<std::string> cost_names() {
   std::vector<std::string> names;
-  for (const auto& field : kCostFields) names.emplace_back(field.name);
+  const std::string prefix = "costs_cycles.";
+  for (const auto& field : input_fields()) {
+    const std::string name = field.name;
+    if (name.starts_with(prefix) && cost_field(name.substr(prefix.size())) == &field) {
+      names.push_back(name.substr(prefix.size()));
+    }
+  }
   names.emplace_back(kCoreOverhead);
   return names;
 }
@@ -387,18 +518,23 @@ double cost_named(const CycleCosts& costs, const std::string& name) {
   if (name == kCoreOverhead) {
     return costs.core_overhead.empty() ? 0 : *std::max_element(costs.core_overhead.begin(), costs.core_overhead.end());
   }
-  return costs.*single_cost(name).member;
+  Machine holder;
+  holder.costs = costs;
+  return single_cost(name).get(holder);
 }
 
 CycleCosts with_spread(CycleCosts costs, const std::map<std::string, double>& spread) {
+  Machine holder;
+  holder.costs = std::move(costs);
   for (const auto& [name, fraction] : spread) {
     if (name == kCoreOverhead) {
-      for (auto& overhead : costs.core_overhead) overhead *= 1 + fraction;
+      for (auto& overhead : holder.costs.core_overhead) overhead *= 1 + fraction;
       continue;
     }
-    costs.*single_cost(name).member *= 1 + fraction;
+    const auto& field = single_cost(name);
+    field.set(holder, field.get(holder) * (1 + fraction));
   }
-  return costs;
+  return holder.costs;
 }
 
 double Machine::update_cycles(bool streamed, unsigned updating_cores) const noexcept {

@@ -13,6 +13,7 @@
 #include "kernel/core/table_layout.hpp"
 #include "kernel/core/role_plan.hpp"
 #include "kernel/core/torus_shape.hpp"
+#include "models/src/input_ranges.hpp"
 #include "topologies/topology.hpp"
 
 namespace gups::model {
@@ -75,6 +76,7 @@ struct Machine {
   double clock_hz = 0;
   unsigned cores_per_node = 1;
   double memory_per_node_bytes = 0;
+  double memory_latency_s = 0;  // 0: not given (it only sets costs_cycles.update's default)
   double link_bandwidth = 0;  // bytes per second, each way
   double link_latency = 0;    // seconds
   const TopologyKind* topology = &topology_named("torus");  // its network section's (topologies.def)
@@ -100,7 +102,11 @@ struct Machine {
   // cores, clock and links. A file whose own differ (a copy of bgp.json with
   // other cores, say) has its references left out, with a warning.
   nlohmann::ordered_json references_of;
-  std::map<std::string, std::string> sources;                 // field -> where its value comes from
+  std::map<std::string, InputSource> sources;                 // field -> where its value comes from
+  // The inputs (machine_schema.hpp) the file left out, which took their defaults.
+  std::vector<std::string> defaulted;
+  // Every input's kind and range (input_ranges.hpp), as the loader read them.
+  std::vector<InputRange> ranges;
   std::vector<std::string> warnings;                          // what the loader left out, and why (one line each)
   nlohmann::json notes;                                       // free-form, kept as read
   std::string path;                                           // file it was read from, empty if made

@@ -59,7 +59,10 @@ void read_torus(ObjectReader& torus, Machine& machine) {
   if (machine.torus.dimensions > kMaxDimensions) {
     ObjectReader::fail("torus.dimensions", fmt::format("must be at most {}", kMaxDimensions));
   }
-  machine.torus.max_side = torus.count("max_side");
+  // A shape rule, not a fact: absent, sides up to 128 (Blue Gene/P's file), named as left out.
+  torus.skip("max_side");
+  machine.torus.max_side = torus.has("max_side") ? torus.count("max_side") : 128;
+  if (!torus.has("max_side")) machine.defaulted.emplace_back("torus.max_side");
   // Optional (docs/machine-files.md): absent, every partition wraps; misspelt, the unknown-field check names it.
   torus.skip("mesh_below_nodes");  // known, so that a misspelling of it is named
   machine.torus.mesh_below_nodes = torus.has("mesh_below_nodes") ? torus.count("mesh_below_nodes", 0) : 0;

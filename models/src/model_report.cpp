@@ -8,26 +8,15 @@
 #include <map>
 
 namespace gups::model {
-namespace {
 
-std::optional<double> reference(const Machine& machine, const std::string& series, std::uint64_t nodes) {
-  const auto found = machine.reference_gups.find(series);
-  if (found == machine.reference_gups.end()) return std::nullopt;
-  const auto value = found->second.find(nodes);
-  if (value == found->second.end()) return std::nullopt;
-  return value->second;
-}
-
-std::string gups_text(double gups);
-
-std::string optional_gups(std::optional<double> value) { return value ? gups_text(*value) : std::string("-"); }
+static std::string optional_gups(std::optional<double> value) { return value ? gups_text(*value) : std::string("-"); }
 
 std::string gups_text(double gups) {
   const int decimals = gups < 1 ? 3 : gups < 10 ? 2 : 1;
   return fmt::format("{:.{}f}", gups, decimals);
 }
 
-const char* rule_name(BucketRule rule) { return rule == BucketRule::sizing ? "sizing" : "reference"; }
+static const char* rule_name(BucketRule rule) { return rule == BucketRule::sizing ? "sizing" : "reference"; }
 
 // Only a machine whose cores slow each other's updates needs the columns.
 // What sets the bound: the network's busiest links, or the slowest core's role.
@@ -46,6 +35,16 @@ std::string binds_column(const Prediction& p) {
   const auto slowest = std::max_element(p.cores.begin(), p.cores.end(),
                                         [](const CoreLoad& a, const CoreLoad& b) { return a.cycles < b.cycles; });
   return fmt::format("core {}", slowest - p.cores.begin());
+}
+
+namespace {
+
+std::optional<double> reference(const Machine& machine, const std::string& series, std::uint64_t nodes) {
+  const auto found = machine.reference_gups.find(series);
+  if (found == machine.reference_gups.end()) return std::nullopt;
+  const auto value = found->second.find(nodes);
+  if (value == found->second.end()) return std::nullopt;
+  return value->second;
 }
 
 bool shares_memory(const Machine& machine) {

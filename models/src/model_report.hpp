@@ -19,6 +19,12 @@ struct ModelSeries {
   std::uint64_t crossover_searched_from = 0;
 };
 
+// A GUPS figure to the decimals its size deserves.
+std::string gups_text(double gups);
+// The binds column (network, core N, CPU) and, in words, what sets the bound.
+std::string binds_column(const Prediction& p);
+std::string binding_resource(const Prediction& p);
+
 std::string format_series(const Machine& machine, const ModelSeries& series);
 nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series);
 nlohmann::json machine_summary(const Machine& machine);

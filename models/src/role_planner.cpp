@@ -48,6 +48,7 @@ Evaluation evaluate(const Machine& machine, const TorusShape& shape, ModelOption
   const RolePlan plan(node_cores(machine, options), shape.dimensions(), spec);
   if (size_buckets(plan, shape, options.lookahead).capacity == 0) return {false, 0, 0, true};
   options.role_plan = spec.to_string();
+  options.describe_roles = false;
   const auto p = cpu_prediction(machine, shape, options);
   bool router_binds = false;
   for (unsigned core = 0; core < plan.cores(); ++core) {

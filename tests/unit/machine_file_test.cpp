@@ -53,7 +53,7 @@ TEST(MachineFile, BgpLoadsWithThePapersFigures) {
   EXPECT_EQ(m.costs.core_overhead.at(3), 41.5);
   EXPECT_EQ(m.reference_bucket_sizes.at(64), 29u);
   EXPECT_EQ(m.reference_gups.at("multicore_bound").at(32768), 164.6);
-  EXPECT_FALSE(m.sources.at("costs_cycles.update").empty());
+  EXPECT_FALSE(m.sources.at("costs_cycles.update").text.empty());
   const auto bgl = load_machine("bgl", default_machine_directories());
   EXPECT_EQ(bgl.cores_per_node, 2u);
 }
@@ -173,8 +173,39 @@ TEST(MachineFile, CostSpreadIsOptionalNamedAndReadBack) {
 
 TEST(MachineFile, MissingFieldIsNamed) {
   auto doc = bgp_document();
+  doc.erase("clock_hz");
+  EXPECT_NE(load_error(doc).find("field 'clock_hz' is missing"), std::string::npos) << load_error(doc);
+}
+
+TEST(MachineFile, EveryProblemOfAFileIsNamedInOneRun) {
+  auto doc = bgp_document();
+  doc.erase("clock_hz");
+  doc["cores_per_node"] = "four";
+  doc["costs_cycles"]["send_call"] = -1;
+  doc["sources"]["costs_cycles.update"] = {{"kind", "assumed"}, {"source", "a guess"}};
+  const auto error = load_error(doc);
+  EXPECT_NE(error.find("4 problems:"), std::string::npos) << error;
+  for (const char* field : {"'clock_hz' is missing", "'cores_per_node' must be", "'costs_cycles.send_call' must not",
+                            "'sources.costs_cycles.update' is assumed and gives no range"}) {
+    EXPECT_NE(error.find(field), std::string::npos) << field << " in " << error;
+  }
+}
+
+TEST(MachineFile, LeftOutCostsTakeDefaultsNamedAsAssumedWithARange) {
+  auto doc = bgp_document();
   doc["costs_cycles"].erase("update");
-  EXPECT_NE(load_error(doc).find("field 'costs_cycles.update' is missing"), std::string::npos) << load_error(doc);
+  doc["sources"].erase("costs_cycles.update");
+  doc["memory_latency_s"] = 1e-7;
+  const auto machine = load_document(doc);
+  EXPECT_DOUBLE_EQ(machine.costs.update, 85);  // 100 ns at 850 MHz
+  const auto range = std::find_if(machine.ranges.begin(), machine.ranges.end(),
+                                  [](const InputRange& r) { return r.field == "costs_cycles.update"; });
+  ASSERT_NE(range, machine.ranges.end());
+  EXPECT_TRUE(range->defaulted);
+  EXPECT_EQ(range->kind, InputKind::assumed);
+  EXPECT_DOUBLE_EQ(range->low, 42.5);
+  EXPECT_DOUBLE_EQ(range->high, 170);
+  EXPECT_EQ(to_json(machine)["costs_cycles"].count("update"), 0u);  // written as it was read: left out
 }
 
 TEST(MachineFile, MistypedFieldIsNamedWithASuggestion) {
@@ -221,7 +252,7 @@ TEST(MachineFile, NegativeCostAndWrongTypesAreRejected) {
 TEST(MachineFile, NetworkLevelParametersAreObjectsKeptAsGiven) {
   const auto m = load_machine("bgp", default_machine_directories());
   EXPECT_EQ(m.network_levels.at("packet").at("routing"), "adaptive");
-  EXPECT_FALSE(m.sources.at("network_levels.packet.channel_buffer_chunks").empty());
+  EXPECT_FALSE(m.sources.at("network_levels.packet.channel_buffer_chunks").text.empty());
   auto doc = bgp_document();
   doc["network_levels"] = 3;
   EXPECT_NE(load_error(doc).find("'network_levels' must be an object"), std::string::npos);

@@ -1,0 +1,157 @@
+#include "models/src/machine_schema.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gups::model {
+namespace {
+
+// A machine with no figure of its own takes Blue Gene/P's cycles (the paper
+// 4.1, 5.2): the only machine whose messaging costs per call are printed.
+std::optional<double> cycles(double value) { return value; }
+
+#define GUPS_COST(member, unit, meaning, fallback, fallback_text, follows)                                \
+  InputField {                                                                                            \
+    "costs_cycles." #member, unit, meaning, false, false, fallback, fallback_text, follows,               \
+        [](const Machine& m) { return m.costs.member; }, [](Machine& m, double v) { m.costs.member = v; } \
+  }
+
+double slowest_overhead(const Machine& m) {
+  return m.costs.core_overhead.empty() ? 0 : *std::max_element(m.costs.core_overhead.begin(), m.costs.core_overhead.end());
+}
+
+void scale_overheads(Machine& m, double slowest) {
+  const double now = slowest_overhead(m);
+  for (auto& overhead : m.costs.core_overhead) overhead = now > 0 ? overhead * slowest / now : slowest;
+}
+
+std::vector<InputField> make_fields() {
+  std::vector<InputField> fields{
+      {"clock_hz", "Hz", "clock of one core", false, false, nullptr, "", nullptr,
+       [](const Machine& m) { return m.clock_hz; }, [](Machine& m, double v) { m.clock_hz = v; }},
+      {"memory_latency_s", "s", "one random access to memory, missing every cache (sets update's default)", false,
+       false, [](const Machine&) { return std::optional<double>(); }, "none: update takes 100 ns of cycles",
+       nullptr, [](const Machine& m) { return m.memory_latency_s; },
+       [](Machine& m, double v) { m.memory_latency_s = v; }, false},
+      {"memory_per_node_bytes", "B", "a node's memory (it sizes tables; the bounds do not use it)", false, false,
+       [](const Machine& m) { return cycles(std::ldexp(1.0, 30) * std::max(1u, m.cores_per_node)); },
+       "1 GiB a core", nullptr, [](const Machine& m) { return m.memory_per_node_bytes; },
+       [](Machine& m, double v) { m.memory_per_node_bytes = v; }, false},
+      {"torus.max_side", "nodes", "the longest side the balanced shape rule may give (a shape rule, not a fact)", true,
+       false, [](const Machine&) { return cycles(128); }, "128, as Blue Gene/P's file", nullptr,
+       [](const Machine& m) { return static_cast<double>(m.torus.max_side); },
+       [](Machine& m, double v) { m.torus.max_side = static_cast<std::uint32_t>(v); }, false},
+      {"network.link_bandwidth_bytes_per_s", "B/s", "one link, each way", false, false, nullptr, "", nullptr,
+       [](const Machine& m) { return m.link_bandwidth; }, [](Machine& m, double v) { m.link_bandwidth = v; }},
+      {"network.link_latency_s", "s", "one link's latency (the simulation's; the bounds do not use it)", false,
+       false, nullptr, "", nullptr, [](const Machine& m) { return m.link_latency; },
+       [](Machine& m, double v) { m.link_latency = v; }},
+      {"torus.mesh_below_nodes", "nodes",
+       "partitions of fewer nodes have no wrap-around links (a structural unknown where no source says)", true,
+       false, [](const Machine&) { return cycles(0); }, "0: every partition wraps", nullptr,
+       [](const Machine& m) { return static_cast<double>(m.torus.mesh_below_nodes); },
+       [](Machine& m, double v) { m.torus.mesh_below_nodes = static_cast<std::uint64_t>(v); }},
+      {"packet.header_bytes", "B", "header of each packet", true, false, [](const Machine&) { return cycles(0); },
+       "0 in a packet section; without the section, Blue Gene/P's packets (256, 32, 16, 14, 8)", nullptr,
+       [](const Machine& m) { return static_cast<double>(m.packet.header_bytes); },
+       [](Machine& m, double v) { m.packet.header_bytes = static_cast<unsigned>(v); }},
+      {"packet.ack_bytes", "B", "acknowledgement each packet costs its link", true, false,
+       [](const Machine&) { return cycles(0); }, "as packet.header_bytes", nullptr,
+       [](const Machine& m) { return static_cast<double>(m.packet.ack_bytes); },
+       [](Machine& m, double v) { m.packet.ack_bytes = static_cast<unsigned>(v); }},
+      GUPS_COST(generate, "cycles", "tg: one stream step and its owner", [](const Machine&) { return cycles(2); },
+                "2, Blue Gene/P's (paper 5.2)", nullptr),
+      GUPS_COST(update, "cycles", "tu: one table update, one miss at a time (routing loops)",
+                [](const Machine& m) { return cycles(std::round((m.memory_latency_s > 0 ? m.memory_latency_s : 100e-9) * m.clock_hz)); },
+                "memory_latency_s x clock_hz (100 ns without it): one miss to memory", nullptr),
+      GUPS_COST(update_streamed, "cycles", "tu in a tight loop of updates (direct), where misses may overlap",
+                [](const Machine& m) { return cycles(m.costs.update); }, "update: no misses overlapped", "update"),
+      GUPS_COST(update_all_cores, "cycles", "update when every core of the node updates at once",
+                [](const Machine& m) { return cycles(m.costs.update); }, "update: the cores do not slow each other",
+                "update"),
+      GUPS_COST(update_streamed_all_cores, "cycles", "update_streamed when every core updates at once",
+                [](const Machine& m) { return cycles(m.costs.update_streamed); }, "update_streamed",
+                "update_streamed"),
+      GUPS_COST(loop_overhead, "cycles", "tos: the loop around each update", [](const Machine&) { return cycles(0); },
+                "0, folded into generate as the paper does", nullptr),
+      GUPS_COST(send_call, "cycles", "ts: one send call, any size", [](const Machine&) { return cycles(150); },
+                "150, Blue Gene/P's (paper 4.1)", nullptr),
+      GUPS_COST(receive_call, "cycles", "one receive call of one packet", [](const Machine&) { return cycles(600); },
+                "600, Blue Gene/P's (paper 4.1)", nullptr),
+      GUPS_COST(receive_call_batched, "cycles", "per packet when receive_batch_packets come in one call",
+                [](const Machine&) { return cycles(330); }, "330, Blue Gene/P's (paper 4.3.1)", nullptr),
+      InputField{"costs_cycles.receive_batch_packets", "packets", "packets one batched receive call takes", true,
+                 false, [](const Machine&) { return cycles(4); }, "4, Blue Gene/P's (paper 4.3.1)", nullptr,
+                 [](const Machine& m) { return static_cast<double>(m.costs.receive_batch_packets); },
+                 [](Machine& m, double v) { m.costs.receive_batch_packets = static_cast<unsigned>(v); }, false},
+      GUPS_COST(routing_hop, "cycles", "single core: ts + tr + top of one software hop, per update",
+                [](const Machine&) { return cycles(162); }, "162, Blue Gene/P's (paper 5.2)", nullptr),
+      GUPS_COST(message_overhead, "cycles", "direct: top per update sent and received",
+                [](const Machine&) { return cycles(152); }, "152, Blue Gene/P's (derived from paper 5.2)", nullptr),
+      GUPS_COST(routing_hop_without_calls, "cycles", "a simulated routed core's hop besides its calls",
+                [](const Machine& m) { return cycles(m.costs.message_overhead); }, "message_overhead",
+                "message_overhead"),
+      InputField{"costs_cycles.core_overhead", "cycles",
+                 "multicore: top per update, one figure or one per core of the fixed rule's plan", false, true,
+                 [](const Machine&) { return cycles(90); }, "90 for every core, about Blue Gene/P's routing cores'",
+                 nullptr, slowest_overhead, scale_overheads},
+      GUPS_COST(owner_division, "cycles", "an owner found by integer division (node count not a power of two)",
+                [](const Machine&) { return cycles(100); }, "100, Blue Gene/P's file", nullptr),
+      GUPS_COST(owner_prediction, "cycles", "an owner found by the paper's prediction (4.2)",
+                [](const Machine&) { return cycles(20); }, "20, Blue Gene/P's file", nullptr),
+  };
+  return fields;
+}
+
+#undef GUPS_COST
+
+}  // namespace
+
+const std::vector<InputField>& input_fields() {
+  static const std::vector<InputField> fields = make_fields();
+  return fields;
+}
+
+std::string field_name(const InputField& field, const Machine& machine) {
+  const std::string name = field.name;
+  if (name.starts_with("network.")) return std::string(machine.topology->name) + name.substr(7);
+  return name;
+}
+
+const InputField* input_field(const std::string& name, const Machine& machine) {
+  for (const auto& field : input_fields()) {
+    if (field_name(field, machine) == name) return &field;
+  }
+  return nullptr;
+}
+
+void set_input(Machine& machine, const InputField& field, double value) {
+  field.set(machine, field.whole ? std::round(value) : value);
+  for (const auto& other : input_fields()) {
+    if (other.follows == nullptr || std::string("costs_cycles.") + other.follows != field.name) continue;
+    const auto defaulted = std::find(machine.defaulted.begin(), machine.defaulted.end(), other.name);
+    if (defaulted != machine.defaulted.end()) set_input(machine, other, value);
+  }
+}
+
+Machine with_input(Machine machine, const InputField& field, double value) {
+  set_input(machine, field, value);
+  return machine;
+}
+
+nlohmann::ordered_json schema_document(const Machine& example) {
+  auto rows = nlohmann::ordered_json::array();
+  for (const auto& field : input_fields()) {
+    nlohmann::ordered_json row{{"field", field_name(field, example)}, {"unit", field.unit}, {"meaning", field.meaning}};
+    row["required"] = field.fallback == nullptr;
+    if (field.fallback) row["default"] = field.fallback_text;
+    row["ranged"] = field.ranged;
+    if (field.whole) row["whole"] = true;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace gups::model

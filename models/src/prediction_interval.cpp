@@ -1,0 +1,166 @@
+#include "models/src/prediction_interval.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+#include "models/src/machine_schema.hpp"
+
+namespace gups::model {
+namespace {
+
+struct Coordinate {
+  const InputRange* range;
+  const InputField* field;
+  std::vector<double> candidates;  // the ends a corner may take: low and high, or the discrete values
+};
+
+std::vector<Coordinate> coordinates(const Machine& machine) {
+  std::vector<Coordinate> coordinates;
+  for (const auto& range : machine.ranges) {
+    if (!range.ranged()) continue;
+    const auto* field = input_field(range.field, machine);
+    if (field == nullptr) throw std::logic_error("no schema row for input " + range.field);
+    coordinates.push_back({&range, field, range.discrete() ? range.values : std::vector<double>{range.low, range.high}});
+  }
+  return coordinates;
+}
+
+class Evaluator {
+ public:
+  Evaluator(const Machine& machine, const TorusShape& shape, const ModelOptions& options,
+            const std::vector<Coordinate>& coordinates)
+      : machine_(machine), shape_(shape), options_(options), coordinates_(coordinates) {}
+
+  Prediction at(const std::vector<double>& point) const {
+    auto varied = machine_;
+    for (std::size_t i = 0; i < coordinates_.size(); ++i) set_input(varied, *coordinates_[i].field, point[i]);
+    return predict(varied, shape_, options_);
+  }
+
+  // The corner where GUPS is least (sign -1) or most (+1): each input moved
+  // in turn to the candidate that goes furthest, twice over, since an input
+  // that moves nothing at the file's values may move the output at a corner.
+  std::vector<double> corner(int sign) const {
+    std::vector<double> point;
+    for (const auto& c : coordinates_) point.push_back(c.range->value);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (std::size_t i = 0; i < coordinates_.size(); ++i) {
+        double best = point[i], best_gups = sign * at(point).gups;
+        for (const double candidate : coordinates_[i].candidates) {
+          auto trial = point;
+          trial[i] = candidate;
+          const double g = sign * at(trial).gups;
+          if (g > best_gups) {
+            best = candidate;
+            best_gups = g;
+          }
+        }
+        point[i] = best;
+      }
+    }
+    return point;
+  }
+
+ private:
+  const Machine& machine_;
+  const TorusShape& shape_;
+  const ModelOptions& options_;
+  const std::vector<Coordinate>& coordinates_;
+};
+
+IntervalEnd end_at(const Evaluator& evaluate, const std::vector<Coordinate>& coordinates,
+                   const std::vector<double>& point) {
+  IntervalEnd end{evaluate.at(point), {}};
+  for (std::size_t i = 0; i < coordinates.size(); ++i) end.inputs.emplace_back(coordinates[i].range->field, point[i]);
+  return end;
+}
+
+double draw(const Coordinate& c, std::mt19937_64& random) {
+  const auto& r = *c.range;
+  if (r.discrete()) return r.values[std::uniform_int_distribution<std::size_t>(0, r.values.size() - 1)(random)];
+  std::uniform_real_distribution<double> unit(0, 1);
+  if (r.low > 0) return r.low * std::pow(r.high / r.low, unit(random));
+  return r.low + (r.high - r.low) * unit(random);
+}
+
+double percentile(std::vector<double>& sorted, double fraction) {
+  const double at = fraction * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(at));
+  const auto above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+}  // namespace
+
+Machine machine_at(const Machine& machine, const std::vector<std::pair<std::string, double>>& inputs) {
+  auto varied = machine;
+  for (const auto& [name, value] : inputs) {
+    const auto* field = input_field(name, machine);
+    if (field == nullptr) throw std::invalid_argument(fmt::format("machine '{}' has no input '{}'", machine.name, name));
+    set_input(varied, *field, value);
+  }
+  return varied;
+}
+
+PredictionInterval prediction_interval(const Machine& machine, const TorusShape& shape, const ModelOptions& options,
+                                       unsigned samples, std::uint64_t seed) {
+  const auto axes = coordinates(machine);
+  const Evaluator evaluate(machine, shape, options, axes);
+  std::vector<double> file_point;
+  for (const auto& c : axes) file_point.push_back(c.range->value);
+  PredictionInterval interval;
+  interval.gups = evaluate.at(file_point).gups;
+  interval.low = end_at(evaluate, axes, evaluate.corner(-1));
+  interval.high = end_at(evaluate, axes, evaluate.corner(+1));
+
+  double total = 0;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    InputEffect effect{*axes[i].range, interval.gups, interval.gups, 0};
+    double least = INFINITY, most = -INFINITY;
+    for (const double candidate : axes[i].candidates) {
+      auto point = file_point;
+      point[i] = candidate;
+      const double g = evaluate.at(point).gups;
+      least = std::min(least, g);
+      most = std::max(most, g);
+      if (candidate == axes[i].candidates.front()) effect.gups_at_low = g;
+      if (candidate == axes[i].candidates.back()) effect.gups_at_high = g;
+    }
+    if (effect.range.discrete()) {
+      effect.gups_at_low = least;
+      effect.gups_at_high = most;
+    }
+    total += (most - least) * (most - least);
+    interval.inputs.push_back(effect);
+  }
+  for (auto& effect : interval.inputs) {
+    const double swing = std::abs(effect.gups_at_high - effect.gups_at_low);
+    effect.share = total > 0 ? swing * swing / total : 0;
+  }
+  std::stable_sort(interval.inputs.begin(), interval.inputs.end(),
+                   [](const InputEffect& a, const InputEffect& b) { return a.share > b.share; });
+
+  interval.samples = axes.empty() ? 0 : samples;
+  interval.central_low = interval.low.prediction.gups;
+  interval.central_high = interval.high.prediction.gups;
+  if (interval.samples > 0) {
+    std::mt19937_64 random(seed);
+    std::vector<double> drawn;
+    drawn.reserve(samples);
+    for (unsigned s = 0; s < samples; ++s) {
+      std::vector<double> point;
+      for (const auto& c : axes) point.push_back(draw(c, random));
+      drawn.push_back(evaluate.at(point).gups);
+    }
+    std::sort(drawn.begin(), drawn.end());
+    interval.central_low = percentile(drawn, 0.05);
+    interval.central_high = percentile(drawn, 0.95);
+  }
+  return interval;
+}
+
+}  // namespace gups::model

@@ -1,0 +1,57 @@
+// A prediction's interval over its inputs' ranges: the exact ends (the
+// bounds are monotone in each input, so each end is a corner of the ranges),
+// a central interval under stated distributions, and the inputs ranked by
+// how much of the spread each carries.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/src/bounds.hpp"
+#include "models/src/input_ranges.hpp"
+
+namespace gups::model {
+
+// One input's effect with every other at the file's value (a tornado bar).
+struct InputEffect {
+  InputRange range;
+  double gups_at_low = 0;   // the input at its low end (a discrete one: the value giving the least GUPS)
+  double gups_at_high = 0;  // at its high end (the value giving the most)
+  double share = 0;         // its swing squared over the sum of every input's
+};
+
+// Where an end of the interval lies: its GUPS, what binds there, and the
+// value each ranged input takes.
+struct IntervalEnd {
+  Prediction prediction;
+  std::vector<std::pair<std::string, double>> inputs;
+};
+
+struct PredictionInterval {
+  double gups = 0;  // at the file's values
+  IntervalEnd low, high;
+  // The central interval: 5th to 95th percentile of `samples` draws, each
+  // continuous input log-uniform over its range (a ratio either way as
+  // likely) and each discrete one uniform over its values.
+  double central_low = 0, central_high = 0;
+  unsigned samples = 0;
+  std::vector<InputEffect> inputs;  // the ranged inputs, by share, largest first
+};
+
+inline constexpr const char* kCentralDistribution =
+    "5th to 95th percentile of draws with each input log-uniform over its range (uniform where it reaches 0), "
+    "each structural unknown uniform over its values";
+inline constexpr const char* kRankingMethod =
+    "one at a time (a tornado): each input from its low end to its high end with the others at the file's values; "
+    "share = its swing squared over the sum of every input's";
+
+// The machine with each named input at the given value.
+Machine machine_at(const Machine& machine, const std::vector<std::pair<std::string, double>>& inputs);
+
+// `samples` 0: no central interval (its ends are the exact interval's).
+PredictionInterval prediction_interval(const Machine& machine, const TorusShape& shape, const ModelOptions& options,
+                                       unsigned samples = 1000, std::uint64_t seed = 1);
+
+}  // namespace gups::model
