@@ -70,6 +70,10 @@ def record_of(document, path):
         typical = row.get("cpu_gups_at_median_costs")
         if typical is not None:  # a calibrated host: the bound with each cost at its repeats' median
             base["gups_at_median_costs"] = min(typical, row["network_gups"] or typical)
+        interval = row.get("interval")
+        if isinstance(interval, dict):  # gups-model's interval over the machine file's input ranges
+            base.update(interval_low=interval["low"]["gups"], interval_high=interval["high"]["gups"],
+                        interval_inputs=interval.get("inputs", []))
     else:
         base.update(shape=document.get("shape") or "", ranks=document.get("ranks"), gups=document.get("gups"),
                     window_gups=document.get("window_gups"), steady_gups=document.get("steady_gups"),

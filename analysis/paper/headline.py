@@ -144,6 +144,9 @@ HOW_TO_READ = [
     "model and the simulation move by as much.",
     "- **Above the model's bound**: a measured rate higher than the bound by more than twice its runs' variation. "
     "A bound is the most its inputs allow, so this says the inputs are off, not that the run was lucky.",
+    "- **Outside the model's interval**: a measured rate beyond the bound's interval over the calibration's ranges "
+    "(each timed cost from its least to its median repeat) by more than twice its runs' variation, with the input "
+    "that alone would have to move to give it; inside it, the inputs' ranges account for the figure.",
     "- **Busy host**: other processes kept this host's cores busy while a measured case ran, past the share at which "
     "gups says so itself (its host_load: /proc/stat less its ranks' own CPU time over the update phase); its figure "
     "may be low for that.", "",
@@ -159,6 +162,44 @@ def beyond_the_bound(row, repeats):
         return ""
     return ("; **above the model's bound** by more than its runs vary: the bound is the most its calibrated costs "
             "allow, so they overstate what this host spends per update (a finding about the inputs, not noise)")
+
+
+def needed_alone(row):
+    """The input that, alone with the others at their values, would give the measured figure, and its value: on the
+    straight line of 1/GUPS through its range's ends (a cost in cycles adds to the binding core's, so the line is
+    exact while one core binds). None when no ranged input moves the model."""
+    for effect in sorted(row.get("model_inputs") or [], key=lambda e: -e.get("share", 0)):
+        span = effect["high"] - effect["low"]
+        slope = (1 / effect["gups_at_high"] - 1 / effect["gups_at_low"]) / span if span > 0 else 0
+        if slope == 0:
+            continue
+        needed = effect["value"] + (1 / row["measured"] - 1 / row["model"]) / slope
+        return effect["field"], effect["value"], needed
+    return None
+
+
+def against_the_interval(row, repeats):
+    """The measured figure against the model's interval over the calibration's spreads: inside, or outside with the
+    input that would have to move and by how much; the runs' variation beside it, kept apart from the verdict."""
+    low, high, measured = row.get("model_low"), row.get("model_high"), row["measured"]
+    if low is None or high is None:
+        return beyond_the_bound(row, repeats)
+    interval = f"{g(low)} .. {g(high)} GUPS over the calibration's ranges"
+    if low <= measured <= high:
+        return f"; inside the model's interval ({interval})"
+    beyond = measured / (high if measured > high else low) - 1
+    varies = 2 * (row.get("measured_cv") or 0) if repeats > 1 else 0
+    text = f"; **outside the model's interval** ({interval}), {'above' if beyond > 0 else 'below'} by {abs(beyond):.0%}"
+    if abs(beyond) <= varies:
+        return text + f", within twice its runs' variation ({varies:.0%}): noise may account for it"
+    text += f", more than its runs vary ({varies:.0%}): a finding about the inputs, not noise"
+    needed = needed_alone(row)
+    if needed:
+        field, value, at = needed
+        text += (f"; alone, {field.removeprefix('costs_cycles.')} would have to be {at:.4g} "
+                 f"({at / value - 1:+.0%} of its {value:.4g})" if at > 0 else
+                 f"; no value of {field.removeprefix('costs_cycles.')} alone reaches it")
+    return text
 
 
 def host_findings(rows, measured_records, cores, machine, folder=None):
@@ -177,7 +218,7 @@ def host_findings(rows, measured_records, cores, machine, folder=None):
                 text += f" ({r['measured_over_model_at_median_costs']:.2f}x at its costs' medians)"
         if r["measured_over_sim"]:
             text += f", {r['measured_over_sim']:.2f}x the simulation"
-        text += beyond_the_bound(r, repeats)
+        text += against_the_interval(r, repeats)
         if r.get("host_busy"):
             text += (f"; the host was busy: other processes used {r['host_busy']:.0%} of its cores during these runs' "
                      "update phases, so the figure may be low for that")

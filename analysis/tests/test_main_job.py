@@ -156,6 +156,25 @@ def test_a_measurement_above_its_bound_is_a_finding_not_noise():
     assert "above the model's bound" not in below
 
 
+def test_a_measurement_is_judged_against_the_models_interval():
+    runs = [{"source": "measured", "algorithm": "direct", "nodes": 2}] * 3
+    # The model: 0.040 GUPS at the least costs, 0.039 at the medians; update_streamed from 65.1 to 66.6 cycles.
+    inputs = [{"field": "costs_cycles.update_streamed", "value": 65.1, "low": 65.1, "high": 66.6, "share": 0.9,
+               "gups_at_low": 0.040, "gups_at_high": 0.0391}]
+    row = {**host_row(1.56, 0.06), "measured": 0.0625, "model": 0.040, "model_low": 0.039, "model_high": 0.040,
+           "model_inputs": inputs}
+    outside = headline.host_findings([row], runs, 2, {"clock_hz": 2.4e9})[0]
+    assert "**outside the model's interval** (0.039 .. 0.04 GUPS over the calibration's ranges), above by 56%" in outside
+    assert "not noise" in outside and "update_streamed would have to be" in outside
+    # 1/GUPS on the line through the range's ends: 1/0.0625 = 16, 25 at 65.1 cycles, falling 0.575 a cycle.
+    needed = float(outside.split("would have to be ")[1].split()[0])
+    assert needed == pytest.approx(65.1 - 9 / ((1 / 0.0391 - 1 / 0.040) / 1.5), rel=1e-3)
+    inside = headline.host_findings([{**row, "measured": 0.0395}], runs, 2, {"clock_hz": 2.4e9})[0]
+    assert "inside the model's interval" in inside and "outside" not in inside
+    near = headline.host_findings([{**row, "measured": 0.0415, "measured_cv": 0.05}], runs, 2, {"clock_hz": 2.4e9})[0]
+    assert "within twice its runs' variation" in near and "not noise" not in near
+
+
 def test_a_run_on_a_busy_host_says_so_beside_its_figure():
     runs = [{"source": "measured", "algorithm": "direct", "nodes": 2}] * 3
     busy = headline.host_findings([host_row(0.45, 0.02, others=0.48)], runs, 2, {"clock_hz": 2.4e9})[0]

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <iostream>
 
 #include "kernel/core/cli_checks.hpp"
@@ -36,6 +37,7 @@ struct Request {
   bool explain = false;
   bool schema = false;
   unsigned samples = 400;
+  std::vector<std::string> measured;  // NODES:GUPS
   std::string bisection_path;
   ModelOptions options;
 };
@@ -78,6 +80,27 @@ std::vector<gups::TorusShape> shapes_of(const Machine& machine, const Request& r
   return shapes;
 }
 
+// --measured NODES:GUPS pairs, each judged against its row's interval.
+std::map<std::uint64_t, double> measured_figures(const std::vector<std::string>& pairs) {
+  std::map<std::uint64_t, double> figures;
+  for (const auto& pair : pairs) {
+    const auto colon = pair.find(':');
+    try {
+      if (colon == std::string::npos) throw std::invalid_argument(pair);
+      std::size_t used_nodes = 0, used_gups = 0;
+      const auto nodes = std::stoull(pair.substr(0, colon), &used_nodes);
+      const auto gups = std::stod(pair.substr(colon + 1), &used_gups);
+      if (used_nodes != colon || used_gups != pair.size() - colon - 1 || nodes == 0 || !(gups > 0)) {
+        throw std::invalid_argument(pair);
+      }
+      figures[nodes] = gups;
+    } catch (const std::exception&) {
+      throw std::invalid_argument(fmt::format("--measured '{}' is not NODES:GUPS (such as 64:0.38)", pair));
+    }
+  }
+  return figures;
+}
+
 int run(const Request& request) {
   auto machine = load_machine(request.machine, default_machine_directories());
   if (request.schema) {
@@ -117,6 +140,12 @@ int run(const Request& request) {
     throw std::invalid_argument(fmt::format("--bisection {}: it measured {} nodes, and no size asked has as many",
                                             options.measured_bisection->source, options.measured_bisection->nodes));
   }
+  const auto measured = measured_figures(request.measured);
+  for (const auto& [nodes, gups] : measured) {
+    if (std::none_of(shapes.begin(), shapes.end(), [nodes = nodes](const auto& s) { return s.nodes() == nodes; })) {
+      throw std::invalid_argument(fmt::format("--measured {}:{}: no size asked has {} nodes", nodes, gups, nodes));
+    }
+  }
   nlohmann::json results = nlohmann::json::array();
   std::string text;
   for (const auto& algorithm : request.algorithms) {
@@ -135,7 +164,14 @@ int run(const Request& request) {
       text += explain_prediction(machine, series.rows[i], series.options) + explain_interval(series.rows[i], intervals[i]) + "\n";
     }
     auto json_series = series_to_json(machine, series);
-    for (std::size_t i = 0; i < intervals.size(); ++i) json_series["rows"][i]["interval"] = interval_to_json(intervals[i]);
+    for (std::size_t i = 0; i < intervals.size(); ++i) {
+      json_series["rows"][i]["interval"] = interval_to_json(intervals[i]);
+      const auto figure = measured.find(series.rows[i].nodes);
+      if (figure == measured.end()) continue;
+      const auto verdict = judge_measured(machine, series.rows[i].shape, series.options, intervals[i], figure->second);
+      text += format_verdict(series.rows[i], intervals[i], verdict);
+      json_series["rows"][i]["measured"] = verdict_to_json(verdict);
+    }
     results.push_back(json_series);
   }
   text = inputs_summary(machine) + "\n" + text;
@@ -215,6 +251,10 @@ int main(int argc, char** argv) {
                  "draws for each prediction's 90% central interval (0: only the exact interval over the ranges)")
       ->check(CLI::Range(0u, 1000000u))
       ->capture_default_str();
+  app.add_option("--measured", request.measured,
+                 "measured figures NODES:GUPS (comma list), each judged against its size's interval: inside, or "
+                 "outside with the value each leading input alone would need")
+      ->delimiter(',');
   app.add_flag("--schema", request.schema,
                "print the machine file's inputs (field, unit, meaning, default, whether it carries a range) as JSON "
                "and stop");

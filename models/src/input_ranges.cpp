@@ -274,6 +274,10 @@ InputRange range_of(const Machine& m, const InputField& f, int depth) {
     set_precision(r, printed_precision(fmt::format("{}", r.value)),
                   "published: half the last digit of the figure as written");
   }
+  if (f.whole && !r.discrete()) {  // a count takes only the whole numbers its range holds
+    r.low = std::ceil(r.low - 1e-9);
+    r.high = std::floor(r.high + 1e-9);
+  }
   if (r.value == 0 && !r.discrete() && r.low == 0 && r.high == 0) r.why += " (0 either way)";
   return r;
 }

@@ -147,6 +147,51 @@ nlohmann::json interval_to_json(const PredictionInterval& iv) {
           {"inputs", inputs}};
 }
 
+std::string format_verdict(const Prediction& row, const PredictionInterval& iv, const MeasuredVerdict& verdict) {
+  const auto interval = fmt::format("{} .. {}", gups_text(iv.low.prediction.gups), gups_text(iv.high.prediction.gups));
+  std::vector<std::string> named;
+  for (const auto& move : verdict.moves) {
+    if (named.size() == kTopInputs) break;
+    named.push_back(short_name(move.range.field));
+  }
+  if (verdict.inside) {
+    return fmt::format("measured at {} nodes: {} GUPS, inside the interval ({}): no mechanism needed, within the "
+                       "ranges of {}\n",
+                       row.nodes, gups_text(verdict.measured), interval,
+                       named.empty() ? std::string("its inputs") : fmt::format("{}", fmt::join(named, " and ")));
+  }
+  std::vector<std::string> moves;
+  for (const auto& move : verdict.moves) {
+    if (moves.size() == kTopInputs) break;
+    const auto& r = move.range;
+    if (!move.needed) {
+      moves.push_back(fmt::format("{} cannot reach it", short_name(r.field)));
+    } else {
+      moves.push_back(fmt::format("{} would have to be {} ({:+.0f}% of its {}, range {})", short_name(r.field),
+                                  value_text(r, *move.needed), 100 * (*move.needed / r.value - 1),
+                                  value_text(r, r.value), range_text(r)));
+    }
+  }
+  return fmt::format("measured at {} nodes: {} GUPS, OUTSIDE the interval ({}), {} by {:.0f}%: beyond what the "
+                     "inputs' ranges allow, not noise. Alone (the others at their values): {}\n",
+                     row.nodes, gups_text(verdict.measured), interval, verdict.beyond > 0 ? "above" : "below",
+                     100 * std::abs(verdict.beyond), fmt::join(moves, "; "));
+}
+
+nlohmann::json verdict_to_json(const MeasuredVerdict& verdict) {
+  nlohmann::json moves = nlohmann::json::array();
+  for (const auto& move : verdict.moves) {
+    moves.push_back({{"field", move.range.field},
+                     {"kind", to_string(move.range.kind)},
+                     {"value", move.range.value},
+                     {"needed", move.needed ? nlohmann::json(*move.needed) : nlohmann::json()}});
+  }
+  return {{"gups", verdict.measured},
+          {"inside", verdict.inside},
+          {"beyond", verdict.beyond},
+          {"needed_alone", moves}};
+}
+
 nlohmann::json ranges_to_json(const Machine& machine) {
   nlohmann::json inputs = nlohmann::json::array();
   for (const auto& r : machine.ranges) {

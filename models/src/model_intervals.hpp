@@ -18,6 +18,10 @@ std::string format_intervals(const std::vector<Prediction>& rows, const std::vec
 std::string explain_interval(const Prediction& row, const PredictionInterval& interval);
 nlohmann::json interval_to_json(const PredictionInterval& interval);
 
+// A measured figure judged against the row's interval, in one line, and as JSON.
+std::string format_verdict(const Prediction& row, const PredictionInterval& interval, const MeasuredVerdict& verdict);
+nlohmann::json verdict_to_json(const MeasuredVerdict& verdict);
+
 // Every input's kind, value and range, as the machine file and its defaults give them.
 nlohmann::json ranges_to_json(const Machine& machine);
 

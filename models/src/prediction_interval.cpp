@@ -163,4 +163,50 @@ PredictionInterval prediction_interval(const Machine& machine, const TorusShape&
   return interval;
 }
 
+namespace {
+
+// The value of one input giving `target` with the others at the file's
+// values: the bounds are monotone in it, so a bisection (on a log scale,
+// where the input is positive) over a factor of 1000 either way finds it.
+std::optional<double> needed_value(const Machine& machine, const TorusShape& shape, const ModelOptions& options,
+                                   const InputRange& range, double target) {
+  const auto* field = input_field(range.field, machine);
+  const auto gups_at = [&](double value) { return predict(with_input(machine, *field, value), shape, options).gups; };
+  if (range.discrete()) {
+    for (const double value : range.values) {
+      if (std::abs(gups_at(value) / target - 1) < 1e-3) return value;
+    }
+    return std::nullopt;
+  }
+  if (range.value <= 0) return std::nullopt;
+  double low = range.value / 1000, high = range.value * 1000;
+  const double at_low = gups_at(low) - target, at_high = gups_at(high) - target;
+  if (at_low * at_high > 0) return std::nullopt;
+  for (int step = 0; step < 60; ++step) {
+    const double middle = std::sqrt(low * high);
+    if ((gups_at(middle) - target) * at_low > 0) {
+      low = middle;
+    } else {
+      high = middle;
+    }
+  }
+  return std::sqrt(low * high);
+}
+
+}  // namespace
+
+MeasuredVerdict judge_measured(const Machine& machine, const TorusShape& shape, const ModelOptions& options,
+                               const PredictionInterval& interval, double measured) {
+  MeasuredVerdict verdict;
+  verdict.measured = measured;
+  const double low = interval.low.prediction.gups, high = interval.high.prediction.gups;
+  verdict.inside = measured >= low * (1 - 1e-9) && measured <= high * (1 + 1e-9);
+  if (!verdict.inside) verdict.beyond = measured / (measured > high ? high : low) - 1;
+  for (const auto& effect : interval.inputs) {
+    if (effect.share <= 0) continue;
+    verdict.moves.push_back({effect.range, needed_value(machine, shape, options, effect.range, measured)});
+  }
+  return verdict;
+}
+
 }  // namespace gups::model

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,5 +54,21 @@ Machine machine_at(const Machine& machine, const std::vector<std::pair<std::stri
 // `samples` 0: no central interval (its ends are the exact interval's).
 PredictionInterval prediction_interval(const Machine& machine, const TorusShape& shape, const ModelOptions& options,
                                        unsigned samples = 1000, std::uint64_t seed = 1);
+
+// A measured figure against the interval: inside it, or outside with how
+// far, and for each input that moves the bound, the value it alone would
+// need (the others at the file's values) to give the measured figure.
+struct NeededMove {
+  InputRange range;
+  std::optional<double> needed;  // none: no value within a factor of 1000 of the file's gives it
+};
+struct MeasuredVerdict {
+  double measured = 0;
+  bool inside = false;
+  double beyond = 0;  // outside: measured / the nearer end - 1 (above the high end > 0, below the low end < 0)
+  std::vector<NeededMove> moves;  // the inputs that move the bound, by share
+};
+MeasuredVerdict judge_measured(const Machine& machine, const TorusShape& shape, const ModelOptions& options,
+                               const PredictionInterval& interval, double measured);
 
 }  // namespace gups::model
