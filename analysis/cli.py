@@ -93,6 +93,10 @@ def parser():
     s.add_argument("--no-neighbours", dest="neighbours", action="store_false",
                    help="table3: leave out the powers of two around each size")
     s.add_argument("--model-only", action="store_true", help="gups-model only, no simulation")
+    s.add_argument("--ends", action="store_true",
+                   help="table4: also simulate each size at the model's low and high ends (gups-sim --inputs low, "
+                        "high: every ranged input, the wrap-around too, at the side that lowers or raises the bound): "
+                        "each simulated figure with its simulated range, three runs a size")
     s.add_argument("--updates-per-node", type=int, default=0, help="simulations (default: gups-sim's, at least 8192)")
     s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
     s.add_argument("--reception-fifo", type=int, default=0,

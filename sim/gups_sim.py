@@ -94,7 +94,8 @@ def run_plan(args, workdir=None):
     else:
         command += ["--words-per-node", str(args.words_per_node), "--lookahead", str(args.lookahead),
                     "--owner", args.owner, "--verify", args.verify, "--nodes-per-host", args.nodes_per_host,
-                    "--wrap", args.wrap or ("machine" if "mesh" in args.chosen_mechanisms else "torus")]
+                    "--wrap", args.wrap or ("machine" if "mesh" in args.chosen_mechanisms or args.inputs != "file"
+                                            else "torus"), "--inputs", args.inputs]
         sizes = (("--cores-per-node", args.cores_per_node), ("--log2-table", args.log2_table),
                  ("--updates-per-node", args.updates_per_node), ("--updates-per-word", args.updates_per_word),
                  ("--min-updates-per-node", args.min_updates_per_node or None), ("--role-plan", args.role_plan))
@@ -238,6 +239,7 @@ def simulation_section(args, plan, options, command, wall, peak_kib, stopped):
             "costs": args.costs, "network_scale": args.network_scale, "zero_latency": args.zero_latency,
             "network": plan["network"], "network_level": plan["network_level"], "shape_rule": plan.get("shape_rule"),
             "role_plan": plan.get("role_plan"), "role_plan_choice": plan.get("role_plan_choice") or None,
+            "inputs": plan.get("inputs", "file"), "input_set": plan.get("input_set"),
             "command": " ".join(shlex.quote(c) for c in command), "partial": stopped}
 
 
@@ -289,6 +291,11 @@ def against_the_model(args, plan):
     if "probe" in plan or not plan["routes_over_torus"]:
         return []
     differences = []
+    if args.inputs != "file":
+        moves = "lowers" if args.inputs == "low" else "raises"
+        differences.append(f"the machine at the model's {args.inputs} end of its interval at this size (each ranged "
+                           f"input at the side that {moves} the bound; simulation.input_set): the simulated "
+                           f"{args.inputs} end")
     if args.costs != "machine":
         differences.append(f"costs {args.costs}: the model charges the machine file's cycles")
     elif "dma" not in args.chosen_mechanisms:

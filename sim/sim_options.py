@@ -122,6 +122,10 @@ def parse_arguments(argv, catalogue):
                    help="torus nodes on one of the machine's nodes, sharing its cores (tu follows how many of them "
                         "update at once); 'fill': as many as its cores hold, as mpirun places ranks (default 1)")
     p.add_argument("--owner", default="division", choices=["division", "predict"])
+    p.add_argument("--inputs", default="file", choices=["file", "low", "high"],
+                   help="the machine's inputs: file (its values), or the input set of the model's low or high end of "
+                        "its interval at this size (every ranged input at the side that lowers, or raises, the "
+                        "bound; a structural unknown such as the wrap-around too): the simulated range of a figure")
     p.add_argument("--costs", default="machine", choices=["machine", "zero", "measured"],
                    help="machine: charge the machine file's cycles; zero: no CPU cost at all (network only); "
                         "measured: SMPI times the real code on this host")

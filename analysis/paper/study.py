@@ -50,13 +50,14 @@ class Study:
             raise ValueError(f"gups-model could not model {algorithm} on {machine}")
         return {row["nodes"]: row for row in document["results"][0]["rows"]}
 
-    def simulation(self, machine, algorithm, nodes, mechanisms, owner="division", tag=""):
-        """The Task of one gups-sim run."""
+    def simulation(self, machine, algorithm, nodes, mechanisms, owner="division", tag="", inputs="file"):
+        """The Task of one gups-sim run (`inputs`: the machine file's values, or the model's low or high end)."""
+        tag += "" if inputs == "file" else f"-{inputs}"
         name = f"sim-{label(machine)}-{algorithm}-{nodes}-{owner}{tag}"
         path = os.path.join(self.args.out, "raw", name + ".json")
         command = programs.sim_command(self.sim, machine, algorithm, nodes, "--verify", "no", "--owner", owner,
                                        "--mechanisms", mechanisms or "none", "--network", self.args.network, "--json",
-                                       path)
+                                       path, *(["--inputs", inputs] if inputs != "file" else []))
         if self.args.updates_per_node:
             command += ["--updates-per-node", str(self.args.updates_per_node)]
         if self.args.max_wall:
@@ -76,7 +77,8 @@ class Study:
 def table4(args):
     series = [s for s in TABLE4_SERIES if s[1] in args.algorithms]
     nodes_of = {s: [n for n in args.nodes if n <= (65536 if s[0] == "bgl" else 32768)] for s in series}
-    study = Study(args, 0 if args.model_only else sum(len(v) for v in nodes_of.values()))
+    runs_a_size = 3 if getattr(args, "ends", False) else 1
+    study = Study(args, 0 if args.model_only else runs_a_size * sum(len(v) for v in nodes_of.values()))
     rows = {}
     machine_files = {}
     for machine, algorithm in series:
@@ -95,7 +97,8 @@ def table4(args):
                 "paper_bucket": rule[n]["reference_bucket_size"] if paper else None,
                 "eq_rule_gups": rule[n]["gups"], "eq_paper_gups": paper[n]["gups"] if paper else None,
                 "paper_bound_gups": printed.get(f"{algorithm}_bound", {}).get(str(n)),
-                "model_binds": rule[n]["binds"]}
+                "model_binds": rule[n]["binds"], **interval_fields(rule[n]),
+                "paper_interval": interval_fields(paper[n]) if paper else None}
     if not args.model_only:
         simulate_by_size(args, study, rows, machine_files)
     ordered = sorted(rows.values(), key=lambda r: (SERIES_ORDER[(r["machine"], r["algorithm"])], r["nodes"]))
@@ -138,8 +141,39 @@ def simulate_by_size(args, study, rows, machine_files):
         simulate_keys(study, rows, keys, machine_files, budget)
 
 
+def interval_fields(model_row):
+    """The model's interval over the machine file's input ranges (gups-model's row), for beside the simulation."""
+    interval = model_row.get("interval") or {}
+    top = [f"{e['field'].removeprefix('costs_cycles.')} {100 * e['share']:.0f}%"
+           for e in interval.get("inputs", [])[:3] if e.get("share", 0) >= 0.005]
+    return {"model_low": interval.get("low", {}).get("gups"), "model_high": interval.get("high", {}).get("gups"),
+            "model_inputs": ", ".join(top)}
+
+
+def against_interval(value, row):
+    """Where a simulated figure lies against the model's interval: inside it (the model's ranges explain it), or
+    outside, which the simulation adds (pipelines, buffers, the network) and the table marks."""
+    low, high = row.get("model_low"), row.get("model_high")
+    if value is None or low is None or high is None:
+        return "-"
+    if low * (1 - 1e-3) <= value <= high * (1 + 1e-3):
+        return "inside"
+    beyond = value / (high if value > high else low) - 1
+    return f"**outside: {'above' if beyond > 0 else 'below'} by {abs(beyond):.1%}**"
+
+
 def simulate_keys(study, rows, keys, machine_files, budget=None):
     mechanisms = {key: mechanisms_for(key[1], key[2], machine_files[key[0]]) for key in keys}
+    for key in keys:  # the interval of the model with the buckets the simulation uses
+        if "paper-buckets" in mechanisms[key] and rows[key].get("paper_interval"):
+            rows[key].update(rows[key]["paper_interval"])
+    if getattr(study.args, "ends", False):
+        ends = study.launch([study.simulation(key[0], key[1], key[2], mechanisms[key], inputs=end)
+                             for key in keys for end in ("low", "high")])
+        for index, key in enumerate(keys):
+            (low, _), (high, _) = ends[2 * index], ends[2 * index + 1]
+            rows[key].update(sim_low_gups=sim_fields(low, 0)["sim_steady_gups"],
+                             sim_high_gups=sim_fields(high, 0)["sim_steady_gups"])
     done = study.launch([study.simulation(key[0], key[1], key[2], mechanisms[key]) for key in keys])
     for key, (document, wall) in zip(keys, done):
         row = rows[key]
@@ -267,6 +301,15 @@ SIMULATED_COLUMNS = [
     ("simulated steady", True, lambda r: steady_cell(r)),
     ("quarters apart", True, lambda r: "-" if r.get("steady_spread") is None else f"{100 * r['steady_spread']:.1f}%"),
     ("steady/Eq.", True, lambda r: fmt(r.get("sim_over_eq"), ".3f")),
+    ("model's interval", True, lambda r: f"{fmt(r.get('model_low'))} .. {fmt(r.get('model_high'))}"
+     if r.get("model_low") is not None else "-"),
+    ("steady vs interval", False, lambda r: against_interval(r.get("sim_steady_gups"), r)),
+    ("simulated ends", True, lambda r: f"{fmt(r.get('sim_low_gups'))} .. {fmt(r.get('sim_high_gups'))}"
+     if "sim_low_gups" in r else "-"),
+    ("ends vs interval", False, lambda r: "; ".join(filter(None, (
+        f"low {against_interval(r.get('sim_low_gups'), r)}", f"high {against_interval(r.get('sim_high_gups'), r)}")))
+     if "sim_low_gups" in r else "-"),
+    ("inputs by share", False, lambda r: r.get("model_inputs") or "-"),
 ]
 
 

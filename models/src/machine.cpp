@@ -303,7 +303,7 @@ void read_sources(const json& document, Machine& machine, Problems& problems) {
   if (!document.contains("sources")) return;
   const auto& sources = document.at("sources");
   if (!sources.is_object()) return problems.check([] { ObjectReader::fail("sources", "must be an object"); });
-  std::vector<std::string> paths;
+  std::vector<std::string> paths, stale;
   field_paths(document, "", paths);
   for (const auto& [key, value] : sources.items()) {
     problems.check([&] {
@@ -314,8 +314,7 @@ void read_sources(const json& document, Machine& machine, Problems& problems) {
         for (const auto& path : paths) {
           if (edit_distance(path, key) <= 3) hint = fmt::format(" (did you mean '{}'?)", path);
         }
-        machine.warnings.push_back(fmt::format("machine '{}': sources.{} names no field of the file{}", machine.name,
-                                               key, hint));
+        stale.push_back(key + hint);
       }
       if (value.is_string()) {
         machine.sources[key] = InputSource(value.get<std::string>());
@@ -326,6 +325,10 @@ void read_sources(const json& document, Machine& machine, Problems& problems) {
                                               "its range; docs/machine-files.md)");
       }
     });
+  }
+  if (!stale.empty()) {
+    machine.warnings.push_back(fmt::format("machine '{}': sources name no field of the file: {}", machine.name,
+                                           fmt::join(stale, ", ")));
   }
 }
 

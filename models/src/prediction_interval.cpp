@@ -44,9 +44,10 @@ class Evaluator {
   // The corner where GUPS is least (sign -1) or most (+1): each input moved
   // in turn to the candidate that goes furthest, twice over, since an input
   // that moves nothing at the file's values may move the output at a corner.
-  std::vector<double> corner(int sign) const {
-    std::vector<double> point;
-    for (const auto& c : coordinates_) point.push_back(c.range->value);
+  // It starts from `start`: each input at the side its tornado bar lowers
+  // (or raises) the bound, so that one the corner leaves indifferent still
+  // sits at that end (a simulation of the end charges it too).
+  std::vector<double> corner(int sign, std::vector<double> point) const {
     for (int pass = 0; pass < 2; ++pass) {
       for (std::size_t i = 0; i < coordinates_.size(); ++i) {
         double best = point[i], best_gups = sign * at(point).gups;
@@ -114,8 +115,7 @@ PredictionInterval prediction_interval(const Machine& machine, const TorusShape&
   for (const auto& c : axes) file_point.push_back(c.range->value);
   PredictionInterval interval;
   interval.gups = evaluate.at(file_point).gups;
-  interval.low = end_at(evaluate, axes, evaluate.corner(-1));
-  interval.high = end_at(evaluate, axes, evaluate.corner(+1));
+  std::vector<double> lowering = file_point, raising = file_point;
 
   double total = 0;
   for (std::size_t i = 0; i < axes.size(); ++i) {
@@ -125,10 +125,18 @@ PredictionInterval prediction_interval(const Machine& machine, const TorusShape&
       auto point = file_point;
       point[i] = candidate;
       const double g = evaluate.at(point).gups;
+      if (g < least) lowering[i] = candidate;
+      if (g > most) raising[i] = candidate;
       least = std::min(least, g);
       most = std::max(most, g);
       if (candidate == axes[i].candidates.front()) effect.gups_at_low = g;
       if (candidate == axes[i].candidates.back()) effect.gups_at_high = g;
+    }
+    if (least == most) {  // indifferent here: the side that would lower it, by what the input is
+      const std::string unit = axes[i].field->unit;
+      const bool better_higher = unit == "Hz" || unit == "B/s";
+      lowering[i] = better_higher ? axes[i].candidates.front() : axes[i].candidates.back();
+      raising[i] = better_higher ? axes[i].candidates.back() : axes[i].candidates.front();
     }
     if (effect.range.discrete()) {
       effect.gups_at_low = least;
@@ -141,6 +149,8 @@ PredictionInterval prediction_interval(const Machine& machine, const TorusShape&
     const double swing = std::abs(effect.gups_at_high - effect.gups_at_low);
     effect.share = total > 0 ? swing * swing / total : 0;
   }
+  interval.low = end_at(evaluate, axes, evaluate.corner(-1, lowering));
+  interval.high = end_at(evaluate, axes, evaluate.corner(+1, raising));
   std::stable_sort(interval.inputs.begin(), interval.inputs.end(),
                    [](const InputEffect& a, const InputEffect& b) { return a.share > b.share; });
 

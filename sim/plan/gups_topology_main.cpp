@@ -101,6 +101,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "full", "checksum", "none", "no"}))
       ->capture_default_str();
   app.add_flag("--paper-buckets", paper_buckets, "the machine file's reference bucket sizes");
+  app.add_option("--inputs", request.inputs,
+                 "the machine's inputs: file (its values), or the input set of the model's low or high end of the "
+                 "interval at this size (each ranged input at the end that lowers or raises the bound)")
+      ->check(CLI::IsMember({"file", "low", "high"}))
+      ->capture_default_str();
   app.add_option("--bandwidth-scale", options.bandwidth_scale, "multiply the link bandwidth (a faster network)")
       ->check(gups::cli::kFinitePositive);
   app.add_flag("--zero-latency", options.zero_latency, "links without latency");

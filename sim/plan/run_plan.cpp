@@ -1,4 +1,5 @@
 #include "sim/plan/run_plan.hpp"
+#include "models/src/prediction_interval.hpp"
 #include "topologies/torus_links.hpp"
 
 #include <algorithm>
@@ -166,6 +167,37 @@ ProbePlacement place_probe(const ProbeWhere& where) {
   return placed;
 }
 
+// The model's options for this run, as gups-model would take them.
+static model::ModelOptions model_options(const PlanRequest& request, unsigned ranks_per_node) {
+  model::ModelOptions options;
+  options.algorithm = request.algorithm;
+  options.lookahead = request.lookahead;
+  options.cores_per_node = ranks_per_node;
+  options.owner = request.owner;
+  options.buckets = request.paper_buckets ? model::BucketRule::reference : model::BucketRule::sizing;
+  options.nodes_per_host = request.nodes_per_host;
+  options.role_plan = request.role_plan;
+  return options;
+}
+
+// The machine at the model's low or high end for this size: what the
+// interval's end rests on, simulated so that the simulated figure gets its
+// simulated range.
+static void at_interval_end(const PlanRequest& request, RunPlan& plan) {
+  if (request.inputs != "low" && request.inputs != "high") {
+    throw std::invalid_argument(fmt::format("--inputs '{}': give file, low or high", request.inputs));
+  }
+  if (!traits(request.algorithm).routes_over_torus && request.algorithm != Algorithm::direct) {
+    throw std::invalid_argument("--inputs low|high applies to the update algorithms");
+  }
+  const auto options = model_options(request, ranks_per_node(request, plan.machine));
+  const auto interval = model::prediction_interval(plan.machine, plan.shape, options, 0);
+  const auto& end = request.inputs == "low" ? interval.low : interval.high;
+  plan.machine = model::machine_at(plan.machine, end.inputs);
+  plan.inputs = request.inputs;
+  plan.input_set = end.inputs;
+}
+
 RunPlan plan_run(const PlanRequest& request) {
   RunPlan plan;
   plan.machine = model::load_machine(request.machine, model::default_machine_directories());
@@ -173,6 +205,7 @@ RunPlan plan_run(const PlanRequest& request) {
   plan.algorithm = request.algorithm;
   plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
+  if (request.inputs != "file") at_interval_end(request, plan);
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
   if (!request.wrap_pattern.empty()) {
     auto wraps = wraps_named(request.wrap_pattern, plan.machine, plan.shape);
@@ -207,15 +240,7 @@ RunPlan plan_run(const PlanRequest& request) {
     throw std::invalid_argument("--role-plan applies to multicore only");
   }
   if (traits(request.algorithm).specialised_cores) {
-    model::ModelOptions options;
-    options.algorithm = request.algorithm;
-    options.lookahead = request.lookahead;
-    options.cores_per_node = plan.ranks_per_node;
-    options.owner = request.owner;
-    options.buckets = request.paper_buckets ? model::BucketRule::reference : model::BucketRule::sizing;
-    options.nodes_per_host = request.nodes_per_host;
-    options.role_plan = request.role_plan;
-    const auto chosen = model::choose_role_plan(plan.machine, plan.shape, options);
+    const auto chosen = model::choose_role_plan(plan.machine, plan.shape, model_options(request, plan.ranks_per_node));
     plan.role_plan = chosen.spec;
     plan.role_plan_choice = chosen.how;
   }
@@ -295,6 +320,9 @@ nlohmann::json to_json(const RunPlan& plan) {
                {"specialised_cores", traits(plan.algorithm).specialised_cores},
                {"role_plan", plan.role_plan ? nlohmann::json(plan.role_plan->to_string()) : nlohmann::json()},
                {"role_plan_choice", plan.role_plan_choice},
+               {"inputs", plan.inputs},
+               {"input_set", plan.input_set.empty() ? nlohmann::json() : nlohmann::json(std::map<std::string, double>(
+                                                                                plan.input_set.begin(), plan.input_set.end()))},
                {"nodes_per_host", plan.placement.nodes_per_host},
                {"updating_cores_per_host", plan.placement.updating_cores},
                {"reference_bucket_size", plan.reference_bucket_size ? nlohmann::json(*plan.reference_bucket_size)

@@ -60,6 +60,10 @@ struct PlanRequest {
   std::string wrap_pattern;                 // one letter per dimension (t, m); set, it overrides wrap
   unsigned nodes_per_host = 1;              // torus nodes per machine node (model::kFillHost: as its cores hold)
   std::optional<NetworkLevel> network_level;  // none: automatic_network_level(nodes)
+  // The machine's inputs: "file" (its values), or the input set of the
+  // model's "low" or "high" end of the interval at this size
+  // (model/prediction_interval.hpp), structural unknowns included.
+  std::string inputs = "file";
 };
 
 // The level `--network auto` picks: flow, the finest, where a run of it is
@@ -73,6 +77,8 @@ NetworkLevel automatic_network_level(std::uint64_t nodes);
 
 struct RunPlan {
   model::Machine machine;
+  std::string inputs = "file";                               // PlanRequest::inputs
+  std::vector<std::pair<std::string, double>> input_set;     // at an end: each ranged input's value there
   Algorithm algorithm = Algorithm::multicore;
   TorusShape shape{std::vector<std::uint32_t>{1}};
   bool mesh = false;
