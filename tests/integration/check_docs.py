@@ -159,6 +159,25 @@ def plan_claims(source, build):
     return problems
 
 
+def schema_fields_documented(source, build):
+    """Every input gups-model --schema lists is in docs/machine-files.md's fields (by its dotted name or, in a row
+    of its section, by its last part), so that the guide cannot fall behind the one table the loader reads."""
+    with open(os.path.join(source, MACHINE_FILE_GUIDE), encoding="utf-8") as f:
+        guide = f.read()
+    done = subprocess.run([os.path.join(build, "models", "gups-model"), "--schema"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    missing = []
+    for row in json.loads(done.stdout):
+        field = row["field"]
+        if f"`{field}`" in guide:
+            continue
+        section, _, last = field.rpartition(".")
+        rows = [line for line in guide.splitlines() if line.startswith("|") and f"`{section}." in line]
+        if not section or not any(f"`{last}`" in line or f"`{section}.{last}`" in line for line in rows):
+            missing.append(field)
+    return [f"{MACHINE_FILE_GUIDE} does not describe {field} (gups-model --schema lists it)" for field in missing]
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("source")
@@ -180,7 +199,7 @@ def main(argv):
         if problem:
             failures.append(f"{where}: {line}\n    {problem}")
     ran, ran_count = machine_file_checks(source, build)
-    failures += ran + plan_claims(source, build)
+    failures += ran + plan_claims(source, build) + schema_fields_documented(source, build)
     tables = subprocess.run([sys.executable, os.path.join(source, "docs", "update.py"), "--check"],
                             capture_output=True, text=True)
     if tables.returncode != 0:

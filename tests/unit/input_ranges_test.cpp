@@ -10,40 +10,16 @@
 
 #include "models/src/input_ranges.hpp"
 #include "models/src/machine.hpp"
+#include "tests/unit/machine_document.hpp"
 #include "models/src/machine_schema.hpp"
 #include "models/src/prediction_interval.hpp"
 
 namespace gups::model {
 namespace {
 
-nlohmann::json document_of(const std::string& name) {
-  std::ifstream in(load_machine(name, default_machine_directories()).path);
-  return nlohmann::json::parse(in);
-}
+using namespace gups::model::testing;
 
-Machine load_document(const nlohmann::json& document) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("torus-gups-ranges-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                     ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json");
-  std::ofstream(path) << document.dump();
-  try {
-    auto machine = load_machine(path.string(), {});
-    std::filesystem::remove(path);
-    return machine;
-  } catch (...) {
-    std::filesystem::remove(path);
-    throw;
-  }
-}
-
-std::string load_error(const nlohmann::json& document) {
-  try {
-    load_document(document);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return {};
-}
+nlohmann::json document_of(const std::string& name) { return machine_document(name); }
 
 const InputRange& range_named(const Machine& machine, const std::string& field) {
   for (const auto& range : machine.ranges) {

@@ -7,40 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "models/src/machine.hpp"
+#include "tests/unit/machine_document.hpp"
 
 namespace gups::model {
 namespace {
 
-nlohmann::json bgp_document() {
-  std::ifstream in(load_machine("bgp", default_machine_directories()).path);
-  return nlohmann::json::parse(in);
-}
+using namespace gups::model::testing;
 
-// The machine a document describes, read through a file as users give it.
-Machine load_document(const nlohmann::json& document) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("torus-gups-machine-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                     ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json");
-  std::ofstream(path) << document.dump();
-  try {
-    auto machine = load_machine(path.string(), {});
-    std::filesystem::remove(path);
-    return machine;
-  } catch (...) {
-    std::filesystem::remove(path);
-    throw;
-  }
-}
-
-// Loads `document` from a file and returns the error, or "" if it loaded.
-std::string load_error(const nlohmann::json& document) {
-  try {
-    load_document(document);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return {};
-}
+nlohmann::json bgp_document() { return machine_document("bgp"); }
 
 TEST(MachineFile, BgpLoadsWithThePapersFigures) {
   const auto m = load_machine("bgp", default_machine_directories());
