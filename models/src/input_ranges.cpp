@@ -275,7 +275,7 @@ InputRange range_of(const Machine& m, const InputField& f, int depth) {
                   "published: half the last digit of the figure as written");
   }
   if (f.whole && !r.discrete()) {  // a count takes only the whole numbers its range holds
-    r.low = std::ceil(r.low - 1e-9);
+    r.low = std::ceil(r.low - 1e-9) + 0.0;  // + 0.0: never -0
     r.high = std::floor(r.high + 1e-9);
   }
   if (r.value == 0 && !r.discrete() && r.low == 0 && r.high == 0) r.why += " (0 either way)";
