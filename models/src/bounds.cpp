@@ -200,8 +200,20 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
     p.bisection_bytes_per_s = partition_bisection(machine, p.nodes);
     p.model_bisection_bytes_per_s = p.bisection_bytes_per_s;
   }
-  const auto links = physical_links(machine, p.shape, p.mesh);
-  const auto bound = network_bound(*links, p.shape, routes, p.bytes_per_update, machine.link_bandwidth);
+  const auto key = fmt::format("{} {} {} {} {}", machine.topology->name, machine.network_parameters, p.shape.to_string(),
+                                p.mesh, routes);
+  NetworkBound bound;
+  const auto cached = options.routes_cache ? options.routes_cache->bounds.find(key) : decltype(RoutesCache::bounds)::iterator();
+  if (options.routes_cache && cached != options.routes_cache->bounds.end()) {
+    bound = cached->second;
+    if (bound.busiest_link_load > 0) {
+      bound.gups = static_cast<double>(p.nodes) * machine.link_bandwidth / (bound.busiest_link_load * p.bytes_per_update) * 1e-9;
+    }
+  } else {
+    const auto links = physical_links(machine, p.shape, p.mesh);
+    bound = network_bound(*links, p.shape, routes, p.bytes_per_update, machine.link_bandwidth);
+    if (options.routes_cache) options.routes_cache->bounds.emplace(key, bound);
+  }
   p.software_hops = bound.software_hops;
   p.physical_hops_per_software_hop = bound.physical_hops_per_software_hop;
   p.network_bottleneck = bound.busiest_class;

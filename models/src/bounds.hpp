@@ -13,12 +13,22 @@
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
 #include "models/src/measured_bisection.hpp"
+#include "models/src/network_bound.hpp"
+
+#include <map>
+#include <memory>
 
 namespace gups::model {
 
 enum class BucketRule {
   sizing,     // floor(look-ahead / buckets of the role plan), what `gups` uses
   reference,  // the machine file's published sizes where it lists the node count
+};
+
+// The traffic of one shape on its physical routes (network_bound.hpp), by
+// what it depends on: the network, the shape, mesh or torus, software routing.
+struct RoutesCache {
+  std::map<std::string, NetworkBound> bounds;
 };
 
 struct ModelOptions {
@@ -41,6 +51,10 @@ struct ModelOptions {
   // Each core's role in words (CoreLoad::role): the role planner, weighing
   // hundreds of plans, needs only their cycles.
   bool describe_roles = true;
+  // Set by a caller that predicts one shape many times over (an interval's
+  // draws): the traffic on the physical routes depends on the shape and the
+  // network, not on the costs, so it is worked out once.
+  std::shared_ptr<RoutesCache> routes_cache;
 };
 
 // One role plan as the planner weighed it.

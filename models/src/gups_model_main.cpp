@@ -140,6 +140,12 @@ int run(const Request& request) {
     throw std::invalid_argument(fmt::format("--bisection {}: it measured {} nodes, and no size asked has as many",
                                             options.measured_bisection->source, options.measured_bisection->nodes));
   }
+  // Opened before the intervals are worked out, so that a path that cannot be written is refused at once.
+  std::ofstream out;
+  if (!request.json_path.empty()) {
+    out.open(request.json_path);
+    if (!out) throw std::invalid_argument(fmt::format("cannot write --json {}", request.json_path));
+  }
   const auto measured = measured_figures(request.measured);
   for (const auto& [nodes, gups] : measured) {
     if (std::none_of(shapes.begin(), shapes.end(), [nodes = nodes](const auto& s) { return s.nodes() == nodes; })) {
@@ -176,7 +182,6 @@ int run(const Request& request) {
   }
   text = inputs_summary(machine) + "\n" + text;
   if (!request.json_path.empty()) {
-    std::ofstream out(request.json_path);
     auto summary = machine_summary(machine);
     summary["inputs"] = ranges_to_json(machine);
     out << nlohmann::json{{"schema", kModelSchema}, {"machine", summary}, {"results", results}}

@@ -110,7 +110,9 @@ Machine machine_at(const Machine& machine, const std::vector<std::pair<std::stri
 PredictionInterval prediction_interval(const Machine& machine, const TorusShape& shape, const ModelOptions& options,
                                        unsigned samples, std::uint64_t seed) {
   const auto axes = coordinates(machine);
-  const Evaluator evaluate(machine, shape, options, axes);
+  auto cached = options;
+  if (!cached.routes_cache) cached.routes_cache = std::make_shared<RoutesCache>();
+  const Evaluator evaluate(machine, shape, cached, axes);
   std::vector<double> file_point;
   for (const auto& c : axes) file_point.push_back(c.range->value);
   PredictionInterval interval;
