@@ -199,7 +199,7 @@ def analysis_cases(out, build):
 
 def cut_short_cases(paths, source):
     """Good commands whose reader goes before they write: no traceback, no crash, nothing left behind."""
-    commands = [("gups-model", [paths["gups-model"], "--machine", "bgp", "--sweep", "64:32768"]),
+    commands = [("gups-model", [paths["gups-model"], "--machine", "bgp", "--sweep", "64:32768", "--samples", "0"]),
                 ("gups-topology", [paths["gups-topology"], "--catalogue"]),
                 ("analysis", [sys.executable, "-m", "analysis", "study", "--help"]),
                 ("analysis", [sys.executable, "-m", "analysis", "explain", "--help"])]
