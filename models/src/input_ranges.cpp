@@ -101,6 +101,13 @@ double positive_number(const ordered& declared, const char* key, const std::stri
   return x.get<double>();
 }
 
+// A measured input's range: from its least timing (the file's value) to its median.
+void set_spread(InputRange& r, double spread) {
+  r.low = r.value;
+  r.high = r.value * (1 + spread);
+  r.why = fmt::format("measured: the least of its repeats to their median (+{:.1f}%)", 100 * spread);
+}
+
 void read_measured(const Machine& m, const ordered& declared, InputRange& r) {
   if (declared.contains("range") || declared.contains("values")) {
     refuse(r.field, "is measured, and a measured range comes from its timings' spread, never given by hand (drop "
@@ -119,9 +126,7 @@ void read_measured(const Machine& m, const ordered& declared, InputRange& r) {
   } else {
     refuse(r.field, "is measured and gives no 'spread' (median / least of its repeats, less 1)");
   }
-  r.low = r.value;
-  r.high = r.value * (1 + spread);
-  r.why = fmt::format("measured: the least of its repeats to their median (+{:.1f}%)", 100 * spread);
+  set_spread(r, spread);
 }
 
 void read_derived(const ordered& declared, InputRange& r) {
@@ -266,9 +271,7 @@ InputRange range_of(const Machine& m, const InputField& f, int depth) {
     const auto found = m.cost_spread.find(r.field.substr(r.field.find('.') + 1));
     const double spread = found == m.cost_spread.end() ? 0 : found->second;
     r.kind = InputKind::measured;
-    r.low = r.value;
-    r.high = r.value * (1 + spread);
-    r.why = fmt::format("measured: the least of its repeats to their median (+{:.1f}%)", 100 * spread);
+    set_spread(r, spread);
   } else {
     r.kind = InputKind::published;
     set_precision(r, printed_precision(fmt::format("{}", r.value)),
