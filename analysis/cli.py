@@ -144,6 +144,9 @@ def parser():
                    help="simulations: network level, as gups-topology --network-levels lists them, or auto (default "
                         "auto, as the study)")
     s.add_argument("--no-simulation", action="store_true", help="the model only")
+    s.add_argument("--search", action="store_true",
+                   help="search the candidates even where every measured point lies within the model's interval "
+                        "over the machine file's input ranges (by default such a column needs no mechanism)")
     s.add_argument("--sim-max-nodes", type=int, default=65536, help="simulate sizes up to this many nodes")
     s.add_argument("--sim-steps", type=int, default=3, help="simulations per mechanism and size at most (default 3)")
     s.add_argument("--updates-per-node", type=int, default=0,

@@ -19,6 +19,7 @@ from .. import study_tools
 from ..run import launcher, programs
 from . import laws as explain_laws, mechanisms as explain_mechanisms, model as explain_model
 from . import partition as explain_partition
+from . import ranges as explain_ranges
 from .measured import read_measured
 
 
@@ -58,6 +59,9 @@ def explain(args):
     print(f"explain: {args.algorithm} on {machine['name']}, {len(nodes)} measured sizes ({nodes[0]} to {nodes[-1]} "
           f"nodes), candidates: {', '.join(m.name for m in mechanisms)}", file=sys.stderr, flush=True)
 
+    ranges = explain_ranges.against_ranges(measured, base, args.tolerance)
+    if ranges and all(v["inside"] for v in ranges.values()) and len(ranges) == len(measured) and not args.search:
+        mechanisms = []  # the machine's own ranges account for the column: no candidate to search
     entries = {}
     for mechanism in mechanisms:
         entries[mechanism.name] = by_model(args, model, machine, mechanism, measured, base, buckets)
@@ -68,7 +72,7 @@ def explain(args):
         finish(entries[mechanism.name], mechanism, base)
     ranked = sorted(entries.values(), key=rank_key)
     wall = time.monotonic() - started
-    document = report_document(args, machine, measured, base, ranked, simulated, wall)
+    document = report_document(args, machine, measured, base, ranked, simulated, wall, ranges)
     write_outputs(args, document)
     print(summary(document), flush=True)
     return 0
@@ -500,7 +504,7 @@ def binding_moves(entry):
         f"from core {b} to core {a} at {n} nodes" for n, b, a in changed)
 
 
-def report_document(args, machine, measured, base, ranked, simulated, wall):
+def report_document(args, machine, measured, base, ranked, simulated, wall, ranges=None):
     explaining = [e for e in ranked if explains(e)]
     first = explaining[0] if explaining else None
     equivalent = [e["mechanism"].name for e in explaining[1:]
@@ -517,7 +521,9 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
             "law": None if entry["law"] is None else law_json(entry["law"]),
             "laws": [law_json(law) for law in entry["laws"]],
             "points": [point_json(p) for p in entry["points"].values()]})
-    if first:
+    if not ranked:
+        verdict = "no candidate searched (--search searches them all the same)"
+    elif first:
         verdict = f"{first['mechanism'].name} explains the column: {growth(first)}" + binding_moves(first)
         if equivalent:
             verdict += (f"; so do {', '.join(equivalent)}, moving the machine at as few sizes with as simple a law "
@@ -535,6 +541,11 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
                    f"({', '.join(map(str, simulated_sizes)) or 'none'}; {', '.join(map(str, rest))} by the model "
                    f"alone, which may change the verdict): " + verdict)
     # Failed simulations come first of all: what they would have shown is missing from everything after.
+    # Before anything searched: whether the machine's own input ranges already allow the column (only failed
+    # simulations, whose evidence is missing from all of it, come before).
+    within = explain_ranges.ranges_text(ranges or {}, list(measured))
+    if within:
+        verdict = within + "; " + verdict
     if simulated.failures:
         verdict = failures_text(simulated.failures, simulated.runs) + ": " + verdict
     baseline = [f"at {n} nodes the machine as given simulates to {simulated.nominal[n]:.4g} GUPS and models to "
@@ -548,6 +559,9 @@ def report_document(args, machine, measured, base, ranked, simulated, wall):
         "measured_file": args.measured, "tolerance": args.tolerance,
         "measured": [{"nodes": n, "gups": p.gups, "spread": p.spread, "tolerance": p.tolerance(args.tolerance),
                       "model_gups": base[n]["gups"], "model_binds": binding_name(base[n]),
+                      "model_low": (ranges or {}).get(n, {}).get("low"),
+                      "model_high": (ranges or {}).get(n, {}).get("high"),
+                      "inside_the_interval": (ranges or {}).get(n, {}).get("inside"),
                       "simulated_gups": simulated.nominal.get(n), "simulated": simulated.nominal.get(n) is not None,
                       "simulated_settled": None if n not in simulated.nominal else n not in simulated.unsettled_nominal}
                      for n, p in measured.items()],
@@ -646,14 +660,11 @@ def partition_cell(p):
             f"({fmt(nearest['steady_gups'])} GUPS, {100 * error:+.1f}%){failed}")
 
 
-def markdown(document):
-    lines = ["# What explains the measured column", "", results.provenance(document["command"]), "",
-             f"{document['algorithm']} on {document['machine']}; bucket sizes: {document.get('bucket_rule')} "
-             f"(model and simulation alike); measured: `{document['measured_file']}`; "
-             f"tolerance {100 * document['tolerance']:.1f}% at least (or the point's spread or printed precision).",
-             "", f"**{document['verdict']}.**", ""]
-    lines += [f"Note: {note}." for note in document.get("baseline_disagreements", [])]
-    lines += ["", "## Ranking", ""]
+def needed_sections(document):
+    """The candidates' ranking and the value each needs by size; none where no candidate was searched."""
+    if not document["mechanisms"]:
+        return []
+    lines = ["", "## Ranking", ""]
     lines += study_tools.table_lines([
         ("rank", True, lambda m: m["rank"]), ("mechanism", False, lambda m: m["mechanism"]),
         ("in the machine file", True, lambda m: m["nominal_text"]),
@@ -665,11 +676,24 @@ def markdown(document):
     header = [("mechanism", False, lambda m: m["mechanism"])] + [
         (str(n), False, lambda m, i=i: needed_cell(m["points"][i])) for i, n in enumerate(sizes)]
     lines += study_tools.table_lines(header, document["mechanisms"])
-    lines += ["", "## Measured, modelled, simulated", ""]
+    return lines
+
+
+def markdown(document):
+    lines = ["# What explains the measured column", "", results.provenance(document["command"]), "",
+             f"{document['algorithm']} on {document['machine']}; bucket sizes: {document.get('bucket_rule')} "
+             f"(model and simulation alike); measured: `{document['measured_file']}`; "
+             f"tolerance {100 * document['tolerance']:.1f}% at least (or the point's spread or printed precision).",
+             "", f"**{document['verdict']}.**", ""]
+    lines += [f"Note: {note}." for note in document.get("baseline_disagreements", [])]
+    lines += needed_sections(document) + ["", "## Measured, modelled, simulated", ""]
     lines += study_tools.table_lines([
         ("nodes", True, lambda r: r["nodes"]), ("measured GUPS", True, lambda r: fmt(r["gups"])),
         ("tolerance", True, lambda r: f"{100 * r['tolerance']:.1f}%"),
-        ("model (machine file)", True, lambda r: fmt(r["model_gups"])), ("binds", False, lambda r: r["model_binds"]),
+        ("model (machine file)", True, lambda r: fmt(r["model_gups"])),
+        ("model's interval", True, lambda r: "-" if r.get("model_low") is None else
+         f"{fmt(r['model_low'])} .. {fmt(r['model_high'])}" + ("" if r.get("inside_the_interval") else " (outside)")),
+        ("binds", False, lambda r: r["model_binds"]),
         ("simulated (machine file)", True,
          lambda r: (fmt(r["simulated_gups"]) + (study_tools.UNSETTLED_MARK if r.get("simulated_settled") is False
                                                  else "")) if r.get("simulated", True) else
@@ -712,5 +736,10 @@ def write_outputs(args, document):
                 writer.writerow({"mechanism": m["mechanism"], "rank": m["rank"], "law_value":
                                  law["values"].get(str(p["nodes"])), "law_error": law["errors"].get(str(p["nodes"])),
                                  **{k: p[k] for k in fields if k in p}})
+    png = os.path.join(args.out, "explain.png")
+    if not document["mechanisms"]:  # nothing searched: no needed values to draw (nor an older run's picture)
+        if os.path.exists(png):
+            os.remove(png)
+        return
     from . import plot as explain_plot  # matplotlib only when writing
-    explain_plot.needed_values_plot(document, os.path.join(args.out, "explain.png"))
+    explain_plot.needed_values_plot(document, png)

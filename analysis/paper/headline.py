@@ -7,7 +7,7 @@ import platform
 import statistics
 
 from .. import report, results
-from ..report import plot
+from ..report import plot, stats
 from ..run import hpcc
 from . import study
 
@@ -185,9 +185,9 @@ def against_the_interval(row, repeats):
     if low is None or high is None:
         return beyond_the_bound(row, repeats)
     interval = f"{g(low)} .. {g(high)} GUPS over the calibration's ranges"
-    if low <= measured <= high:
+    beyond = stats.beyond_interval(measured, low, high)
+    if beyond == 0:
         return f"; inside the model's interval ({interval})"
-    beyond = measured / (high if measured > high else low) - 1
     varies = 2 * (row.get("measured_cv") or 0) if repeats > 1 else 0
     text = f"; **outside the model's interval** ({interval}), {'above' if beyond > 0 else 'below'} by {abs(beyond):.0%}"
     if abs(beyond) <= varies:

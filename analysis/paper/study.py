@@ -12,7 +12,7 @@ import sys
 import time
 
 from .. import results
-from ..report import plot
+from ..report import plot, stats
 from ..study_tools import (MECHANISMS, csv_list, fmt, label, markdown, mechanisms_for,  # noqa: F401
                            ratio, run_length, run_tasks, sim_fields, steady_cell, table_lines, write)
 from ..run import launcher, programs, slurm
@@ -156,9 +156,9 @@ def against_interval(value, row):
     low, high = row.get("model_low"), row.get("model_high")
     if value is None or low is None or high is None:
         return "-"
-    if low * (1 - 1e-3) <= value <= high * (1 + 1e-3):
+    beyond = stats.beyond_interval(value, low, high, slack=1e-3)
+    if beyond == 0:
         return "inside"
-    beyond = value / (high if value > high else low) - 1
     return f"**outside: {'above' if beyond > 0 else 'below'} by {abs(beyond):.1%}**"
 
 

@@ -83,21 +83,45 @@ def system_table(machine):
 
 def model_cell(row):
     typical = row.get("model_at_median_costs")
-    return fmt(row["model"]) + (f" ({fmt(typical)})" if typical is not None else "")
+    cell = fmt(row["model"]) + (f" ({fmt(typical)})" if typical is not None else "")
+    if row.get("model_low") is not None and row.get("model_high") is not None:
+        cell += f" [{fmt(row['model_low'])} .. {fmt(row['model_high'])}]"
+    return cell
+
+
+def leading_inputs(row, count=2):
+    """The inputs that carry most of the model's interval, with their shares."""
+    inputs = sorted(row.get("model_inputs") or [], key=lambda e: -e.get("share", 0))
+    named = [f"{e['field'].removeprefix('costs_cycles.')} {e['share']:.0%}" for e in inputs[:count]
+             if e.get("share", 0) >= 0.005]
+    return ", ".join(named) or "-"
+
+
+def interval_verdict(row):
+    """Where the measured figure lies against the model's interval (beside, not instead of, its runs' CV)."""
+    low, high, measured = row.get("model_low"), row.get("model_high"), row.get("measured")
+    if measured is None or low is None or high is None:
+        return "-"
+    beyond = stats.beyond_interval(measured, low, high)
+    return "inside" if beyond == 0 else f"{'above' if beyond > 0 else 'below'} by {abs(beyond):.0%}"
 
 
 def rates_table(rows):
     """The measured, modelled and simulated rates of each point, with their ratios."""
     cv = lambda v: "-" if v is None else f"{100 * v:.1f}%"
     lines = ["Benchmarked: `gups` on this machine (mean of the repeats); projected: `gups-model` (the bound that "
-             "binds; in brackets, with each calibrated cost at the median of its repeats rather than their least) "
-             "and `gups-sim` (mean); CV: run-to-run coefficient of variation.", "",
-             "| algorithm | nodes | ranks | shape | benchmarked | CV | model | binds | simulated | CV | sim/model | "
-             "bench/model | bench/sim |",
-             "| --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
+             "binds; in round brackets, with each calibrated cost at the median of its repeats rather than their "
+             "least; in square brackets, its interval: every input at the end of its range that lowers, or raises, "
+             "the bound, exact since the bounds are monotone in each input; the leading inputs by their share of "
+             "that spread, one at a time) and `gups-sim` (mean); CV: run-to-run coefficient of variation, kept "
+             "apart from the verdict against the interval.", "",
+             "| algorithm | nodes | ranks | shape | benchmarked | CV | model [interval] | binds | leading inputs | "
+             "bench vs interval | simulated | CV | sim/model | bench/model | bench/sim |",
+             "| --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         lines.append(f"| {r['algorithm']} | {r['nodes']} | {r['ranks'] or '-'} | {r['shape']} | {fmt(r['measured'])} | "
-                     f"{cv(r['measured_cv'])} | {model_cell(r)} | {r['binds'] or '-'} | {fmt(r['sim'])} | "
+                     f"{cv(r['measured_cv'])} | {model_cell(r)} | {r['binds'] or '-'} | {leading_inputs(r)} | "
+                     f"{interval_verdict(r)} | {fmt(r['sim'])} | "
                      f"{cv(r['sim_cv'])} | {fmt(r['sim_over_model'], 3)} | {fmt(r['measured_over_model'], 3)} | "
                      f"{fmt(r['measured_over_sim'], 3)} |")
     return lines

@@ -24,6 +24,8 @@ def gups_plot(records, out, title, by_ranks=False, cores=None):
         if model:
             xs = [x_of(algorithm, r["nodes"]) for r in model]
             ax.plot(xs, [r["cpu_gups"] for r in model], "-", color=colour, label=f"{algorithm}: CPU bound (model)")
+            band(ax, [(x, r) for x, r in zip(xs, model)], "interval_low", "interval_high", colour,
+                 f"{algorithm}: the model's interval over its inputs' ranges")
             network = [(x_of(algorithm, r["nodes"]), r["network_gups"]) for r in model if r.get("network_gups")]
             if network and not network_drawn and not by_ranks:
                 ax.plot(*zip(*network), "--", color="grey", label="network bound 4B/b")
@@ -135,6 +137,13 @@ def study_plot(which, rows, out):
             label = f"{key[1]} on {key[0]}"
             xs = [r["nodes"] for r in series]
             top.plot(xs, [r["eq_rule_gups"] for r in series], "-", color=colour, label=f"{label}: Eq., rule's buckets")
+            band(top, [(r["nodes"], r) for r in series], "model_low", "model_high", colour,
+                 f"{label}: the model's interval over its inputs' ranges")
+            ends = [r for r in series if r.get("sim_low_gups") and r.get("sim_high_gups")]
+            if ends:
+                top.vlines([r["nodes"] for r in ends], [r["sim_low_gups"] for r in ends],
+                           [r["sim_high_gups"] for r in ends], color=colour, linewidth=3, alpha=0.6,
+                           label=f"{label}: simulated at the model's low and high ends")
             paper = [(r["nodes"], r["eq_paper_gups"]) for r in series if r["paper_bucket"]]
             if paper:
                 top.plot(*zip(*paper), "--", color=colour, label=f"{label}: Eq., paper's buckets")
@@ -170,6 +179,15 @@ def study_plot(which, rows, out):
     top.legend(fontsize=7, loc="best")
     fig.tight_layout()
     return save(fig, out, which)[0]
+
+
+def band(ax, points, low_key, high_key, colour, label):
+    """A shaded band between each point's low and high (an interval, not a line); nothing where no point has one."""
+    points = [(x, r[low_key], r[high_key]) for x, r in points
+              if r.get(low_key) is not None and r.get(high_key) is not None]
+    if points:
+        xs, lows, highs = zip(*points)
+        ax.fill_between(xs, lows, highs, color=colour, alpha=0.15, linewidth=0, label=label)
 
 
 def drawn(ax, rows, key, style, colour, label, size=None):

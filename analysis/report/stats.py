@@ -19,3 +19,11 @@ def by_point(records, field="gups", owner="division"):
             continue
         groups.setdefault((r["source"], r["algorithm"], r["nodes"]), []).append(r.get(field))
     return {key: summarise(values) for key, values in groups.items() if summarise(values)}
+
+
+def beyond_interval(value, low, high, slack=0.0):
+    """How far `value` lies outside [low, high] as a signed fraction of the end it passed (+ above, - below), or 0
+    inside it (each end widened by the fraction `slack`, for figures rounded as printed)."""
+    if low * (1 - slack) <= value <= high * (1 + slack):
+        return 0.0
+    return value / (high if value > high else low) - 1

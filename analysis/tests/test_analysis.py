@@ -97,8 +97,8 @@ def test_report_has_rates_ratios_plots_and_commands(folder, tmp_path):
         build = BUILD
     assert report.report(Args) == 0
     text = (folder / "report.md").read_text()
-    assert "| multicore | 8 | 32 | 2x2x2 | - | - | 0.05 | cpu | 0.042 | 4.8% | 0.84 |" in text
-    assert "| multicore | 16 | 64 | 2x2x2 | - | - | 0.1 | cpu | 0.09 | 0.0% | 0.9 |" in text
+    assert "| multicore | 8 | 32 | 2x2x2 | - | - | 0.05 | cpu | - | - | 0.042 | 4.8% | 0.84 |" in text
+    assert "| multicore | 16 | 64 | 2x2x2 | - | - | 0.1 | cpu | - | - | 0.09 | 0.0% | 0.9 |" in text
     assert "    gups-sim --nodes 8 # 2" in text and "    gups-model --nodes 16" in text
     assert "IBM Blue Gene/P" in text and "850 MHz" in text
     assert png_size(folder / "gups.png") == (1210, 605)
@@ -106,6 +106,47 @@ def test_report_has_rates_ratios_plots_and_commands(folder, tmp_path):
     assert (folder / "gups.svg").stat().st_size > 1000
     html = (folder / "report.html").read_text()
     assert "<table>" in html and 'src="gups.png"' in html and "**" not in html
+
+
+def test_the_reports_projection_carries_its_interval_and_judges_the_measured_figure(folder, tmp_path):
+    interval = {"low": {"gups": 0.08}, "high": {"gups": 0.12},
+                "inputs": [{"field": "costs_cycles.update_streamed", "share": 0.7},
+                           {"field": "costs_cycles.core_overhead", "share": 0.3}]}
+    document = model_doc(16, 0.10, 1.2)
+    document["row"]["interval"] = interval
+    write(folder, "model-16", document)
+    for repeat, gups in ((1, 0.13), (2, 0.14)):
+        write(folder, f"measured-16-{repeat}", run_doc("measured", 16, gups, repeat))
+
+    class Args:
+        out = str(folder)
+        machine = "bgp"
+        build = BUILD
+    assert report.report(Args) == 0
+    text = (folder / "report.md").read_text()
+    # 0.135 measured against 0.08 .. 0.12: above the interval's high end by 12.5% (13%); the CV stays in its own column.
+    assert ("| multicore | 16 | 64 | 2x2x2 | 0.135 | 3.7% | 0.1 [0.08 .. 0.12] | cpu | update_streamed 70%, "
+            "core_overhead 30% | above by 13% |") in text
+    assert "in square brackets, its interval" in text
+    write(folder, "measured-16-1", run_doc("measured", 16, 0.09, 1))
+    write(folder, "measured-16-2", run_doc("measured", 16, 0.11, 2))
+    assert report.report(Args) == 0
+    assert "| 0.1 | 10.0% | 0.1 [0.08 .. 0.12] | cpu | update_streamed 70%, core_overhead 30% | inside |" in \
+        (folder / "report.md").read_text()
+
+
+def test_an_interval_is_drawn_as_a_band_and_nothing_without_one():
+    figure, axes = plot.plt.subplots()
+    points = [(8, {"low": 1.0, "high": 2.0}), (16, {"low": 2.0, "high": 3.5}), (32, {"low": None, "high": 4.0})]
+    plot.band(axes, points, "low", "high", "tab:green", "the model's interval")
+    bands = [c for c in axes.collections if c.get_label() == "the model's interval"]
+    assert len(bands) == 1
+    vertices = bands[0].get_paths()[0].vertices
+    assert vertices[:, 0].min() == 8 and vertices[:, 0].max() == 16
+    assert vertices[:, 1].min() == 1.0 and vertices[:, 1].max() == 3.5
+    plot.band(axes, [(8, {"low": None, "high": None})], "low", "high", "tab:blue", "none")
+    assert not [c for c in axes.collections if c.get_label() == "none"]
+    plot.plt.close(figure)
 
 
 def test_html_report_renders_markdown_as_a_person_reads_it():

@@ -225,7 +225,7 @@ def test_a_simulation_that_did_not_settle_is_marked_in_the_evidence(tmp_path):
                               "simulated_gups": None, "simulated": False, "simulated_settled": None}],
                 "simulation": {"runs": 3, "not_settled_runs": 2, "not_simulated_from": 128}}
     text = verdict.markdown(document)
-    assert "| 64 | 0.34 | 1.0% | 0.38 | core 3 | 0.37 (not settled) |" in text
+    assert "| 64 | 0.34 | 1.0% | 0.38 | - | core 3 | 0.37 (not settled) |" in text
     assert "not simulated (model only)" in text
     assert "3 simulations (2 of them not settled: their steady states may be off by more than 0.5%)" in text
 
@@ -311,3 +311,47 @@ def test_a_partition_cell_gives_the_nearest_tried_when_none_is_within_tolerance(
              "simulated": [{"value": "4x4x4 ttt", "steady_gups": 0.9}, {"value": "4x4x4 mmm", "steady_gups": 0.95}]}
     assert verdict.needed_cell(point) == "none of 2 tried within 1.0%: nearest 4x4x4 mmm (0.95 GUPS, -5.0%)"
     assert verdict.needed_cell(dict(point, simulated=[])) == "no partition simulated"
+
+
+def test_a_column_inside_the_machines_ranges_needs_no_mechanism():
+    from analysis.explain import ranges
+    base = {n: {"interval": {"low": {"gups": low}, "high": {"gups": high}, "inputs": [
+        {"field": "costs_cycles.update_streamed", "share": 0.8}, {"field": "costs_cycles.core_overhead", "share": 0.2},
+        {"field": "torus.link_latency_s", "share": 0.0}]}} for n, low, high in ((64, 0.36, 0.40), (128, 0.72, 0.80))}
+    inside = ranges.against_ranges({n: read_measured_point(n, g) for n, g in ((64, 0.37), (128, 0.79))}, base, 0.01)
+    assert all(v["inside"] for v in inside.values())
+    assert ranges.ranges_text(inside, [64, 128]).startswith(
+        "no mechanism needed: within the ranges of update_streamed and core_overhead")
+    # 0.69 is 4.2% under 0.72, past the 1% asked; 0.404 is within it of 0.40.
+    mixed = ranges.against_ranges({n: read_measured_point(n, g) for n, g in ((64, 0.404), (128, 0.69))}, base, 0.01)
+    assert mixed[64]["inside"] and not mixed[128]["inside"]
+    assert ranges.ranges_text(mixed, [64, 128]) == (
+        "outside the model's interval over the machine file's input ranges at 128 (below by 4.2%); within the "
+        "ranges of update_streamed and core_overhead at 64")
+    assert ranges.ranges_text({}, [64]) == ""
+
+
+def read_measured_point(nodes, gups):
+    from analysis.explain.measured import MeasuredPoint
+    return MeasuredPoint(nodes, gups, 0.0, 0.5 * 10 ** -(len(str(gups)) - 2))
+
+
+@needs_model
+def test_explain_starts_from_the_interval_and_searches_only_when_asked(tmp_path):
+    import json
+    run = lambda *extra: subprocess.run(
+        [sys.executable, "-m", "analysis", "explain", "--machine", "bgp", "--algorithm", "multicore", "--measured",
+         column(tmp_path, "nodes,gups\n64,0.37\n128,0.73\n"), "--no-simulation", "--out", str(tmp_path / "out"),
+         "--build", BUILD, *extra], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = run()
+    assert done.returncode == 0, done.stderr
+    document = json.loads((tmp_path / "out" / "explain.json").read_text())
+    assert document["verdict"].startswith("no mechanism needed: within the ranges of update_streamed")
+    assert document["mechanisms"] == [] and not (tmp_path / "out" / "explain.png").exists()
+    assert all(r["inside_the_interval"] and r["model_low"] <= r["gups"] * 1.02 for r in document["measured"])
+    assert "## Ranking" not in (tmp_path / "out" / "explain.md").read_text()
+    done = run("--search", "--mechanisms", "top3")
+    assert done.returncode == 0, done.stderr
+    searched = json.loads((tmp_path / "out" / "explain.json").read_text())
+    assert searched["verdict"].startswith("no mechanism needed") and searched["mechanisms"][0]["mechanism"] == "top3"
+    assert (tmp_path / "out" / "explain.png").exists()

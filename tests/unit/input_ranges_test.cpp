@@ -71,7 +71,8 @@ TEST(InputRanges, AnAssumedInputNeedsARange) {
   doc["sources"]["costs_cycles.owner_division"] = {{"kind", "assumed"}, {"source", "a guess"}};
   EXPECT_NE(load_error(doc).find("is assumed and gives no range"), std::string::npos) << load_error(doc);
   doc["sources"]["costs_cycles.owner_division"]["range"] = {"x0.5", "x3"};
-  const auto& division = range_named(load_document(doc), "costs_cycles.owner_division");
+  const auto machine = load_document(doc);
+  const auto& division = range_named(machine, "costs_cycles.owner_division");
   EXPECT_DOUBLE_EQ(division.low, 50);
   EXPECT_DOUBLE_EQ(division.high, 300);
   doc["sources"]["costs_cycles.owner_division"]["kind"] = "guessed";
