@@ -169,6 +169,8 @@ def needed_alone(row):
     straight line of 1/GUPS through its range's ends (a cost in cycles adds to the binding core's, so the line is
     exact while one core binds). None when no ranged input moves the model."""
     for effect in sorted(row.get("model_inputs") or [], key=lambda e: -e.get("share", 0)):
+        if "values" in effect:  # a structural unknown takes its values, not a line between them
+            continue
         span = effect["high"] - effect["low"]
         slope = (1 / effect["gups_at_high"] - 1 / effect["gups_at_low"]) / span if span > 0 else 0
         if slope == 0:

@@ -76,7 +76,7 @@ void place_prediction_on_hosts(const Machine& machine, const ModelOptions& optio
 void direct_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const auto& c = machine.costs;
   p.processes = p.nodes * options.processes_per_node;
-  const auto fill = direct_fill(machine.packet, p.processes, options.lookahead);
+  const auto fill = direct_fill(machine.packet, p.processes, options.lookahead, options.routes_cache.get());
   p.mean_fill = fill.mean_updates_per_message;
   p.bytes_per_update = fill.mean_wire_bytes_per_update;
   const double remote = static_cast<double>(p.processes - 1) / static_cast<double>(p.processes);
@@ -261,13 +261,10 @@ double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, bool 
   return (longest > 2 && !mesh ? 2.0 : 1.0) * lines * link_bandwidth;
 }
 
-DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std::uint64_t lookahead) {
-  DirectFill fill{1.0, static_cast<double>(message_wire_bytes(packet, 1))};
-  if (processes < 2) return fill;
+std::vector<std::uint64_t> direct_message_sizes(std::uint64_t processes, std::uint64_t lookahead) {
+  std::vector<std::uint64_t> by_size(lookahead + 1, 0);
   DestinationBuckets buckets(static_cast<std::uint32_t>(processes), static_cast<std::uint32_t>(lookahead));
   std::vector<std::uint64_t> message;
-  std::uint64_t messages = 0, updates = 0;
-  double bytes = 0;
   std::uint64_t value = starts(0);
   // Warm up to a steady state, then count; the same stream every time, so
   // the model is deterministic.
@@ -279,9 +276,39 @@ DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std:
     message.clear();
     buckets.take_fullest(message);
     if (i < warm_up) continue;
-    ++messages;
-    updates += message.size();
-    bytes += static_cast<double>(message_wire_bytes(packet, message.size()));
+    if (message.size() >= by_size.size()) by_size.resize(message.size() + 1, 0);
+    ++by_size[message.size()];
+  }
+  return by_size;
+}
+
+namespace {
+
+const std::vector<std::uint64_t>& cached_message_sizes(RoutesCache& cache, std::uint64_t processes,
+                                                       std::uint64_t lookahead) {
+  const std::pair key{processes, lookahead};
+  auto found = cache.direct_message_sizes.find(key);
+  if (found == cache.direct_message_sizes.end())
+    found = cache.direct_message_sizes.emplace(key, direct_message_sizes(processes, lookahead)).first;
+  return found->second;
+}
+
+}  // namespace
+
+DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std::uint64_t lookahead,
+                       RoutesCache* cache) {
+  DirectFill fill{1.0, static_cast<double>(message_wire_bytes(packet, 1))};
+  if (processes < 2) return fill;
+  std::vector<std::uint64_t> uncached;
+  const auto& by_size = cache ? cached_message_sizes(*cache, processes, lookahead)
+                              : (uncached = direct_message_sizes(processes, lookahead));
+  std::uint64_t messages = 0, updates = 0;
+  double bytes = 0;
+  for (std::size_t size = 1; size < by_size.size(); ++size) {
+    if (by_size[size] == 0) continue;
+    messages += by_size[size];
+    updates += by_size[size] * size;
+    bytes += static_cast<double>(by_size[size]) * static_cast<double>(message_wire_bytes(packet, size));
   }
   fill.mean_updates_per_message = static_cast<double>(updates) / static_cast<double>(messages);
   fill.mean_wire_bytes_per_update = bytes / static_cast<double>(updates);

@@ -25,10 +25,13 @@ enum class BucketRule {
   reference,  // the machine file's published sizes where it lists the node count
 };
 
-// The traffic of one shape on its physical routes (network_bound.hpp), by
-// what it depends on: the network, the shape, mesh or torus, software routing.
+// Work an interval's draws would otherwise repeat, since it depends on no
+// cost: the traffic of one shape on its physical routes (network_bound.hpp),
+// by the network, the shape, mesh or torus and software routing; and the
+// direct algorithm's message sizes, by processes and look-ahead.
 struct RoutesCache {
   std::map<std::string, NetworkBound> bounds;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::uint64_t>> direct_message_sizes;
 };
 
 struct ModelOptions {
@@ -146,6 +149,10 @@ struct DirectFill {
 };
 // The HPCC reference policy (send the fullest bucket when the budget is
 // used up) replayed on the HPCC stream for `processes` destinations.
-DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std::uint64_t lookahead);
+DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std::uint64_t lookahead,
+                       RoutesCache* cache = nullptr);
+// How many messages of each size (index: updates in it) that policy sends
+// over its counted stretch of the stream.
+std::vector<std::uint64_t> direct_message_sizes(std::uint64_t processes, std::uint64_t lookahead);
 
 }  // namespace gups::model

@@ -132,8 +132,13 @@ nlohmann::json interval_to_json(const PredictionInterval& iv) {
                       {"high", e.range.discrete() ? e.range.values.back() : e.range.high},
                       {"gups_at_low", e.gups_at_low},
                       {"gups_at_high", e.gups_at_high},
+                      {"swing", e.swing},
                       {"share", e.share},
                       {"defaulted", e.range.defaulted}});
+    if (e.range.discrete()) {  // a structural unknown: its values by name ("all" for every partition a mesh)
+      auto& names = inputs.back()["values"] = nlohmann::json::array();
+      for (const double v : e.range.values) names.push_back(value_text(e.range, v));
+    }
   }
   return {{"gups", iv.gups},
           {"low", end(iv.low)},

@@ -121,7 +121,7 @@ PredictionInterval prediction_interval(const Machine& machine, const TorusShape&
 
   double total = 0;
   for (std::size_t i = 0; i < axes.size(); ++i) {
-    InputEffect effect{*axes[i].range, interval.gups, interval.gups, 0};
+    InputEffect effect{*axes[i].range, interval.gups, interval.gups, 0, 0};
     double least = INFINITY, most = -INFINITY;
     for (const double candidate : axes[i].candidates) {
       auto point = file_point;
@@ -140,17 +140,11 @@ PredictionInterval prediction_interval(const Machine& machine, const TorusShape&
       lowering[i] = better_higher ? axes[i].candidates.front() : axes[i].candidates.back();
       raising[i] = better_higher ? axes[i].candidates.back() : axes[i].candidates.front();
     }
-    if (effect.range.discrete()) {
-      effect.gups_at_low = least;
-      effect.gups_at_high = most;
-    }
-    total += (most - least) * (most - least);
+    effect.swing = most - least;
+    total += effect.swing * effect.swing;
     interval.inputs.push_back(effect);
   }
-  for (auto& effect : interval.inputs) {
-    const double swing = std::abs(effect.gups_at_high - effect.gups_at_low);
-    effect.share = total > 0 ? swing * swing / total : 0;
-  }
+  for (auto& effect : interval.inputs) effect.share = total > 0 ? effect.swing * effect.swing / total : 0;
   interval.low = end_at(evaluate, axes, evaluate.corner(-1, lowering));
   interval.high = end_at(evaluate, axes, evaluate.corner(+1, raising));
   std::stable_sort(interval.inputs.begin(), interval.inputs.end(),

@@ -18,8 +18,9 @@ namespace gups::model {
 // One input's effect with every other at the file's value (a tornado bar).
 struct InputEffect {
   InputRange range;
-  double gups_at_low = 0;   // the input at its low end (a discrete one: the value giving the least GUPS)
-  double gups_at_high = 0;  // at its high end (the value giving the most)
+  double gups_at_low = 0;   // the input at its low end (a discrete one: its first value)
+  double gups_at_high = 0;  // at its high end (a discrete one: its last value)
+  double swing = 0;         // the most less the least GUPS over its range (over every value of a discrete one)
   double share = 0;         // its swing squared over the sum of every input's
 };
 

@@ -2,6 +2,7 @@
 // brute-force search of every corner of the ranges.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -101,6 +102,26 @@ TEST(InputRanges, TheWrapAroundIsAStructuralUnknownWithBothValues) {
   const auto none_wraps = machine_at(machine, {{"torus.mesh_below_nodes", kEveryPartitionMeshes}});
   EXPECT_TRUE(none_wraps.is_mesh(32768));
   EXPECT_FALSE(machine.is_mesh(32768));
+}
+
+// A structural unknown's effect gives the GUPS at the values it names as its
+// low and high ends, as a cost's does, whichever of them gives more.
+TEST(PredictionInterval, AStructuralUnknownsEndsGiveTheGupsAtTheirOwnValues) {
+  const auto machine = load_machine("bgp", default_machine_directories());
+  ModelOptions options;
+  options.algorithm = Algorithm::multicore;
+  const auto shape = machine.shape_for(8192);
+  const auto interval = prediction_interval(machine, shape, options, 0);
+  const auto mesh = std::find_if(interval.inputs.begin(), interval.inputs.end(),
+                                 [](const InputEffect& e) { return e.range.field == "torus.mesh_below_nodes"; });
+  ASSERT_NE(mesh, interval.inputs.end());
+  const double wrapping = predict(machine_at(machine, {{"torus.mesh_below_nodes", 512}}), shape, options).gups;
+  const double meshed =
+      predict(machine_at(machine, {{"torus.mesh_below_nodes", kEveryPartitionMeshes}}), shape, options).gups;
+  ASSERT_GT(wrapping, meshed);  // a torus of 8,192 nodes carries more than a mesh of it: the network binds
+  EXPECT_DOUBLE_EQ(mesh->gups_at_low, wrapping);
+  EXPECT_DOUBLE_EQ(mesh->gups_at_high, meshed);
+  EXPECT_DOUBLE_EQ(mesh->swing, wrapping - meshed);
 }
 
 // The interval's ends are the least and most GUPS over every corner of the

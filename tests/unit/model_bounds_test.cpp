@@ -170,6 +170,26 @@ TEST(ModelBounds, DirectFillFallsTowardOneUpdatePerMessage) {
   }
 }
 
+// The message sizes depend on no cost: a cache of them gives every packet
+// format the fill it would have replayed the stream for.
+TEST(ModelBounds, DirectFillFromItsCachedMessageSizesIsTheReplayedOne) {
+  RoutesCache cache;
+  for (const PacketFormat& packet : {PacketFormat{256, 32, 16, 14, 8}, PacketFormat{512, 64, 8, 0, 8}}) {
+    for (const std::uint64_t processes : {8, 4096}) {
+      const auto replayed = direct_fill(packet, processes, 1024);
+      const auto cached = direct_fill(packet, processes, 1024, &cache);
+      EXPECT_NEAR(cached.mean_updates_per_message, replayed.mean_updates_per_message, 1e-12);
+      EXPECT_NEAR(cached.mean_wire_bytes_per_update, replayed.mean_wire_bytes_per_update,
+                  1e-12 * replayed.mean_wire_bytes_per_update);
+    }
+  }
+  EXPECT_EQ(cache.direct_message_sizes.size(), 2u);  // one replay per (processes, look-ahead)
+  const auto& sizes = cache.direct_message_sizes.at({8, 1024});
+  std::uint64_t counted = 0;
+  for (std::size_t size = 0; size < sizes.size(); ++size) counted += sizes[size] * size;
+  EXPECT_GE(counted, 1u << 18);  // every counted update is in one message
+}
+
 // The file's four overheads are the paper's plan's: another core count
 // takes their mean by kind (routing 93.5, updating 41.5), and says so.
 TEST(ModelBounds, OtherCoreCountsTakeThePapersOverheadsByKind) {
