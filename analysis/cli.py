@@ -97,6 +97,10 @@ def parser():
                    help="table4: also simulate each size at the model's low and high ends (gups-sim --inputs low, "
                         "high: every ranged input, the wrap-around too, at the side that lowers or raises the bound): "
                         "each simulated figure with its simulated range, three runs a size")
+    s.add_argument("--wraps", action="store_true",
+                   help="table4: where the machine file leaves the wrap-around unknown at a size (torus."
+                        "mesh_below_nodes with both values), also simulate it with no wrap-around link (gups-sim "
+                        "--wrap mesh) beside the torus; the model gives both either way")
     s.add_argument("--updates-per-node", type=int, default=0, help="simulations (default: gups-sim's, at least 8192)")
     s.add_argument("--max-wall", type=float, default=0, help="simulations: wall budget each")
     s.add_argument("--reception-fifo", type=int, default=0,

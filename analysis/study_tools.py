@@ -49,6 +49,26 @@ def mechanisms_for(algorithm, nodes, machine_file):
     return ",".join(chosen)
 
 
+def interval_fields(model_row):
+    """The model's interval over the machine file's input ranges (gups-model's row), for beside the simulation;
+    where the file leaves the wrap-around unknown at this size, the model's figure for each side of it."""
+    interval = model_row.get("interval") or {}
+    top = [f"{e['field'].removeprefix('costs_cycles.')} {100 * e['share']:.0f}%"
+           for e in interval.get("inputs", [])[:3] if e.get("share", 0) >= 0.005]
+    return {"model_low": interval.get("low", {}).get("gups"), "model_high": interval.get("high", {}).get("gups"),
+            "model_inputs": ", ".join(top), **wrap_fields(model_row.get("nodes"), interval)}
+
+
+def wrap_fields(nodes, interval):
+    """torus.mesh_below_nodes with both values at this size: partitions of `nodes` wrap at its low value (nodes at
+    or above it) and do not at its high one, so gups-model's GUPS at each are the torus's and the mesh's."""
+    unknown = next((e for e in interval.get("inputs", []) if e["field"] == "torus.mesh_below_nodes"
+                    and "values" in e and nodes is not None and e["low"] <= nodes < e["high"]), None)
+    if unknown is None:
+        return {}
+    return {"wrap_unknown": True, "model_torus_gups": unknown["gups_at_low"], "model_mesh_gups": unknown["gups_at_high"]}
+
+
 def bucket_rule(mechanisms):
     """gups-model's --buckets for a simulation with these gups-sim mechanisms: one baseline on both sides."""
     chosen = mechanisms.split(",")

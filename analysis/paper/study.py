@@ -13,7 +13,7 @@ import time
 
 from .. import results
 from ..report import plot, stats
-from ..study_tools import (MECHANISMS, csv_list, fmt, label, markdown, mechanisms_for,  # noqa: F401
+from ..study_tools import (MECHANISMS, csv_list, fmt, interval_fields, label, markdown, mechanisms_for,  # noqa: F401
                            ratio, run_length, run_tasks, sim_fields, steady_cell, table_lines, write)
 from ..run import launcher, programs, slurm
 from . import sweep
@@ -50,14 +50,20 @@ class Study:
             raise ValueError(f"gups-model could not model {algorithm} on {machine}")
         return {row["nodes"]: row for row in document["results"][0]["rows"]}
 
-    def simulation(self, machine, algorithm, nodes, mechanisms, owner="division", tag="", inputs="file"):
-        """The Task of one gups-sim run (`inputs`: the machine file's values, or the model's low or high end)."""
+    def simulation(self, machine, algorithm, nodes, mechanisms, owner="division", tag="", inputs="file", wrap=None):
+        """The Task of one gups-sim run (`inputs`: the machine file's values, or the model's low or high end;
+        `wrap`: the partition's wrap-around links set outright, in place of the machine's mesh mechanism)."""
         tag += "" if inputs == "file" else f"-{inputs}"
+        extra = ["--inputs", inputs] if inputs != "file" else []
+        if wrap:
+            tag += f"-{wrap}"
+            mechanisms = ",".join(m for m in (mechanisms or "").split(",") if m and m != "mesh")
+            extra += ["--wrap", wrap]
         name = f"sim-{label(machine)}-{algorithm}-{nodes}-{owner}{tag}"
         path = os.path.join(self.args.out, "raw", name + ".json")
         command = programs.sim_command(self.sim, machine, algorithm, nodes, "--verify", "no", "--owner", owner,
                                        "--mechanisms", mechanisms or "none", "--network", self.args.network, "--json",
-                                       path, *(["--inputs", inputs] if inputs != "file" else []))
+                                       path, *extra)
         if self.args.updates_per_node:
             command += ["--updates-per-node", str(self.args.updates_per_node)]
         if self.args.max_wall:
@@ -77,7 +83,7 @@ class Study:
 def table4(args):
     series = [s for s in TABLE4_SERIES if s[1] in args.algorithms]
     nodes_of = {s: [n for n in args.nodes if n <= (65536 if s[0] == "bgl" else 32768)] for s in series}
-    runs_a_size = 3 if getattr(args, "ends", False) else 1
+    runs_a_size = (3 if getattr(args, "ends", False) else 1) + (1 if getattr(args, "wraps", False) else 0)
     study = Study(args, 0 if args.model_only else runs_a_size * sum(len(v) for v in nodes_of.values()))
     rows = {}
     machine_files = {}
@@ -141,15 +147,6 @@ def simulate_by_size(args, study, rows, machine_files):
         simulate_keys(study, rows, keys, machine_files, budget)
 
 
-def interval_fields(model_row):
-    """The model's interval over the machine file's input ranges (gups-model's row), for beside the simulation."""
-    interval = model_row.get("interval") or {}
-    top = [f"{e['field'].removeprefix('costs_cycles.')} {100 * e['share']:.0f}%"
-           for e in interval.get("inputs", [])[:3] if e.get("share", 0) >= 0.005]
-    return {"model_low": interval.get("low", {}).get("gups"), "model_high": interval.get("high", {}).get("gups"),
-            "model_inputs": ", ".join(top)}
-
-
 def against_interval(value, row):
     """Where a simulated figure lies against the model's interval: inside it (the model's ranges explain it), or
     outside, which the simulation adds (pipelines, buffers, the network) and the table marks."""
@@ -174,6 +171,10 @@ def simulate_keys(study, rows, keys, machine_files, budget=None):
             (low, _), (high, _) = ends[2 * index], ends[2 * index + 1]
             rows[key].update(sim_low_gups=sim_fields(low, 0)["sim_steady_gups"],
                              sim_high_gups=sim_fields(high, 0)["sim_steady_gups"])
+    unknown = [key for key in keys if rows[key].get("wrap_unknown")] if getattr(study.args, "wraps", False) else []
+    meshes = study.launch([study.simulation(*key, mechanisms[key], wrap="mesh") for key in unknown])
+    for key, (document, _) in zip(unknown, meshes):
+        rows[key]["sim_mesh_gups"] = sim_fields(document, 0)["sim_steady_gups"]
     done = study.launch([study.simulation(key[0], key[1], key[2], mechanisms[key]) for key in keys])
     for key, (document, wall) in zip(keys, done):
         row = rows[key]
@@ -340,6 +341,14 @@ def beside_columns(beside):
                                                      other(r) and other(r).get("sim_steady_gups")), ".4f"))]
 
 
+WRAP_COLUMNS = [
+    ("wrap-around unknown: model, every dimension wraps / none", True,
+     lambda r: f"{fmt(r['model_torus_gups'])} / {fmt(r['model_mesh_gups'])}" if r.get("wrap_unknown") else "-"),
+    ("simulated steady, none wraps", True,
+     lambda r: fmt(r.get("sim_mesh_gups")) if r.get("wrap_unknown") and "sim_mesh_gups" in r else "-"),
+]
+
+
 def markdown4(rows, wall, commands, beside=None):
     columns = [
         ("machine", False, lambda r: r["machine"]), ("algorithm", False, lambda r: r["algorithm"]),
@@ -348,7 +357,8 @@ def markdown4(rows, wall, commands, beside=None):
         ("Eq. rule", True, lambda r: fmt(r["eq_rule_gups"])),
         ("Eq. paper buckets", True, lambda r: fmt(r["eq_paper_gups"])),
         ("paper's Bottleneck", True, lambda r: fmt(r["paper_bound_gups"])),
-    ] + SIMULATED_COLUMNS + (beside_columns(beside) if beside else []) + [
+    ] + SIMULATED_COLUMNS + (WRAP_COLUMNS if any(r.get("wrap_unknown") for r in rows) else []) + \
+        (beside_columns(beside) if beside else []) + [
         ("binds", False, lambda r: r.get("binds", r["model_binds"])),
         ("busy shares", False, lambda r: shares(r.get("busy_shares"))),
         ("stalled shares", False, lambda r: shares(r.get("stalled_shares"))),

@@ -37,7 +37,9 @@ def test_a_field_is_set_where_it_is_and_a_mistyped_one_is_refused():
     machine = {"name": "m", "torus": {"link_bandwidth_bytes_per_s": 1.0, "dimensions": 3}, "sources": {}}
     changed = whatif.with_field(machine, "torus.link_bandwidth_bytes_per_s", 4.0)
     assert changed["torus"]["link_bandwidth_bytes_per_s"] == 4.0 and machine["torus"]["link_bandwidth_bytes_per_s"] == 1
-    assert "what-if" in changed["sources"]["torus.link_bandwidth_bytes_per_s"]
+    source = changed["sources"]["torus.link_bandwidth_bytes_per_s"]
+    # A design choice: no range of its own, so the model's interval is the other inputs'.
+    assert "what-if" in source["source"] and source["kind"] == "assumed" and source["range"] == ["x1", "x1"]
     with pytest.raises(ValueError, match="no field 'link_bandwith_bytes_per_s' there"):
         whatif.with_field(machine, "torus.link_bandwith_bytes_per_s", 4.0)
     with pytest.raises(ValueError, match="no section 'fat_tree'"):
@@ -72,6 +74,11 @@ def test_a_model_only_study_finds_where_the_network_starts_to_bind(tmp_path):
     assert rows[0]["network_gups"] * 2 == pytest.approx(rows[1]["network_gups"])
     assert (tmp_path / "whatif.png").exists() and (tmp_path / "whatif.csv").exists()
     assert "Where the binding resource changes (model)" in (tmp_path / "whatif.md").read_text()
+    # Each value with the interval over the other inputs' ranges: the varied one is the study's, with no range.
+    for r in rows:
+        assert r["model_low"] <= r["model_gups"] <= r["model_high"]
+        assert "link_bandwidth" not in r["model_inputs"]
+    assert rows[0]["model_low"] < rows[0]["model_high"] and "model's interval" in (tmp_path / "whatif.md").read_text()
 
 
 @needs_build

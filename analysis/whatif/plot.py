@@ -44,6 +44,8 @@ def lines(args, rows):
         x = [numeric(r["value"]) for r in series]
         colour = f"C{n_index}"
         ax.plot(x, [r["model_gups"] for r in series], "-", color=colour, label=f"{nodes} nodes: model")
+        plot.band(ax, list(zip(x, series)), "model_low", "model_high", colour,
+                  f"{nodes} nodes: the model's interval over the other inputs' ranges")
         ax.plot(x, [r["cpu_gups"] for r in series], ":", color=colour, alpha=0.6, label=f"{nodes} nodes: CPU bound")
         ax.plot(x, [r["network_gups"] for r in series], "--", color=colour, alpha=0.6,
                 label=f"{nodes} nodes: network bound")

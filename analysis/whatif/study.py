@@ -87,7 +87,11 @@ def with_field(document, field, value):
         known = ", ".join(k for k in node if not isinstance(node[k], dict))
         raise ValueError(f"--field {field}: the machine file has no field '{keys[-1]}' there (it has: {known})")
     node[keys[-1]] = value
-    changed.setdefault("sources", {})[field] = f"what-if study: set to {value} (python3 -m analysis study whatif)"
+    # The value is the study's design choice: no range of its own, so the interval is the other inputs'.
+    why = f"what-if study: set to {value} (python3 -m analysis study whatif), a design choice, so no range"
+    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+    changed.setdefault("sources", {})[field] = {"kind": "assumed", "source": why, "range": ["x1", "x1"]} \
+        if numeric else why
     return changed
 
 
@@ -177,6 +181,7 @@ def whatif(args):
                    "shape": predicted["shape"], "network": predicted["network"],
                    "model_gups": predicted["gups"], "cpu_gups": predicted["cpu_gups"],
                    "network_gups": predicted["network_gups"], "model_binds": predicted["binding_resource"],
+                   **study_tools.interval_fields(predicted),
                    "role_plan": predicted.get("role_plan"), "bucket_size": predicted.get("bucket_size"),
                    "software_hops": predicted.get("software_hops"),
                    "physical_hops_per_software_hop": predicted.get("physical_hops_per_software_hop")}
@@ -255,6 +260,9 @@ def markdown(args, rows, wall, commands):
         ("CPU bound", True, lambda r: study_tools.fmt(r["cpu_gups"])),
         ("network bound", True, lambda r: study_tools.fmt(r["network_gups"])),
         ("model: binds", False, lambda r: r["model_binds"]),
+        ("model's interval", True, lambda r: f"{study_tools.fmt(r['model_low'])} .. "
+         f"{study_tools.fmt(r['model_high'])}" if r.get("model_low") is not None else "-"),
+        ("other inputs by share", False, lambda r: r.get("model_inputs") or "-"),
     ]
     if not args.model_only:
         columns += [
