@@ -32,6 +32,7 @@ SOURCES = {
     "table4": ("analysis/studies/table4.md", "before-commands"),
     "table4-whole": ("analysis/studies/table4-whole/table4.md", "before-commands"),
     "table4-packet": ("analysis/studies/table4-packet/table4.md", "before-commands"),
+    "table4-wraps": ("analysis/studies/table4-wraps/table4.md", "before-commands"),
     "table3": ("analysis/studies/table3.md", "before-commands"),
     "table2": ("analysis/studies/table2.md", "before-commands"),
     "explain-bgp": ("analysis/studies/explain/bgp-multicore/explain.md", "before-command"),

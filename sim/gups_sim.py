@@ -20,7 +20,8 @@ import sys
 import tempfile
 
 # Beside this file, in the source and in the build.
-from sim_convergence import SETTLED_TOLERANCE, binds_line, steady_verdict, what_binds
+from sim_convergence import (SETTLED_TOLERANCE, against_the_interval, binds_line, interval_line, steady_verdict,
+                             what_binds)
 from sim_options import (EXCHANGE_PROBE_OPTIONS, PROBE_OPTIONS, BadInput, Catalogue, check_applies, check_writable,
                          chosen_mechanisms, given, mechanism_options, parse_arguments)
 from sim_supervision import check_memory, last_progress, phase_walls, progress_notes, run_simulation
@@ -346,6 +347,8 @@ def simulate(args, workdir, max_wall):
     if status == 0 and result.get("cores"):
         result["binds"] = what_binds(result)
     result["against_model"] = against_the_model(args, plan)
+    if status == 0:
+        result["against_interval"] = against_the_interval(result, plan)
     return status, result, lines
 
 
@@ -435,6 +438,8 @@ def print_result(result, lines, verdict):
         print(f"Steady-state verdict: {verdict['text']}")
     for difference in result.get("against_model", []):
         print(f"Against the model: {difference}")
+    if result.get("against_interval"):
+        print(interval_line(result["against_interval"], result["simulation"].get("inputs", "file")))
     if "links" in result:
         print(against_links(result)[1])
     simulation = result["simulation"]

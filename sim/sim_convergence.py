@@ -1,5 +1,5 @@
-"""What a simulation's result says binds (a core or the network's links), and whether its steady state is
-settled."""
+"""What a simulation's result says binds (a core or the network's links), whether its steady state is settled,
+and where it lies against the model's interval."""
 import math
 
 
@@ -101,3 +101,37 @@ def steady_verdict(result, tolerance=SETTLED_TOLERANCE, convergence=None):
                        ("; a longer --converge-max-updates" if convergence is not None else "; run --converge") +
                        (f" (or --updates-per-node {longer})" if longer else ""))
     return verdict
+
+
+def against_the_interval(result, plan):
+    """gups-model's exact interval for this run over the machine file's input ranges (the plan's) and where the
+    simulated steady state lies against it: inside (the model's ranges already give it) or outside by how much
+    (what the simulation adds beyond the model, or a difference "Against the model" names). None without one."""
+    interval = plan.get("model_interval")
+    steady = result.get("steady_gups") or result.get("gups")
+    if not interval or not steady:
+        return None
+    low, high = interval["low"]["gups"], interval["high"]["gups"]
+    beyond = 0.0 if low <= steady <= high else steady / (high if steady > high else low) - 1
+    error = result.get("steady_standard_error") or 0.0
+    leading = [{"field": e["field"], "share": e["share"]} for e in interval["inputs"][:3] if e["share"] >= 0.005]
+    # A steady state is one draw of a rate that varies by its standard error: within twice it of an end is inside.
+    return {"model_gups": interval["gups"], "low": low, "high": high, "low_binds": interval["low"]["binding_resource"],
+            "high_binds": interval["high"]["binding_resource"], "inputs": leading, "steady_gups": steady,
+            "standard_error": error, "inside": abs(beyond) <= 2 * error, "beyond": beyond}
+
+
+def interval_line(verdict, inputs):
+    """The person's line for against_the_interval's verdict."""
+    leading = ", ".join(f"{e['field'].removeprefix('costs_cycles.')} {e['share']:.0%}" for e in verdict["inputs"])
+    side = "above" if verdict["beyond"] > 0 else "below"
+    edge = (f", {side} its end by {abs(verdict['beyond']):.2%}, within twice its standard error "
+            f"({2 * verdict['standard_error']:.2%})" if verdict["beyond"] else "")
+    where = (f"lies inside the model's interval {verdict['low']:.4g} .. {verdict['high']:.4g} GUP/s over the machine "
+             f"file's input ranges{edge} (the model's ranges already give it)" if verdict["inside"] else
+             f"lies OUTSIDE the model's interval {verdict['low']:.4g} .. {verdict['high']:.4g} GUP/s over the machine "
+             f"file's input ranges, {side} by {abs(verdict['beyond']):.1%}, more than twice its standard error: what "
+             "the simulation adds beyond the model, or what 'Against the model' names")
+    return (f"Against the interval: the steady state {verdict['steady_gups']:.4g} GUP/s {where}; the model "
+            f"{verdict['model_gups']:.4g} at the file's values" + (f"; leading inputs: {leading}" if leading else "") +
+            ("; gups-sim --inputs low|high simulates its ends" if inputs == "file" else ""))

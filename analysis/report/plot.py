@@ -149,6 +149,7 @@ def study_plot(which, rows, out):
                 top.plot(*zip(*paper), "--", color=colour, label=f"{label}: Eq., paper's buckets")
             drawn(top, series, "sim_steady_gups", "o", colour, f"{label}: simulated, steady")
             drawn(top, series, "sim_gups", "x", colour, f"{label}: simulated, whole run")
+            drawn(top, series, "sim_mesh_gups", "v", colour, f"{label}: simulated, steady, no wrap-around link")
             drawn(top, series, "paper_bound_gups", "+", colour, f"{label}: the paper's printed Bottleneck", size=9)
             drawn(bottom, series, "sim_over_eq", "o-", colour, label)
         bottom.set_ylabel("simulated steady /\nEq. 7 (multicore), Eq. 1 (routed)", fontsize=9)

@@ -343,3 +343,28 @@ def test_a_settled_verdict_names_each_limit_as_applied():
     for limit, figure in re.findall(r"(\w+) within ([\d.]+)%", verdict["text"]):
         shown = re.search(rf"{limit} ([\d.]+)%(?: apart)?[,)]", verdict["text"].split("(", 1)[1])
         assert shown and float(shown.group(1)) <= float(figure), verdict["text"]
+
+
+def test_a_simulated_steady_state_is_set_against_the_models_interval():
+    convergence = sim_convergence()
+    interval = {"gups": 0.356, "low": {"gups": 0.340, "binding_resource": "core 3"},
+                "high": {"gups": 0.374, "binding_resource": "core 3"},
+                "inputs": [{"field": "costs_cycles.update_streamed", "share": 0.87},
+                           {"field": "costs_cycles.core_overhead", "share": 0.124},
+                           {"field": "torus.link_latency_s", "share": 0.001}]}
+    plan = {"model_interval": interval}
+    inside = convergence.against_the_interval({"steady_gups": 0.35, "steady_standard_error": 0.005}, plan)
+    assert inside["inside"] and inside["beyond"] == 0 and [e["field"] for e in inside["inputs"]] == [
+        "costs_cycles.update_streamed", "costs_cycles.core_overhead"]
+    # 0.1% under the low end with a standard error of 0.56%: one draw of a rate that varies that much.
+    edge = convergence.against_the_interval({"steady_gups": 0.3396, "steady_standard_error": 0.0056}, plan)
+    assert edge["inside"] and edge["beyond"] < 0
+    text = convergence.interval_line(edge, "file")
+    assert "lies inside the model's interval 0.34 .. 0.374 GUP/s" in text and "below its end by 0.12%" in text
+    assert text.endswith("gups-sim --inputs low|high simulates its ends")
+    # 5% under it with 0.5% of error: outside, what the simulation adds.
+    below = convergence.against_the_interval({"steady_gups": 0.323, "steady_standard_error": 0.005}, plan)
+    assert not below["inside"] and below["beyond"] == pytest.approx(0.323 / 0.340 - 1)
+    assert "lies OUTSIDE the model's interval" in convergence.interval_line(below, "low") and \
+        "below by 5.0%" in convergence.interval_line(below, "low")
+    assert convergence.against_the_interval({"steady_gups": 0.3}, {}) is None

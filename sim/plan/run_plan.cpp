@@ -1,4 +1,5 @@
 #include "sim/plan/run_plan.hpp"
+#include "models/src/model_intervals.hpp"
 #include "models/src/prediction_interval.hpp"
 #include "topologies/torus_links.hpp"
 
@@ -173,6 +174,7 @@ static model::ModelOptions model_options(const PlanRequest& request, unsigned ra
   options.algorithm = request.algorithm;
   options.lookahead = request.lookahead;
   options.cores_per_node = ranks_per_node;
+  options.processes_per_node = ranks_per_node;  // the direct algorithm's processes (the others ignore it)
   options.owner = request.owner;
   options.buckets = request.paper_buckets ? model::BucketRule::reference : model::BucketRule::sizing;
   options.nodes_per_host = request.nodes_per_host;
@@ -180,18 +182,27 @@ static model::ModelOptions model_options(const PlanRequest& request, unsigned ra
   return options;
 }
 
+static bool is_update_algorithm(Algorithm algorithm) {
+  return traits(algorithm).routes_over_torus || algorithm == Algorithm::direct;
+}
+
+// The model's exact interval for this run over the machine file's ranges
+// (before any end is taken), for the simulated figure to be set against.
+static model::PredictionInterval model_interval(const PlanRequest& request, const RunPlan& plan) {
+  const auto options = model_options(request, ranks_per_node(request, plan.machine));
+  return model::prediction_interval(plan.machine, plan.shape, options, 0);
+}
+
 // The machine at the model's low or high end for this size: what the
 // interval's end rests on, simulated so that the simulated figure gets its
 // simulated range.
-static void at_interval_end(const PlanRequest& request, RunPlan& plan) {
+static void at_interval_end(const PlanRequest& request, const model::PredictionInterval& interval, RunPlan& plan) {
   if (request.inputs != "low" && request.inputs != "high") {
     throw std::invalid_argument(fmt::format("--inputs '{}': give file, low or high", request.inputs));
   }
-  if (!traits(request.algorithm).routes_over_torus && request.algorithm != Algorithm::direct) {
+  if (!is_update_algorithm(request.algorithm)) {
     throw std::invalid_argument("--inputs low|high applies to the update algorithms");
   }
-  const auto options = model_options(request, ranks_per_node(request, plan.machine));
-  const auto interval = model::prediction_interval(plan.machine, plan.shape, options, 0);
   const auto& end = request.inputs == "low" ? interval.low : interval.high;
   plan.machine = model::machine_at(plan.machine, end.inputs);
   plan.inputs = request.inputs;
@@ -205,7 +216,13 @@ RunPlan plan_run(const PlanRequest& request) {
   plan.algorithm = request.algorithm;
   plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
-  if (request.inputs != "file") at_interval_end(request, plan);
+  if (is_update_algorithm(request.algorithm)) {
+    const auto interval = model_interval(request, plan);
+    plan.model_interval = model::interval_to_json(interval);
+    if (request.inputs != "file") at_interval_end(request, interval, plan);
+  } else if (request.inputs != "file") {
+    throw std::invalid_argument("--inputs low|high applies to the update algorithms");
+  }
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
   if (!request.wrap_pattern.empty()) {
     auto wraps = wraps_named(request.wrap_pattern, plan.machine, plan.shape);
@@ -323,6 +340,7 @@ nlohmann::json to_json(const RunPlan& plan) {
                {"inputs", plan.inputs},
                {"input_set", plan.input_set.empty() ? nlohmann::json() : nlohmann::json(std::map<std::string, double>(
                                                                                 plan.input_set.begin(), plan.input_set.end()))},
+               {"model_interval", plan.model_interval},
                {"nodes_per_host", plan.placement.nodes_per_host},
                {"updating_cores_per_host", plan.placement.updating_cores},
                {"reference_bucket_size", plan.reference_bucket_size ? nlohmann::json(*plan.reference_bucket_size)

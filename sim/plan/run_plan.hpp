@@ -79,6 +79,7 @@ struct RunPlan {
   model::Machine machine;
   std::string inputs = "file";                               // PlanRequest::inputs
   std::vector<std::pair<std::string, double>> input_set;     // at an end: each ranged input's value there
+  nlohmann::json model_interval;  // gups-model's exact interval for the run over the file's ranges (update algorithms)
   Algorithm algorithm = Algorithm::multicore;
   TorusShape shape{std::vector<std::uint32_t>{1}};
   bool mesh = false;
