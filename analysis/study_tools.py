@@ -49,6 +49,12 @@ def mechanisms_for(algorithm, nodes, machine_file):
     return ",".join(chosen)
 
 
+def design_choice(why):
+    """A machine file's sources entry for a value a study sets: its own choice, so no range of its own, and the
+    model's interval is the other inputs'."""
+    return {"kind": "assumed", "source": f"{why}, a design choice, so no range", "range": ["x1", "x1"]}
+
+
 def interval_fields(model_row):
     """The model's interval over the machine file's input ranges (gups-model's row), for beside the simulation;
     where the file leaves the wrap-around unknown at this size, the model's figure for each side of it."""

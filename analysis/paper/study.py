@@ -13,8 +13,9 @@ import time
 
 from .. import results
 from ..report import plot, stats
-from ..study_tools import (MECHANISMS, csv_list, fmt, interval_fields, label, markdown, mechanisms_for,  # noqa: F401
-                           ratio, run_length, run_tasks, sim_fields, steady_cell, table_lines, write)
+from ..study_tools import (MECHANISMS, csv_list, design_choice, fmt, interval_fields, label, markdown,  # noqa: F401
+                           mechanisms_for, ratio, run_length, run_tasks, sim_fields, steady_cell, table_lines,
+                           write)
 from ..run import launcher, programs, slurm
 from . import sweep
 
@@ -266,7 +267,8 @@ def table3(args):
                 row = {"nodes": n, "shape": models[owner][n]["shape"], "owner": owner,
                        "divide_cycles": cycles if owner == "division" else None,
                        "power_of_two": n not in odd, "eq_gups": models[owner][n]["gups"],
-                       "eq_core_cycles": [round(c["cycles"], 1) for c in models[owner][n]["cores"]]}
+                       "eq_core_cycles": [round(c["cycles"], 1) for c in models[owner][n]["cores"]],
+                       **interval_fields(models[owner][n])}
                 if not args.model_only:
                     row["mechanisms"] = mechanisms_for(algorithm, n, machine_file)
                     tag = f"-div{cycles:g}" if owner == "division" else ""
@@ -287,7 +289,8 @@ def machine_variant(args, machine_file, cycles):
     variant["costs_cycles"] = dict(variant["costs_cycles"])
     variant["costs_cycles"]["owner_division"] = cycles
     variant["sources"] = dict(variant.get("sources", {}))
-    variant["sources"]["costs_cycles.owner_division"] = f"study variant: {cycles:g} cycles (python3 -m analysis study)"
+    variant["sources"]["costs_cycles.owner_division"] = design_choice(
+        f"study variant: {cycles:g} cycles (python3 -m analysis study)")
     path = os.path.join(args.out, f"machine-{machine_file['name']}-divide-{cycles:g}.json")
     return os.path.abspath(programs.write_machine(variant, path))
 

@@ -87,11 +87,9 @@ def with_field(document, field, value):
         known = ", ".join(k for k in node if not isinstance(node[k], dict))
         raise ValueError(f"--field {field}: the machine file has no field '{keys[-1]}' there (it has: {known})")
     node[keys[-1]] = value
-    # The value is the study's design choice: no range of its own, so the interval is the other inputs'.
-    why = f"what-if study: set to {value} (python3 -m analysis study whatif), a design choice, so no range"
+    why = f"what-if study: set to {value} (python3 -m analysis study whatif)"
     numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-    changed.setdefault("sources", {})[field] = {"kind": "assumed", "source": why, "range": ["x1", "x1"]} \
-        if numeric else why
+    changed.setdefault("sources", {})[field] = study_tools.design_choice(why) if numeric else why
     return changed
 
 
