@@ -18,7 +18,8 @@ from analysis.run import launcher, programs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(ROOT, "build"))
-needs_build = pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "topologies", "gups-topology")),
+TOPOLOGY = os.path.join(BUILD, programs.PATHS["gups-topology"])
+needs_build = pytest.mark.skipif(not os.path.exists(TOPOLOGY),
                                  reason="needs the build's gups-topology (TORUS_GUPS_BUILD)")
 
 
@@ -89,13 +90,13 @@ def png_size(path):
     return struct.unpack(">II", data[16:24])
 
 
+def report_args(folder):
+    return argparse.Namespace(out=str(folder), machine="bgp", build=BUILD)
+
+
 @needs_build
 def test_report_has_rates_ratios_plots_and_commands(folder, tmp_path):
-    class Args:
-        out = str(folder)
-        machine = "bgp"
-        build = BUILD
-    assert report.report(Args) == 0
+    assert report.report(report_args(folder)) == 0
     text = (folder / "report.md").read_text()
     assert "| multicore | 8 | 32 | 2x2x2 | - | - | 0.05 | cpu | - | - | 0.042 | 4.8% | 0.84 |" in text
     assert "| multicore | 16 | 64 | 2x2x2 | - | - | 0.1 | cpu | - | - | 0.09 | 0.0% | 0.9 |" in text
@@ -108,6 +109,7 @@ def test_report_has_rates_ratios_plots_and_commands(folder, tmp_path):
     assert "<table>" in html and 'src="gups.png"' in html and "**" not in html
 
 
+@needs_build
 def test_the_reports_projection_carries_its_interval_and_judges_the_measured_figure(folder, tmp_path):
     interval = {"low": {"gups": 0.08}, "high": {"gups": 0.12},
                 "inputs": [{"field": "costs_cycles.update_streamed", "share": 0.7},
@@ -117,12 +119,7 @@ def test_the_reports_projection_carries_its_interval_and_judges_the_measured_fig
     write(folder, "model-16", document)
     for repeat, gups in ((1, 0.13), (2, 0.14)):
         write(folder, f"measured-16-{repeat}", run_doc("measured", 16, gups, repeat))
-
-    class Args:
-        out = str(folder)
-        machine = "bgp"
-        build = BUILD
-    assert report.report(Args) == 0
+    assert report.report(report_args(folder)) == 0
     text = (folder / "report.md").read_text()
     # 0.135 measured against 0.08 .. 0.12: above the interval's high end by 12.5% (13%); the CV stays in its own column.
     assert ("| multicore | 16 | 64 | 2x2x2 | 0.135 | 3.7% | 0.1 [0.08 .. 0.12] | cpu | update_streamed 70%, "
@@ -130,7 +127,7 @@ def test_the_reports_projection_carries_its_interval_and_judges_the_measured_fig
     assert "in square brackets, its interval" in text
     write(folder, "measured-16-1", run_doc("measured", 16, 0.09, 1))
     write(folder, "measured-16-2", run_doc("measured", 16, 0.11, 2))
-    assert report.report(Args) == 0
+    assert report.report(report_args(folder)) == 0
     assert "| 0.1 | 10.0% | 0.1 [0.08 .. 0.12] | cpu | update_streamed 70%, core_overhead 30% | inside |" in \
         (folder / "report.md").read_text()
 
@@ -163,7 +160,7 @@ def test_missing_binary_says_which_build_step(tmp_path):
 
 
 def cxx_plan(*arguments):
-    done = subprocess.run([os.path.join(BUILD, "topologies", "gups-topology"), *arguments], capture_output=True,
+    done = subprocess.run([TOPOLOGY, *arguments], capture_output=True,
                           text=True, check=True)
     return json.loads(done.stdout)
 
