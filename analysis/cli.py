@@ -94,9 +94,10 @@ def parser():
                    help="table3: leave out the powers of two around each size")
     s.add_argument("--model-only", action="store_true", help="gups-model only, no simulation")
     s.add_argument("--ends", action="store_true",
-                   help="table4: also simulate each size at the model's low and high ends (gups-sim --inputs low, "
-                        "high: every ranged input, the wrap-around too, at the side that lowers or raises the bound): "
-                        "each simulated figure with its simulated range, three runs a size")
+                   help="table4, whatif: also simulate each size (each point) at the model's low and high ends "
+                        "(gups-sim --inputs low, high: every ranged input, the wrap-around too, at the side that "
+                        "lowers or raises the bound): each simulated figure with its simulated range, three runs a "
+                        "size")
     s.add_argument("--wraps", action="store_true",
                    help="table4: where the machine file leaves the wrap-around unknown at a size (torus."
                         "mesh_below_nodes with both values), also simulate it with no wrap-around link (gups-sim "

@@ -7,6 +7,7 @@ import json
 import os
 
 from . import results
+from .report import stats
 from .run import programs, slurm
 
 
@@ -73,6 +74,18 @@ def wrap_fields(nodes, interval):
     if unknown is None:
         return {}
     return {"wrap_unknown": True, "model_torus_gups": unknown["gups_at_low"], "model_mesh_gups": unknown["gups_at_high"]}
+
+
+def against_interval(value, row):
+    """Where a simulated figure lies against the model's interval: inside it (the model's ranges explain it), or
+    outside, which the simulation adds (pipelines, buffers, the network) and the table marks."""
+    low, high = row.get("model_low"), row.get("model_high")
+    if value is None or low is None or high is None:
+        return "-"
+    beyond = stats.beyond_interval(value, low, high, slack=1e-3)
+    if beyond == 0:
+        return "inside"
+    return f"**outside: {'above' if beyond > 0 else 'below'} by {abs(beyond):.1%}**"
 
 
 def bucket_rule(mechanisms):
@@ -147,3 +160,17 @@ def write(args, name, rows, text):
         writer.writerows(rows)
     with open(os.path.join(args.out, f"{name}.md"), "w", encoding="utf-8") as f:
         f.write(text)
+
+
+# The model's interval beside a simulated figure, and the simulated ends where a study ran them (--ends).
+INTERVAL_COLUMNS = [
+    ("model's interval", True, lambda r: f"{fmt(r.get('model_low'))} .. {fmt(r.get('model_high'))}"
+     if r.get("model_low") is not None else "-"),
+    ("steady vs interval", False, lambda r: against_interval(r.get("sim_steady_gups"), r)),
+    ("simulated ends", True, lambda r: f"{fmt(r.get('sim_low_gups'))} .. {fmt(r.get('sim_high_gups'))}"
+     if "sim_low_gups" in r else "-"),
+    ("ends vs interval", False, lambda r: "; ".join(filter(None, (
+        f"low {against_interval(r.get('sim_low_gups'), r)}", f"high {against_interval(r.get('sim_high_gups'), r)}")))
+     if "sim_low_gups" in r else "-"),
+    ("inputs by share", False, lambda r: r.get("model_inputs") or "-"),
+]

@@ -12,10 +12,10 @@ import sys
 import time
 
 from .. import results
-from ..report import plot, stats
-from ..study_tools import (MECHANISMS, csv_list, design_choice, fmt, interval_fields, label, markdown,  # noqa: F401
-                           mechanisms_for, ratio, run_length, run_tasks, sim_fields, steady_cell, table_lines,
-                           write)
+from ..report import plot
+from ..study_tools import (INTERVAL_COLUMNS, MECHANISMS, against_interval, csv_list,  # noqa: F401
+                           design_choice, fmt, interval_fields, label, markdown, mechanisms_for, ratio, run_length,
+                           run_tasks, sim_fields, steady_cell, table_lines, write)
 from ..run import launcher, programs, slurm
 from . import sweep
 
@@ -146,18 +146,6 @@ def simulate_by_size(args, study, rows, machine_files):
         if not keys:
             return
         simulate_keys(study, rows, keys, machine_files, budget)
-
-
-def against_interval(value, row):
-    """Where a simulated figure lies against the model's interval: inside it (the model's ranges explain it), or
-    outside, which the simulation adds (pipelines, buffers, the network) and the table marks."""
-    low, high = row.get("model_low"), row.get("model_high")
-    if value is None or low is None or high is None:
-        return "-"
-    beyond = stats.beyond_interval(value, low, high, slack=1e-3)
-    if beyond == 0:
-        return "inside"
-    return f"**outside: {'above' if beyond > 0 else 'below'} by {abs(beyond):.1%}**"
 
 
 def simulate_keys(study, rows, keys, machine_files, budget=None):
@@ -305,16 +293,7 @@ SIMULATED_COLUMNS = [
     ("simulated steady", True, lambda r: steady_cell(r)),
     ("quarters apart", True, lambda r: "-" if r.get("steady_spread") is None else f"{100 * r['steady_spread']:.1f}%"),
     ("steady/Eq.", True, lambda r: fmt(r.get("sim_over_eq"), ".3f")),
-    ("model's interval", True, lambda r: f"{fmt(r.get('model_low'))} .. {fmt(r.get('model_high'))}"
-     if r.get("model_low") is not None else "-"),
-    ("steady vs interval", False, lambda r: against_interval(r.get("sim_steady_gups"), r)),
-    ("simulated ends", True, lambda r: f"{fmt(r.get('sim_low_gups'))} .. {fmt(r.get('sim_high_gups'))}"
-     if "sim_low_gups" in r else "-"),
-    ("ends vs interval", False, lambda r: "; ".join(filter(None, (
-        f"low {against_interval(r.get('sim_low_gups'), r)}", f"high {against_interval(r.get('sim_high_gups'), r)}")))
-     if "sim_low_gups" in r else "-"),
-    ("inputs by share", False, lambda r: r.get("model_inputs") or "-"),
-]
+] + INTERVAL_COLUMNS
 
 
 def beside_rows(folder):

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from analysis import whatif
+from analysis import study_tools, whatif
 from analysis.whatif import plot as whatif_plot
 
 BUILD = os.environ.get("TORUS_GUPS_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
@@ -143,3 +143,24 @@ def test_role_plans_as_the_varied_field(tmp_path):
     assert [r["role_plan"] for r in rows] == ["2xX/YZ/UV+4", "1xX/Y/Z/U/V+11"], rows
     assert rows[0]["model_gups"] > rows[1]["model_gups"], rows
     assert os.path.exists(tmp_path / "whatif.png")
+
+
+@needs_build
+@pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "sim", "gups-sim")), reason="needs gups-sim")
+def test_a_simulated_point_with_its_simulated_ends(tmp_path):
+    done = study(tmp_path, "--machine", "bgp", "--field", "costs_cycles.update_streamed", "--values", "x1",
+                 "--nodes", "8", "--mechanisms", "wire,dma", "--updates-per-node", "4096", "--ends")
+    assert done.returncode == 0, done.stderr
+    [row] = json.load(open(tmp_path / "whatif.json"))["rows"]
+    # The varied input is the study's: the ends move the others. The simulated ends need not bracket the steady
+    # state (the simulation is not monotone in every input where the model is): each is judged against the interval.
+    assert row["model_low"] < row["model_gups"] < row["model_high"], row
+    assert row["sim_low_gups"] > 0 and row["sim_high_gups"] > 0 and row["sim_low_gups"] != row["sim_high_gups"], row
+    verdicts = [study_tools.against_interval(row[key], row) for key in ("sim_low_gups", "sim_high_gups")]
+    assert f"low {verdicts[0]}; high {verdicts[1]}" in (tmp_path / "whatif.md").read_text()
+    assert sorted(os.listdir(tmp_path / "raw")) == ["model-bgp-update_streamed-90-8.json",
+                                                    "sim-bgp-update_streamed-90-8-high.json",
+                                                    "sim-bgp-update_streamed-90-8-low.json",
+                                                    "sim-bgp-update_streamed-90-8.json"]
+    text = (tmp_path / "whatif.md").read_text()
+    assert "simulated ends" in text and "ends vs interval" in text

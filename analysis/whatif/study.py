@@ -137,10 +137,13 @@ def model_row(args, model, machine, nodes, tag):
         return json.load(f)["results"][0]["rows"][0], launcher.quoted(command)
 
 
-def sim_task(args, sim, machine, nodes, tag):
+def sim_task(args, sim, machine, nodes, tag, inputs="file"):
+    """One gups-sim run of a point (`inputs`: the machine file's values, or the model's low or high end)."""
+    tag += "" if inputs == "file" else f"-{inputs}"
     path = os.path.join(args.out, "raw", f"sim-{tag}.json")
     command = programs.sim_command(sim, machine, args.algorithm, nodes, "--verify", "checksum", "--network",
-                                   args.network, "--mechanisms", args.mechanisms, "--json", path)
+                                   args.network, "--mechanisms", args.mechanisms, "--json", path,
+                                   *(["--inputs", inputs] if inputs != "file" else []))
     if args.algorithm != "direct":  # which links bind, beside which core (routed and multicore measure it)
         command += ["--link-load"]
     if args.updates_per_node:
@@ -150,6 +153,11 @@ def sim_task(args, sim, machine, nodes, tag):
     if args.max_wall:
         command += ["--max-wall", str(args.max_wall)]
     return launcher.Task(f"sim-{tag}", f"sim {os.path.basename(machine)} {nodes} nodes", command, path, "study")
+
+
+def ends_of(args):
+    """The runs of each simulated point: the machine file's values, and with --ends the model's low and high ends."""
+    return ("file", "low", "high") if getattr(args, "ends", False) else ("file",)
 
 
 def whatif(args):
@@ -190,14 +198,19 @@ def whatif(args):
                     row["factor" if i == 0 else "factor2"] = factor
             rows.append(row)
             if sim:
-                tasks.append(sim_task(args, sim, machine, nodes, tag))
+                tasks += [sim_task(args, sim, machine, nodes, tag, inputs) for inputs in ends_of(args)]
     if sim:
         commands += [launcher.quoted(task.command) for task in tasks]
         runner = slurm.from_args(args, args.out, args.jobs)
         done = study_tools.run_tasks(runner, tasks, launcher.Progress(len(tasks), "whatif"), args.resume)
-        for row, (document, wall) in zip(rows, done):
+        runs = len(ends_of(args))
+        for index, row in enumerate(rows):
+            (document, wall), *ends = done[runs * index:runs * (index + 1)]
             row.update(study_tools.sim_fields(document, wall))
             row["sim_over_model"] = study_tools.ratio(row["sim_steady_gups"], row["model_gups"])
+            if ends:
+                row.update(sim_low_gups=study_tools.sim_fields(ends[0][0], 0)["sim_steady_gups"],
+                           sim_high_gups=study_tools.sim_fields(ends[1][0], 0)["sim_steady_gups"])
     wall = time.monotonic() - start
     text = markdown(args, rows, wall, commands)
     study_tools.write(args, "whatif", rows, text)
@@ -258,15 +271,17 @@ def markdown(args, rows, wall, commands):
         ("CPU bound", True, lambda r: study_tools.fmt(r["cpu_gups"])),
         ("network bound", True, lambda r: study_tools.fmt(r["network_gups"])),
         ("model: binds", False, lambda r: r["model_binds"]),
-        ("model's interval", True, lambda r: f"{study_tools.fmt(r['model_low'])} .. "
-         f"{study_tools.fmt(r['model_high'])}" if r.get("model_low") is not None else "-"),
-        ("other inputs by share", False, lambda r: r.get("model_inputs") or "-"),
     ]
+    if args.model_only:
+        columns += [("model's interval", True, lambda r: f"{study_tools.fmt(r['model_low'])} .. "
+                     f"{study_tools.fmt(r['model_high'])}" if r.get("model_low") is not None else "-"),
+                    ("other inputs by share", False, lambda r: r.get("model_inputs") or "-")]
     if not args.model_only:
         columns += [
             ("level", False, lambda r: r.get("network_level") or "-"),
             ("simulated steady", True, lambda r: study_tools.steady_cell(r)),
             ("sim/model", True, lambda r: study_tools.fmt(r.get("sim_over_model"), ".3f")),
+        ] + study_tools.INTERVAL_COLUMNS + [
             ("simulation: binds", False, lambda r: r.get("binds") or "-"),
             ("wall s", True, lambda r: study_tools.fmt(r.get("wall_seconds"), ".0f")),
         ]
