@@ -162,13 +162,25 @@ def write(args, name, rows, text):
         f.write(text)
 
 
+def end_fields(low_document, high_document):
+    """A row's simulated ends (--ends): each end's steady state and whether its run settled."""
+    low, high = sim_fields(low_document, 0), sim_fields(high_document, 0)
+    return {"sim_low_gups": low["sim_steady_gups"], "sim_low_settled": low.get("steady_settled"),
+            "sim_high_gups": high["sim_steady_gups"], "sim_high_settled": high.get("steady_settled")}
+
+
+def ends_cell(row):
+    """The simulated ends as a table shows them, an end whose run did not settle marked."""
+    mark = lambda end: UNSETTLED_MARK if row.get(f"sim_{end}_settled") is False else ""
+    return f"{fmt(row.get('sim_low_gups'))}{mark('low')} .. {fmt(row.get('sim_high_gups'))}{mark('high')}"
+
+
 # The model's interval beside a simulated figure, and the simulated ends where a study ran them (--ends).
 INTERVAL_COLUMNS = [
     ("model's interval", True, lambda r: f"{fmt(r.get('model_low'))} .. {fmt(r.get('model_high'))}"
      if r.get("model_low") is not None else "-"),
     ("steady vs interval", False, lambda r: against_interval(r.get("sim_steady_gups"), r)),
-    ("simulated ends", True, lambda r: f"{fmt(r.get('sim_low_gups'))} .. {fmt(r.get('sim_high_gups'))}"
-     if "sim_low_gups" in r else "-"),
+    ("simulated ends", True, lambda r: ends_cell(r) if "sim_low_gups" in r else "-"),
     ("ends vs interval", False, lambda r: "; ".join(filter(None, (
         f"low {against_interval(r.get('sim_low_gups'), r)}", f"high {against_interval(r.get('sim_high_gups'), r)}")))
      if "sim_low_gups" in r else "-"),

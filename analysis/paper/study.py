@@ -14,7 +14,7 @@ import time
 from .. import results
 from ..report import plot
 from ..study_tools import (INTERVAL_COLUMNS, MECHANISMS, against_interval, csv_list,  # noqa: F401
-                           design_choice, fmt, interval_fields, label, markdown, mechanisms_for, ratio, run_length,
+                           design_choice, end_fields, fmt, interval_fields, label, markdown, mechanisms_for, ratio, run_length,
                            run_tasks, sim_fields, steady_cell, table_lines, write)
 from ..run import launcher, programs, slurm
 from . import sweep
@@ -158,8 +158,7 @@ def simulate_keys(study, rows, keys, machine_files, budget=None):
                              for key in keys for end in ("low", "high")])
         for index, key in enumerate(keys):
             (low, _), (high, _) = ends[2 * index], ends[2 * index + 1]
-            rows[key].update(sim_low_gups=sim_fields(low, 0)["sim_steady_gups"],
-                             sim_high_gups=sim_fields(high, 0)["sim_steady_gups"])
+            rows[key].update(end_fields(low, high))
     unknown = [key for key in keys if rows[key].get("wrap_unknown")] if getattr(study.args, "wraps", False) else []
     meshes = study.launch([study.simulation(*key, mechanisms[key], wrap="mesh") for key in unknown])
     for key, (document, _) in zip(unknown, meshes):

@@ -209,8 +209,7 @@ def whatif(args):
             row.update(study_tools.sim_fields(document, wall))
             row["sim_over_model"] = study_tools.ratio(row["sim_steady_gups"], row["model_gups"])
             if ends:
-                row.update(sim_low_gups=study_tools.sim_fields(ends[0][0], 0)["sim_steady_gups"],
-                           sim_high_gups=study_tools.sim_fields(ends[1][0], 0)["sim_steady_gups"])
+                row.update(study_tools.end_fields(ends[0][0], ends[1][0]))
     wall = time.monotonic() - start
     text = markdown(args, rows, wall, commands)
     study_tools.write(args, "whatif", rows, text)
