@@ -169,6 +169,7 @@ void read_given_range(const ordered& declared, InputRange& r, const std::string&
     if (std::find(r.values.begin(), r.values.end(), r.value) == r.values.end()) {
       // A variant that moved the value on purpose (a what-if): the unknown keeps its values and gains this one.
       r.why += fmt::format(", and the file's own {:g}, which its sources entry leaves out", r.value);
+      r.stretched = true;
       r.values.insert(std::upper_bound(r.values.begin(), r.values.end(), r.value), r.value);
     }
     return;
@@ -183,6 +184,7 @@ void read_given_range(const ordered& declared, InputRange& r, const std::string&
   if (r.value < r.low * (1 - kSlack) || r.value > r.high * (1 + kSlack)) {
     // As above: the range reaches the moved value, and says so.
     r.why += fmt::format(", stretched to the file's own {:g}, which it leaves out", r.value);
+    r.stretched = true;
     r.low = std::min(r.low, r.value);
     r.high = std::max(r.high, r.value);
   }

@@ -38,6 +38,7 @@ struct InputRange {
   bool defaulted = false;      // absent from the file: it took the schema's default
   bool default_range = false;  // no range was given: the schema's default for an assumed input
   bool unsourced = false;      // the file gives no source for it at all
+  bool stretched = false;      // the file's value lies outside the range its source gives, which grew to hold it
 
   bool ranged() const noexcept { return values.empty() ? high > low : values.size() > 1; }
   bool discrete() const noexcept { return !values.empty(); }

@@ -334,17 +334,24 @@ void read_sources(const json& document, Machine& machine, Problems& problems) {
 
 // Outputs name every input a file left out or gave no source for; the loader says so once.
 void warn_of_assumptions(Machine& machine) {
-  std::vector<std::string> defaulted, unsourced, unranged;
+  std::vector<std::string> defaulted, unsourced, unranged, stretched;
   for (const auto& name : machine.defaulted) {
     const auto* field = input_field(name, machine);
     if (field == nullptr || field->follows == nullptr) defaulted.push_back(name);
   }
   for (const auto& range : machine.ranges) {
+    if (range.stretched) stretched.push_back(fmt::format("{} {:g} ({})", range.field, range.value, range.why));
     if (range.unsourced) {
       unsourced.push_back(range.field);
     } else if (!range.defaulted && range.default_range) {
       unranged.push_back(range.field);
     }
+  }
+  if (!stretched.empty()) {
+    machine.warnings.push_back(fmt::format(
+        "machine '{}' gives {} input(s) a value outside the range its source states, so the range was stretched "
+        "to hold it: {} (a value moved on purpose, as a variant does, is fine; else correct the value or the range)",
+        machine.name, stretched.size(), fmt::join(stretched, "; ")));
   }
   if (!unranged.empty()) {
     machine.warnings.push_back(fmt::format(

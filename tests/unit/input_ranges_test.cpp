@@ -80,6 +80,28 @@ TEST(InputRanges, AnAssumedInputNeedsARange) {
   EXPECT_NE(load_error(doc).find("has kind 'guessed'"), std::string::npos) << load_error(doc);
 }
 
+// A value outside the range its source states is held by the range, and the
+// loader says so in one warning line naming the field, value and range.
+TEST(InputRanges, AValueOutsideItsStatedRangeStretchesItAndIsSaidOnce) {
+  auto doc = document_of("bgp");
+  doc["costs_cycles"]["owner_division"] = 300;  // bgp states 40 .. 200
+  const auto machine = load_document(doc);
+  const auto& division = range_named(machine, "costs_cycles.owner_division");
+  EXPECT_TRUE(division.stretched);
+  EXPECT_DOUBLE_EQ(division.low, 40);
+  EXPECT_DOUBLE_EQ(division.high, 300);
+  const auto said = std::count_if(machine.warnings.begin(), machine.warnings.end(), [](const std::string& w) {
+    return w.find("outside the range its source states") != std::string::npos &&
+           w.find("costs_cycles.owner_division 300") != std::string::npos;
+  });
+  EXPECT_EQ(said, 1);
+  const auto as_given = load_machine("bgp", default_machine_directories());
+  EXPECT_FALSE(range_named(as_given, "costs_cycles.owner_division").stretched);
+  EXPECT_TRUE(std::none_of(as_given.warnings.begin(), as_given.warnings.end(), [](const std::string& w) {
+    return w.find("outside the range") != std::string::npos;
+  }));
+}
+
 TEST(InputRanges, AnInputWithNoSourceIsAssumedWithTheDefaultRangeAndSaidSo) {
   auto doc = document_of("bgp");
   doc["sources"].erase("costs_cycles.owner_prediction");
