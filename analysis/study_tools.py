@@ -60,10 +60,9 @@ def interval_fields(model_row):
     """The model's interval over the machine file's input ranges (gups-model's row), for beside the simulation;
     where the file leaves the wrap-around unknown at this size, the model's figure for each side of it."""
     interval = model_row.get("interval") or {}
-    top = [f"{e['field'].removeprefix('costs_cycles.')} {100 * e['share']:.0f}%"
-           for e in interval.get("inputs", [])[:3] if e.get("share", 0) >= 0.005]
     return {"model_low": interval.get("low", {}).get("gups"), "model_high": interval.get("high", {}).get("gups"),
-            "model_inputs": ", ".join(top), **wrap_fields(model_row.get("nodes"), interval)}
+            "model_inputs": stats.leading_inputs(interval.get("inputs"), 3),
+            **wrap_fields(model_row.get("nodes"), interval)}
 
 
 def wrap_fields(nodes, interval):
@@ -175,14 +174,17 @@ def ends_cell(row):
     return f"{fmt(row.get('sim_low_gups'))}{mark('low')} .. {fmt(row.get('sim_high_gups'))}{mark('high')}"
 
 
-# The model's interval beside a simulated figure, and the simulated ends where a study ran them (--ends).
-INTERVAL_COLUMNS = [
+# The model's interval and the inputs that lead it, for a row with no simulation.
+MODEL_INTERVAL_COLUMNS = [
     ("model's interval", True, lambda r: f"{fmt(r.get('model_low'))} .. {fmt(r.get('model_high'))}"
      if r.get("model_low") is not None else "-"),
+    ("inputs by share", False, lambda r: r.get("model_inputs") or "-"),
+]
+# Beside a simulated figure, and the simulated ends where a study ran them (--ends).
+INTERVAL_COLUMNS = MODEL_INTERVAL_COLUMNS[:1] + [
     ("steady vs interval", False, lambda r: against_interval(r.get("sim_steady_gups"), r)),
     ("simulated ends", True, lambda r: ends_cell(r) if "sim_low_gups" in r else "-"),
     ("ends vs interval", False, lambda r: "; ".join(filter(None, (
         f"low {against_interval(r.get('sim_low_gups'), r)}", f"high {against_interval(r.get('sim_high_gups'), r)}")))
      if "sim_low_gups" in r else "-"),
-    ("inputs by share", False, lambda r: r.get("model_inputs") or "-"),
-]
+] + MODEL_INTERVAL_COLUMNS[1:]

@@ -111,6 +111,8 @@ def against_the_interval(result, plan):
     steady = result.get("steady_gups") or result.get("gups")
     if not interval or not steady:
         return None
+    # The direct algorithm measures no steady state: its whole run's rate stands in, and is named as such.
+    figure = "the steady state" if result.get("steady_gups") else "the whole run's rate (no steady state measured)"
     low, high = interval["low"]["gups"], interval["high"]["gups"]
     beyond = 0.0 if low <= steady <= high else steady / (high if steady > high else low) - 1
     error = result.get("steady_standard_error") or 0.0
@@ -118,7 +120,7 @@ def against_the_interval(result, plan):
     # A steady state is one draw of a rate that varies by its standard error: within twice it of an end is inside.
     return {"model_gups": interval["gups"], "low": low, "high": high, "low_binds": interval["low"]["binding_resource"],
             "high_binds": interval["high"]["binding_resource"], "inputs": leading, "steady_gups": steady,
-            "standard_error": error, "inside": abs(beyond) <= 2 * error, "beyond": beyond}
+            "figure": figure, "standard_error": error, "inside": abs(beyond) <= 2 * error, "beyond": beyond}
 
 
 def interval_line(verdict, inputs):
@@ -130,8 +132,10 @@ def interval_line(verdict, inputs):
     where = (f"lies inside the model's interval {verdict['low']:.4g} .. {verdict['high']:.4g} GUP/s over the machine "
              f"file's input ranges{edge} (the model's ranges already give it)" if verdict["inside"] else
              f"lies OUTSIDE the model's interval {verdict['low']:.4g} .. {verdict['high']:.4g} GUP/s over the machine "
-             f"file's input ranges, {side} by {abs(verdict['beyond']):.1%}, more than twice its standard error: what "
-             "the simulation adds beyond the model, or what 'Against the model' names")
-    return (f"Against the interval: the steady state {verdict['steady_gups']:.4g} GUP/s {where}; the model "
+             f"file's input ranges, {side} by {abs(verdict['beyond']):.1%}, "
+             f"{'more than twice its standard error' if verdict['standard_error'] else 'with no standard error to allow'}"
+             ": what the simulation adds beyond the model, or what 'Against the model' names")
+    figure = verdict.get("figure", "the steady state")
+    return (f"Against the interval: {figure} {verdict['steady_gups']:.4g} GUP/s {where}; the model "
             f"{verdict['model_gups']:.4g} at the file's values" + (f"; leading inputs: {leading}" if leading else "") +
             ("; gups-sim --inputs low|high simulates its ends" if inputs == "file" else ""))

@@ -540,12 +540,11 @@ def report_document(args, machine, measured, base, ranked, simulated, wall, rang
         verdict = (f"from {len(simulated_sizes)} of {len(measured)} sizes simulated "
                    f"({', '.join(map(str, simulated_sizes)) or 'none'}; {', '.join(map(str, rest))} by the model "
                    f"alone, which may change the verdict): " + verdict)
-    # Failed simulations come first of all: what they would have shown is missing from everything after.
-    # Before anything searched: whether the machine's own input ranges already allow the column (only failed
-    # simulations, whose evidence is missing from all of it, come before).
+    # Before anything searched: whether the machine's own input ranges already allow the column.
     within = explain_ranges.ranges_text(ranges or {}, list(measured))
     if within:
         verdict = within + "; " + verdict
+    # Failed simulations come first of all: what they would have shown is missing from everything after.
     if simulated.failures:
         verdict = failures_text(simulated.failures, simulated.runs) + ": " + verdict
     baseline = [f"at {n} nodes the machine as given simulates to {simulated.nominal[n]:.4g} GUPS and models to "

@@ -14,8 +14,8 @@ import time
 from .. import results
 from ..report import plot
 from ..study_tools import (INTERVAL_COLUMNS, MECHANISMS, against_interval, csv_list,  # noqa: F401
-                           design_choice, end_fields, fmt, interval_fields, label, markdown, mechanisms_for, ratio, run_length,
-                           run_tasks, sim_fields, steady_cell, table_lines, write)
+                           design_choice, end_fields, fmt, interval_fields, label, markdown, mechanisms_for,
+                           ratio, run_length, run_tasks, sim_fields, steady_cell, table_lines, write)
 from ..run import launcher, programs, slurm
 from . import sweep
 
@@ -162,7 +162,8 @@ def simulate_keys(study, rows, keys, machine_files, budget=None):
     unknown = [key for key in keys if rows[key].get("wrap_unknown")] if getattr(study.args, "wraps", False) else []
     meshes = study.launch([study.simulation(*key, mechanisms[key], wrap="mesh") for key in unknown])
     for key, (document, _) in zip(unknown, meshes):
-        rows[key]["sim_mesh_gups"] = sim_fields(document, 0)["sim_steady_gups"]
+        mesh = sim_fields(document, 0)
+        rows[key].update(sim_mesh_gups=mesh["sim_steady_gups"], sim_mesh_settled=mesh.get("steady_settled"))
     done = study.launch([study.simulation(key[0], key[1], key[2], mechanisms[key]) for key in keys])
     for key, (document, wall) in zip(keys, done):
         row = rows[key]
@@ -326,7 +327,8 @@ WRAP_COLUMNS = [
     ("wrap-around unknown: model, every dimension wraps / none", True,
      lambda r: f"{fmt(r['model_torus_gups'])} / {fmt(r['model_mesh_gups'])}" if r.get("wrap_unknown") else "-"),
     ("simulated steady, none wraps", True,
-     lambda r: fmt(r.get("sim_mesh_gups")) if r.get("wrap_unknown") and "sim_mesh_gups" in r else "-"),
+     lambda r: steady_cell({"sim_steady_gups": r["sim_mesh_gups"], "steady_settled": r.get("sim_mesh_settled")})
+     if r.get("wrap_unknown") and "sim_mesh_gups" in r else "-"),
 ]
 
 

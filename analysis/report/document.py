@@ -89,14 +89,6 @@ def model_cell(row):
     return cell
 
 
-def leading_inputs(row, count=2):
-    """The inputs that carry most of the model's interval, with their shares."""
-    inputs = sorted(row.get("model_inputs") or [], key=lambda e: -e.get("share", 0))
-    named = [f"{e['field'].removeprefix('costs_cycles.')} {e['share']:.0%}" for e in inputs[:count]
-             if e.get("share", 0) >= 0.005]
-    return ", ".join(named) or "-"
-
-
 def interval_verdict(row):
     """Where the measured figure lies against the model's interval (beside, not instead of, its runs' CV)."""
     low, high, measured = row.get("model_low"), row.get("model_high"), row.get("measured")
@@ -120,7 +112,8 @@ def rates_table(rows):
              "| --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         lines.append(f"| {r['algorithm']} | {r['nodes']} | {r['ranks'] or '-'} | {r['shape']} | {fmt(r['measured'])} | "
-                     f"{cv(r['measured_cv'])} | {model_cell(r)} | {r['binds'] or '-'} | {leading_inputs(r)} | "
+                     f"{cv(r['measured_cv'])} | {model_cell(r)} | {r['binds'] or '-'} | "
+                     f"{stats.leading_inputs(r.get('model_inputs'), 2) or '-'} | "
                      f"{interval_verdict(r)} | {fmt(r['sim'])} | "
                      f"{cv(r['sim_cv'])} | {fmt(r['sim_over_model'], 3)} | {fmt(r['measured_over_model'], 3)} | "
                      f"{fmt(r['measured_over_sim'], 3)} |")

@@ -27,3 +27,10 @@ def beyond_interval(value, low, high, slack=0.0):
     if low * (1 - slack) <= value <= high * (1 + slack):
         return 0.0
     return value / (high if value > high else low) - 1
+
+
+def leading_inputs(inputs, count):
+    """gups-model's inputs of an interval as words, the `count` largest shares first: "update_streamed 87%, ..."."""
+    ranked = sorted(inputs or [], key=lambda e: -e.get("share", 0))[:count]
+    return ", ".join(f"{e['field'].removeprefix('costs_cycles.')} {e['share']:.0%}" for e in ranked
+                     if e.get("share", 0) >= 0.005)

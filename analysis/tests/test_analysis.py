@@ -365,3 +365,8 @@ def test_a_simulated_steady_state_is_set_against_the_models_interval():
     assert "lies OUTSIDE the model's interval" in convergence.interval_line(below, "low") and \
         "below by 5.0%" in convergence.interval_line(below, "low")
     assert convergence.against_the_interval({"steady_gups": 0.3}, {}) is None
+    # The direct algorithm measures no steady state: its whole run's rate is named as what it is.
+    direct = convergence.against_the_interval({"steady_gups": 0.0, "gups": 0.323}, plan)
+    line = convergence.interval_line(direct, "file")
+    assert line.startswith("Against the interval: the whole run's rate (no steady state measured) 0.323 GUP/s")
+    assert "with no standard error to allow" in line and "steady state 0.323" not in line

@@ -44,6 +44,8 @@ def test_the_wrap_around_unknown_gives_the_model_both_ways_where_no_source_settl
     assert columns["wrap-around unknown: model, every dimension wraps / none"](above) == "43.1 / 33.7"
     assert columns["simulated steady, none wraps"]({**above, "sim_mesh_gups": 30.2}) == "30.2"
     assert columns["simulated steady, none wraps"](below) == "-"
+    unsettled = {**above, "sim_mesh_gups": 30.2, "sim_mesh_settled": False}
+    assert columns["simulated steady, none wraps"](unsettled) == "30.2" + study_tools.UNSETTLED_MARK
 
 
 def test_a_mesh_simulation_sets_the_wrap_itself_and_leaves_the_mesh_mechanism_out(tmp_path):

@@ -272,10 +272,8 @@ def markdown(args, rows, wall, commands):
         ("model: binds", False, lambda r: r["model_binds"]),
     ]
     if args.model_only:
-        columns += [("model's interval", True, lambda r: f"{study_tools.fmt(r['model_low'])} .. "
-                     f"{study_tools.fmt(r['model_high'])}" if r.get("model_low") is not None else "-"),
-                    ("other inputs by share", False, lambda r: r.get("model_inputs") or "-")]
-    if not args.model_only:
+        columns += study_tools.MODEL_INTERVAL_COLUMNS
+    else:
         columns += [
             ("level", False, lambda r: r.get("network_level") or "-"),
             ("simulated steady", True, lambda r: study_tools.steady_cell(r)),
