@@ -8,6 +8,7 @@
 
 #include "kernel/core/destination_buckets.hpp"
 #include "kernel/core/hpcc_stream.hpp"
+#include "kernel/core/mapping_mode.hpp"
 #include "kernel/core/role_plan.hpp"
 #include "models/src/host_placement.hpp"
 #include "models/src/machine_network.hpp"
@@ -70,27 +71,79 @@ void place_prediction_on_hosts(const Machine& machine, const ModelOptions& optio
   const auto placement = place_on_hosts(machine, p.nodes, ranks, updaters, options.nodes_per_host);
   p.nodes_per_host = placement.nodes_per_host;
   p.updating_cores = placement.updating_cores;
-  p.update_cycles = machine.update_cycles(streamed, p.updating_cores);
+  const auto update = machine.update_load(streamed, p.updating_cores);
+  p.update_cycles = update.issue + update.wait;
+  p.update_wait_cycles = update.wait;
+}
+
+// The bounds the node sets besides its cores': its messaging unit's packets
+// (`packets_per_update`: what the unit injects, and as many it receives, per
+// update the node makes) and its near-memory updates. The lowest binds.
+void bound_by_node_resources(const Machine& machine, double packets_per_update, Prediction& p) {
+  p.cores_gups = p.cpu_gups;
+  const double nodes = static_cast<double>(p.nodes);
+  if (const auto& unit = machine.node.messaging_unit; unit && packets_per_update > 0) {
+    p.messaging_unit_gups = nodes * unit->packets_per_s / packets_per_update * 1e-9;
+    if (*p.messaging_unit_gups < p.cpu_gups) {
+      p.cpu_gups = *p.messaging_unit_gups;
+      p.node_binds = "messaging unit";
+    }
+  }
+  if (const auto& near = machine.node.near_memory) {
+    p.near_memory_gups = nodes * near->updates_per_s * 1e-9;
+    if (*p.near_memory_gups < p.cpu_gups) {
+      p.cpu_gups = *p.near_memory_gups;
+      p.node_binds = "near-memory updates";
+    }
+  }
+}
+
+// Processes of one node spread over its cores (core_of_thread): the node's
+// updates a second when each process takes `load` per update of its own.
+double shared_process_rate(const Machine& machine, unsigned processes, ThreadLoad load) {
+  const unsigned cores = machine.cores_per_node;
+  double rate = 0;
+  for (unsigned core = 0; core < cores; ++core) {
+    const unsigned here = processes / cores + (core < processes % cores ? 1 : 0);
+    if (here == 0) continue;
+    rate += here / shared_core_cycles(std::vector<ThreadLoad>(here, load));
+  }
+  return rate * machine.clock_hz;
 }
 
 void direct_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const auto& c = machine.costs;
   p.processes = p.nodes * options.processes_per_node;
-  const auto fill = direct_fill(machine.packet, p.processes, options.lookahead, options.routes_cache.get());
+  // Modes 5 and 6: a node's processes share its table, so updates go to
+  // nodes, each process under its share of the node's look-ahead (6).
+  const auto mode = mapping_mode(options.mapping_mode ? options.mapping_mode : 1);
+  const std::uint64_t owners = mode.table_per_node ? p.nodes : p.processes;
+  const auto lookahead = lookahead_limits(mode, options.lookahead, options.processes_per_node).per_core;
+  if (lookahead == 0) {
+    throw std::invalid_argument(fmt::format("mapping mode {}: a look-ahead of {} a node leaves none to each of its {} "
+                                            "processes", mode.number, options.lookahead, options.processes_per_node));
+  }
+  const auto fill = direct_fill(machine.packet, owners, lookahead, options.routes_cache.get());
   p.mean_fill = fill.mean_updates_per_message;
   p.bytes_per_update = fill.mean_wire_bytes_per_update;
-  const double remote = static_cast<double>(p.processes - 1) / static_cast<double>(p.processes);
-  if (p.processes > 1) {
-    const auto packets = message_packets(machine.packet, static_cast<unsigned>(std::ceil(p.mean_fill)));
-    p.send_cycles = c.send_call / p.mean_fill;
-    p.receive_cycles = c.receive_call * packets / p.mean_fill;
+  const double remote = static_cast<double>(owners - 1) / static_cast<double>(owners);
+  double packets = 0;
+  if (owners > 1) {
+    packets = message_packets(machine.packet, static_cast<unsigned>(std::ceil(p.mean_fill)));
+    p.send_cycles = machine.send_call_cycles() / p.mean_fill;
+    p.receive_cycles = machine.packet_receive_cycles(false) * packets / p.mean_fill;
   }
-  p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.processes);
+  p.owner_cycles = machine.owner_lookup_cycles(options.owner, owners);
   const double cycles = c.generate + p.owner_cycles + p.update_cycles + c.loop_overhead +
                         remote * (p.send_cycles + p.receive_cycles + c.message_overhead);
-  p.cores = {{"generate, send, receive, update (Eq. 1)", cycles, 1.0}};
+  p.cores = {{"generate, send, receive, update (Eq. 1)", cycles, 1.0, p.update_wait_cycles, 0, cycles}};
   p.cpu_cycles_per_update = cycles;
   p.cpu_gups = gups_of(static_cast<double>(p.processes), machine.clock_hz, cycles);
+  if (machine.node.threaded()) {
+    const ThreadLoad load{cycles - p.update_wait_cycles, p.update_wait_cycles};
+    p.cpu_gups = static_cast<double>(p.nodes) * shared_process_rate(machine, options.processes_per_node, load) * 1e-9;
+  }
+  bound_by_node_resources(machine, remote * packets / p.mean_fill * options.processes_per_node, p);
 }
 
 void routed_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
@@ -103,9 +156,11 @@ void routed_bound(const Machine& machine, const ModelOptions& options, Predictio
   p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.nodes);
   const double cycles = c.generate + p.update_cycles + c.loop_overhead +
                         p.expected_hops * c.routing_hop + (1 + p.expected_hops) * p.owner_cycles;
-  p.cores = {{"generate, route, update (Eq. 1, per hop)", cycles, 1.0}};
+  p.cores = {{"generate, route, update (Eq. 1, per hop)", cycles, 1.0, p.update_wait_cycles, 0, cycles}};
   p.cpu_cycles_per_update = cycles;
   p.cpu_gups = gups_of(static_cast<double>(p.nodes), machine.clock_hz, cycles);
+  // routing_hop holds its calls as the paper measured them: no messaging unit's share is told apart.
+  bound_by_node_resources(machine, 0, p);
 }
 
 // Expected moves of an average update along a core's dimensions.
@@ -123,24 +178,39 @@ double expected_moves(const CoreRole& role, const TorusShape& shape) {
 // thus sends or receives every update once, which is Eq. 6 as printed. A
 // pipeline's cores see only its share of the node's updates; each updater
 // applies its slice's share of all of them.
+// Each thread's core cycles with the threads of its core shared; each
+// thread's share is its core's of the slowest core's. Returns the slowest.
+double share_threads(unsigned cores, std::vector<CoreLoad>& threads) {
+  std::vector<std::vector<ThreadLoad>> by_core(cores);
+  for (const auto& t : threads) by_core[t.core].push_back({t.cycles - t.wait, t.wait});
+  double slowest = 0;
+  for (auto& t : threads) {
+    t.core_cycles = shared_core_cycles(by_core[t.core]);
+    slowest = std::max(slowest, t.core_cycles);
+  }
+  for (auto& t : threads) t.share = t.core_cycles / slowest;
+  return slowest;
+}
+
 void multicore_bound(const Machine& machine, const ModelOptions& options, const RolePlan& plan, Prediction& p) {
   const auto& c = machine.costs;
   const unsigned k = plan.cores();
+  // Without hardware threads every role has a core of its own.
+  const unsigned physical_cores = machine.node.threaded() ? node_cores(machine, options) / machine.node.threads_per_core : k;
   const auto overhead = machine.core_overheads(plan);
   p.overheads_by_kind = machine.overheads_by_kind(plan);
   p.role_plan = plan.spec();
   p.processes = p.nodes * k;
   size_from_plan(machine, options, plan, p);
   p.bytes_per_update = mean_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
-  p.send_cycles = c.send_call / p.bucket_size;
-  p.receive_cycles = c.receive_call_batched * message_packets(machine.packet, p.bucket_size) / p.bucket_size;
+  p.send_cycles = machine.send_call_cycles() / p.bucket_size;
+  p.receive_cycles = machine.packet_receive_cycles(true) * message_packets(machine.packet, p.bucket_size) / p.bucket_size;
   p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.nodes);
   const double updaters = plan.updaters();
   const double pipeline_share = 1.0 / plan.pipelines();
-  double slowest = 0;
   for (unsigned core = 0; core < k; ++core) {
     const auto& role = plan.role(core);
-    double cycles = 0;
+    double cycles = 0, wait = 0;
     if (role.routes()) {
       const double moves = expected_moves(role, p.shape);
       const double entering = role.generates ? 0 : 1;  // arrivals from an earlier core
@@ -169,14 +239,16 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, const 
     if (role.updater >= 0) {
       const double share = 1 / updaters;
       cycles += share * p.update_cycles;
+      wait = share * p.update_wait_cycles;
       if (role.only_updates()) cycles += share * (p.receive_cycles + overhead[core]);
     }
-    p.cores.push_back({options.describe_roles ? plan.describe(core) : std::string(), cycles, 0});
-    slowest = std::max(slowest, cycles);
+    p.cores.push_back({options.describe_roles ? plan.describe(core) : std::string(), cycles, 0, wait,
+                       core_of_thread(core, physical_cores), cycles});
   }
-  for (auto& core : p.cores) core.share = core.cycles / slowest;
+  const double slowest = share_threads(physical_cores, p.cores);
   p.cpu_cycles_per_update = slowest;
   p.cpu_gups = gups_of(static_cast<double>(p.nodes), machine.clock_hz, slowest);
+  bound_by_node_resources(machine, p.expected_hops * message_packets(machine.packet, p.bucket_size) / p.bucket_size, p);
 }
 
 // On a torus, the paper's 4B/b (the busiest links are the bisection's when
@@ -227,6 +299,7 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
 Prediction cpu_bound(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
   Prediction p;
   p.algorithm = options.algorithm;
+  p.mapping_mode = options.mapping_mode;
   p.shape = shape;
   p.nodes = shape.nodes();
   p.expected_hops = shape.expected_hops();
@@ -316,7 +389,7 @@ DirectFill direct_fill(const PacketFormat& packet, std::uint64_t processes, std:
 }
 
 unsigned node_cores(const Machine& machine, const ModelOptions& options) {
-  return options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+  return (options.cores_per_node ? options.cores_per_node : machine.cores_per_node) * machine.node.threads_per_core;
 }
 
 Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {

@@ -39,6 +39,10 @@ struct ModelOptions {
   std::uint64_t lookahead = 1024;
   unsigned cores_per_node = 0;          // multicore: 0 = the machine's
   unsigned processes_per_node = 1;      // direct: 4 on Blue Gene/P is virtual-node mode
+  // The paper's Table 1 mode (0: the algorithm's own, default_mapping_mode).
+  // Direct in modes 5 and 6 sends to nodes, whose processes share a table,
+  // under a look-ahead of the node's (6) or each process's (5).
+  unsigned mapping_mode = 0;
   BucketRule buckets = BucketRule::sizing;
   OwnerMode owner = OwnerMode::division;  // how owners are found when their count is not a power of two
   // Torus nodes placed on one of the machine's nodes, sharing its cores and
@@ -69,8 +73,11 @@ struct PlanOption {
 
 struct CoreLoad {
   std::string role;
-  double cycles = 0;  // per update of the node
-  double share = 0;   // cycles / the slowest core's cycles
+  double cycles = 0;  // per update of the node, of this hardware thread alone (issued and waited)
+  double share = 0;   // core_cycles / the slowest core's
+  double wait = 0;    // of cycles, those it waits on memory while its core may issue for another thread
+  unsigned core = 0;  // the physical core it runs on (core_of_thread)
+  double core_cycles = 0;  // that core's, its threads shared (shared_core_cycles)
 };
 
 struct Prediction {
@@ -90,6 +97,7 @@ struct Prediction {
   unsigned nodes_per_host = 1;          // torus nodes on one of the machine's nodes
   unsigned updating_cores = 1;          // cores of one machine node applying updates at once
   double update_cycles = 0;             // tu at that many updating cores
+  double update_wait_cycles = 0;        // of update_cycles, those its thread waits on memory (node_hardware.hpp)
   std::vector<CoreLoad> cores;          // one entry for direct and routed
   // multicore: the plan the cores follow, how it was chosen ("paper",
   // "best", "given") and whether the machine's per-core overheads were
@@ -99,7 +107,14 @@ struct Prediction {
   std::vector<PlanOption> role_plans_compared;  // when the planner chose: the best of each pipeline count, the rule's
   bool overheads_by_kind = false;
   double cpu_cycles_per_update = 0;     // of the slowest core
+  // The node's bound: the lowest of its cores' and, where the node has them,
+  // its messaging unit's packet rate and its near-memory update rate.
   double cpu_gups = 0;
+  double cores_gups = 0;
+  std::optional<double> messaging_unit_gups;
+  std::optional<double> near_memory_gups;
+  std::string node_binds = "cores";     // which of them sets cpu_gups
+  unsigned mapping_mode = 0;            // the paper's Table 1 mode the prediction runs (0: the algorithm's)
   // The CPU bound with every timed cost at the median of its calibration's
   // repeats (Machine::cost_spread); none when the machine's costs carry no spread.
   std::optional<double> cpu_gups_at_median_costs;

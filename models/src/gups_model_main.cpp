@@ -16,6 +16,8 @@
 #include "models/src/model_explain.hpp"
 #include "models/src/model_intervals.hpp"
 #include "models/src/model_report.hpp"
+#include "models/src/mode_planner.hpp"
+#include "kernel/core/mapping_mode.hpp"
 
 namespace {
 
@@ -39,6 +41,8 @@ struct Request {
   unsigned samples = 400;
   std::vector<std::string> measured;  // NODES:GUPS
   std::string bisection_path;
+  std::string mapping_mode;  // empty: the machine file's
+  bool algorithms_given = false;
   ModelOptions options;
 };
 
@@ -101,6 +105,21 @@ std::map<std::uint64_t, double> measured_figures(const std::vector<std::string>&
   return figures;
 }
 
+// The mode an algorithm's series runs: a fixed one asked on the command line
+// must suit it; the machine file's applies where it does (its published
+// figures' mode), else the algorithm's own. 0: the algorithm's own.
+unsigned fixed_mapping_mode(const std::string& mode, gups::Algorithm algorithm, bool asked) {
+  if (mode.empty() || mode == "best") return 0;
+  const auto number = static_cast<unsigned>(std::stoul(mode));
+  try {
+    gups::check_mapping_mode(number, algorithm);
+  } catch (const std::invalid_argument& error) {
+    if (asked) throw std::invalid_argument(fmt::format("--mapping-mode {}: {}", mode, error.what()));
+    return 0;
+  }
+  return number;
+}
+
 int run(const Request& request) {
   auto machine = load_machine(request.machine, default_machine_directories());
   if (request.schema) {
@@ -154,10 +173,19 @@ int run(const Request& request) {
   }
   nlohmann::json results = nlohmann::json::array();
   std::string text;
+  const auto mode = request.mapping_mode.empty() ? machine.mapping_mode : request.mapping_mode;
+  nlohmann::ordered_json modes_json;
+  if (mode == "best") {
+    std::vector<ModeChoice> choices;
+    for (const auto& shape : shapes) choices.push_back(choose_mapping_mode(machine, shape, options));
+    text += format_mode_choices(choices) + "\n";
+    modes_json = mode_choices_to_json(choices);
+  }
   for (const auto& algorithm : request.algorithms) {
     ModelSeries series;
     series.options = options;
     series.options.algorithm = *gups::algorithm_named(algorithm);
+    series.options.mapping_mode = fixed_mapping_mode(mode, series.options.algorithm, !request.mapping_mode.empty());
     for (const auto& shape : shapes) series.rows.push_back(predict(machine, shape, series.options));
     series.crossover_searched_from = series.rows.front().nodes;
     series.crossover = crossover_nodes(machine, series.options, series.crossover_searched_from);
@@ -184,8 +212,9 @@ int run(const Request& request) {
   if (!request.json_path.empty()) {
     auto summary = machine_summary(machine);
     summary["inputs"] = ranges_to_json(machine);
-    out << nlohmann::json{{"schema", kModelSchema}, {"machine", summary}, {"results", results}}
-               .dump(2)
+    nlohmann::json document{{"schema", kModelSchema}, {"machine", summary}, {"results", results}};
+    if (!modes_json.is_null()) document["mapping_modes"] = nlohmann::json::parse(modes_json.dump());
+    out << document.dump(2)
         << "\n";
     if (!out) throw std::invalid_argument(fmt::format("cannot write --json {}", request.json_path));
   }
@@ -232,6 +261,10 @@ int main(int argc, char** argv) {
                  "direct: processes per node (4 on Blue Gene/P is virtual-node mode)")
       ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
+  app.add_option("--mapping-mode", request.mapping_mode,
+                 "best (the mode planner's table: modes 1, 6 and 8, each with its best placement) or a mode of the "
+                 "paper's Table 1 for the algorithms' series (default: the machine file's mapping_mode)")
+      ->check(CLI::IsMember({"best", "1", "5", "6", "7", "8"}));
   app.add_option("--buckets", request.buckets,
                  "bucket sizes: sizing (floor(look-ahead / buckets), what gups uses) or reference (the "
                  "machine file's published sizes where listed)")

@@ -326,7 +326,7 @@ double printed_precision(const std::string& figure) {
 std::vector<InputRange> input_ranges(const Machine& machine, std::vector<std::string>& problems) {
   std::vector<InputRange> ranges;
   for (const auto& field : input_fields()) {
-    if (!field.ranged) continue;
+    if (!field.ranged || !field_applies(field, machine)) continue;
     // A left-out field that equals another moves with it (with_input): no input of its own.
     const bool defaulted =
         std::find(machine.defaulted.begin(), machine.defaulted.end(), field.name) != machine.defaulted.end();

@@ -382,6 +382,16 @@ std::string checked_role_plan(const std::string& name, unsigned dimensions) {
   }
 }
 
+// "best", or a mode HPCC permits (the paper's Table 1: 1, 6 or 8) as a number.
+std::string checked_mapping_mode(const json& value) {
+  if (value.is_string() && value.get<std::string>() == "best") return "best";
+  if (value.is_number_unsigned()) {
+    const auto mode = value.get<unsigned>();
+    if (mode == 1 || mode == 6 || mode == 8) return std::to_string(mode);
+  }
+  ObjectReader::fail("mapping_mode", "must be \"best\" or a mode HPCC permits: 1, 6 or 8 (the paper's Table 1)");
+}
+
 Machine parse_machine(const json& document) {
   ObjectReader top(document, "");
   const auto schema = top.text("schema");
@@ -405,11 +415,19 @@ Machine parse_machine(const json& document) {
   if (top.has("memory_latency_s")) problems.check([&] { machine.memory_latency_s = top.number("memory_latency_s", true); });
   // Known whether or not the section that holds them reads to its end, so that one problem is not two.
   for (const char* key : {"packet", "network_levels", "costs_cycles_spread", "data_access_cycles", "references_of",
-                          "reference_bucket_sizes", "reference_gups", "sources", "role_plan", "notes"}) {
+                          "reference_bucket_sizes", "reference_gups", "sources", "role_plan", "mapping_mode", "node",
+                          "notes"}) {
     top.skip(key);
   }
   problems.check([&] { read_network(top, document, machine); });
   read_costs(top, machine, problems);
+  if (top.has("node")) {
+    problems.check([&] {
+      ObjectReader node(top.child("node"), "node");
+      machine.node = read_node_hardware(node);
+    });
+  }
+  if (top.has("mapping_mode")) problems.check([&] { machine.mapping_mode = checked_mapping_mode(top.child("mapping_mode")); });
   problems.check([&] { read_cost_spread(top, machine); });
   problems.check([&] { read_data_access(top, machine); });
   problems.check([&] { read_references(top, machine); });
@@ -487,6 +505,7 @@ nlohmann::ordered_json to_json(const Machine& machine) {
     }
   }
   if (!machine.cost_spread.empty()) document["costs_cycles_spread"] = machine.cost_spread;
+  if (const auto node = node_hardware_json(machine.node); !node.is_null()) document["node"] = node;
   for (const auto& field : kPacketFields) document["packet"][field.name] = p.*field.member;
   if (const auto& d = machine.data_access) {
     document["data_access_cycles"] = ordered{{"block_start", d->block_start}, {"word", d->word}, {"poll", d->poll}};
@@ -501,6 +520,11 @@ nlohmann::ordered_json to_json(const Machine& machine) {
     document["reference_gups"] = series;
   }
   document["role_plan"] = machine.role_plan;
+  if (machine.mapping_mode == "best") {
+    document["mapping_mode"] = "best";
+  } else if (!machine.mapping_mode.empty()) {
+    document["mapping_mode"] = std::stoi(machine.mapping_mode);
+  }
   if (!machine.sources.empty()) {
     auto& sources = document["sources"] = ordered::object();
     for (const auto& [key, source] : machine.sources) {
@@ -553,6 +577,23 @@ double Machine::update_cycles(bool streamed, unsigned updating_cores) const noex
   if (cores_per_node < 2 || updating_cores < 2) return alone;
   const double busy = static_cast<double>(std::min(updating_cores, cores_per_node) - 1) / (cores_per_node - 1);
   return alone + busy * (all - alone);
+}
+
+double Machine::send_call_cycles() const noexcept {
+  return node.messaging_unit ? node.messaging_unit->descriptor_cycles : costs.send_call;
+}
+
+double Machine::packet_receive_cycles(bool batched) const noexcept {
+  if (node.messaging_unit) return node.messaging_unit->packet_receive_cycles;
+  return batched ? costs.receive_call_batched : costs.receive_call;
+}
+
+ThreadLoad Machine::update_load(bool streamed, unsigned updating_cores) const noexcept {
+  if (node.near_memory) return {node.near_memory->issue_cycles, 0};
+  const double cycles = update_cycles(streamed, updating_cores);
+  if (!node.threaded()) return {cycles, 0};
+  const double issue = std::min(node.update_issue_cycles, cycles);
+  return {issue, cycles - issue};
 }
 
 bool Machine::overheads_by_kind(const RolePlan& plan) const {

@@ -14,6 +14,7 @@
 #include "kernel/core/role_plan.hpp"
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/input_ranges.hpp"
+#include "models/src/node_hardware.hpp"
 #include "topologies/topology.hpp"
 
 namespace gups::model {
@@ -89,6 +90,9 @@ struct Machine {
   // them (the level checks them when a platform asks for it).
   nlohmann::json network_levels = nlohmann::json::object();
   CycleCosts costs;
+  // Hardware threads, a messaging unit, updates near memory (the file's
+  // `node` section; absent: one thread a core, everything on the cores).
+  NodeHardware node;
   // How far each timed cost's typical value lies above the one in `costs`:
   // cost name -> (median of its timings' repeats / their least) - 1, written
   // by gups-calibrate. Empty: the costs are not timed (the paper's machines).
@@ -117,6 +121,14 @@ struct Machine {
   // and its model (a calibrated file) follow one plan.
   std::string role_plan = "paper";
 
+  // The mapping mode (the paper's Table 1) the machine's published figures
+  // ran, or "best": the mode planner's choice among those HPCC permits.
+  // Empty: each algorithm's own (default_mapping_mode).
+  std::string mapping_mode;
+
+  // Hardware threads of a node: what a role plan or direct's processes fill.
+  unsigned hardware_threads() const noexcept { return cores_per_node * node.threads_per_core; }
+
   // Set by a program asked for balanced shapes (--shape-rule balanced): the
   // listed partitions are then left aside.
   bool balanced_shapes = false;
@@ -138,6 +150,16 @@ struct Machine {
   // cores_per_node, in a straight line (assumed: the cores share the memory
   // system evenly), and no further beyond it.
   double update_cycles(bool streamed, unsigned updating_cores) const noexcept;
+
+  // What a core pays for one send call and for one packet received (a call
+  // of one packet, or one of a batch): the messaging unit's descriptor and
+  // FIFO costs where the node has one, else costs_cycles'.
+  double send_call_cycles() const noexcept;
+  double packet_receive_cycles(bool batched) const noexcept;
+  // One update as a core's thread spends it (update_cycles, split into what
+  // the core issues and what it waits on memory); an atomic update near
+  // memory is issued and not waited for.
+  ThreadLoad update_load(bool streamed, unsigned updating_cores) const noexcept;
 
   // top of each core of `plan`. A file's list of per-core figures is for
   // the fixed rule's plan on its own core count; on any other plan each core

@@ -27,6 +27,50 @@ void scale_overheads(Machine& m, double slowest) {
   for (auto& overhead : m.costs.core_overhead) overhead = now > 0 ? overhead * slowest / now : slowest;
 }
 
+bool threaded(const Machine& m) { return m.node.threaded(); }
+bool has_messaging_unit(const Machine& m) { return m.node.messaging_unit.has_value(); }
+bool has_near_memory(const Machine& m) { return m.node.near_memory.has_value(); }
+
+#define GUPS_UNIT(member, unit, meaning)                                                                   \
+  InputField {                                                                                             \
+    "node.messaging_unit." #member, unit, meaning, false, false, nullptr, "", nullptr,                     \
+        [](const Machine& m) { return m.node.messaging_unit ? m.node.messaging_unit->member : 0.0; },      \
+        [](Machine& m, double v) {                                                                         \
+          if (m.node.messaging_unit) m.node.messaging_unit->member = v;                                    \
+        },                                                                                                 \
+        true, has_messaging_unit, "with node.messaging_unit"                                               \
+  }
+#define GUPS_NEAR(member, unit, meaning)                                                                   \
+  InputField {                                                                                             \
+    "node.near_memory_updates." #member, unit, meaning, false, false, nullptr, "", nullptr,                \
+        [](const Machine& m) { return m.node.near_memory ? m.node.near_memory->member : 0.0; },            \
+        [](Machine& m, double v) {                                                                         \
+          if (m.node.near_memory) m.node.near_memory->member = v;                                          \
+        },                                                                                                 \
+        true, has_near_memory, "with node.near_memory_updates"                                             \
+  }
+
+// The node's optional parts (node_hardware.hpp): inputs only where the file has them.
+void add_node_fields(std::vector<InputField>& fields) {
+  fields.push_back({"node.threads_per_core", "threads", "hardware threads a core runs, sharing its issue", true,
+                    false, [](const Machine&) { return cycles(1); }, "1: one thread a core", nullptr,
+                    [](const Machine& m) { return static_cast<double>(m.node.threads_per_core); },
+                    [](Machine& m, double v) { m.node.threads_per_core = static_cast<unsigned>(v); }, false});
+  fields.push_back({"node.update_issue_cycles", "cycles",
+                    "of an update's cycles, those its core issues; the rest wait on memory while other threads issue",
+                    false, false, nullptr, "", nullptr, [](const Machine& m) { return m.node.update_issue_cycles; },
+                    [](Machine& m, double v) { m.node.update_issue_cycles = v; }, true, threaded,
+                    "with node.threads_per_core above 1"});
+  fields.push_back(GUPS_UNIT(descriptor_cycles, "cycles", "a core's cost of one message's descriptor, any size"));
+  fields.push_back(GUPS_UNIT(packet_receive_cycles, "cycles", "a core's cost of one packet taken from a reception FIFO"));
+  fields.push_back(GUPS_UNIT(packets_per_s, "packets/s", "packets the messaging unit injects a second (as many received)"));
+  fields.push_back(GUPS_NEAR(issue_cycles, "cycles", "a core's cost of issuing one atomic update"));
+  fields.push_back(GUPS_NEAR(updates_per_s, "updates/s", "atomic updates the node's memory side applies a second"));
+}
+
+#undef GUPS_UNIT
+#undef GUPS_NEAR
+
 std::vector<InputField> make_fields() {
   std::vector<InputField> fields{
       {"clock_hz", "Hz", "clock of one core", false, false, nullptr, "", nullptr,
@@ -102,6 +146,7 @@ std::vector<InputField> make_fields() {
       GUPS_COST(owner_prediction, "cycles", "an owner found by the paper's prediction (4.2)",
                 [](const Machine&) { return cycles(20); }, "20, Blue Gene/P's file", nullptr),
   };
+  add_node_fields(fields);
   return fields;
 }
 
@@ -145,9 +190,10 @@ nlohmann::ordered_json schema_document(const Machine& example) {
   auto rows = nlohmann::ordered_json::array();
   for (const auto& field : input_fields()) {
     nlohmann::ordered_json row{{"field", field_name(field, example)}, {"unit", field.unit}, {"meaning", field.meaning}};
-    row["required"] = field.fallback == nullptr;
+    row["required"] = field.fallback == nullptr && field.applies == nullptr;  // a part's fields: required in its section
     if (field.fallback) row["default"] = field.fallback_text;
     row["ranged"] = field.ranged;
+    if (field.applies) row["only"] = field.applies_text;
     if (field.whole) row["whole"] = true;
     rows.push_back(row);
   }

@@ -26,7 +26,16 @@ struct InputField {
   double (*get)(const Machine&) = nullptr;
   void (*set)(Machine&, double) = nullptr;
   bool ranged = true;   // the bounds depend on it, so it carries a range
+  // A field of an optional part of the node: an input only where the machine
+  // has that part (null: always), named in words for the schema.
+  bool (*applies)(const Machine&) = nullptr;
+  const char* applies_text = "";
 };
+
+// Whether the field is an input of this machine (InputField::applies).
+inline bool field_applies(const InputField& field, const Machine& machine) {
+  return field.applies == nullptr || field.applies(machine);
+}
 
 // Every input, in the file's order.
 const std::vector<InputField>& input_fields();

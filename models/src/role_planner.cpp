@@ -52,7 +52,7 @@ Evaluation evaluate(const Machine& machine, const TorusShape& shape, ModelOption
   const auto p = cpu_prediction(machine, shape, options);
   bool router_binds = false;
   for (unsigned core = 0; core < plan.cores(); ++core) {
-    if (p.cores[core].cycles == p.cpu_cycles_per_update && plan.role(core).routes()) router_binds = true;
+    if (p.cores[core].core_cycles == p.cpu_cycles_per_update && plan.role(core).routes()) router_binds = true;
   }
   const double gups = network > 0 ? std::min(p.cpu_gups, network / p.bytes_per_update) : p.cpu_gups;
   return {true, p.cpu_cycles_per_update, gups, router_binds};
