@@ -19,11 +19,14 @@ unsigned core_of_thread(unsigned thread, unsigned cores) noexcept { return cores
 
 NodeHardware read_node_hardware(ObjectReader& node) {
   NodeHardware hardware;
+  // Known whether or not given, so that a misspelling is told which it meant.
+  for (const char* key : {"threads_per_core", "update_issue_cycles", "messaging_unit", "near_memory_updates"}) {
+    node.skip(key);
+  }
   if (node.has("threads_per_core")) hardware.threads_per_core = node.count("threads_per_core");
   if (hardware.threaded()) {
     hardware.update_issue_cycles = node.number("update_issue_cycles");
   } else if (node.has("update_issue_cycles")) {
-    node.skip("update_issue_cycles");
     ObjectReader::fail("node.update_issue_cycles", "needs node.threads_per_core above 1: it is what a core issues "
                                                    "of an update while its other threads wait");
   }
