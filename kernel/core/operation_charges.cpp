@@ -13,7 +13,7 @@ using nlohmann::json;
 json to_json(const OperationCharges& c) {
   json packet = json::object();
   for (const auto& field : kPacketFields) packet[field.name] = c.packet.*field.member;
-  return {{"clock_hz", c.clock_hz},
+  json charges = {{"clock_hz", c.clock_hz},
           {"generate", c.generate},
           {"route", c.route},
           {"apply", c.apply},
@@ -24,6 +24,12 @@ json to_json(const OperationCharges& c) {
           {"batch_packets", c.batch_packets},
           {"receive_call_overhead", c.receive_call_overhead},
           {"receive_per_packet", c.receive_per_packet}};
+  if (c.threads_on_core > 1) {  // a core of one thread has nothing to share
+    charges["core"] = c.core;
+    charges["threads_on_core"] = c.threads_on_core;
+    charges["apply_wait"] = c.apply_wait;
+  }
+  return charges;
 }
 
 OperationCharges charges_from(const json& j) {
@@ -39,6 +45,12 @@ OperationCharges charges_from(const json& j) {
   c.batch_packets = j.at("batch_packets").get<unsigned>();
   c.receive_call_overhead = j.at("receive_call_overhead").get<double>();
   c.receive_per_packet = j.at("receive_per_packet").get<double>();
+  c.core = j.value("core", 0u);
+  c.threads_on_core = j.value("threads_on_core", 1u);
+  c.apply_wait = j.value("apply_wait", 0.0);
+  if (c.threads_on_core == 0 || c.apply_wait < 0 || c.apply_wait > c.apply) {
+    throw std::invalid_argument("threads_on_core must be at least 1 and apply_wait within apply");
+  }
   if (!(c.clock_hz > 0) || c.packet.update_bytes == 0) {
     throw std::invalid_argument("a clock and an update size must be above 0");
   }

@@ -44,6 +44,12 @@ struct OperationCharges {
   double receive_call = 0;   // per packet of a message received, when receive calls are not modelled
   double owner_lookup = 0;   // per owner found (0 on a core that never decides, or a power-of-two count)
   PacketFormat packet;
+  // A hardware thread: the core of its node it runs on, shared with the
+  // node's other ranks of the same core (threads_on_core of them); of
+  // `apply`, the cycles it waits on memory, while the core issues for them.
+  unsigned core = 0;
+  unsigned threads_on_core = 1;
+  double apply_wait = 0;
 
   ModelledMechanisms mechanisms;
   // Receive calls, with mechanisms.receive_batches (batch_packets 0: the

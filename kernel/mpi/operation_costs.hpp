@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -31,11 +32,20 @@ namespace gups {
 class OperationCosts {
  public:
   OperationCosts() = default;
-  explicit OperationCosts(std::optional<OperationCharges> charges) : charges_(charges) {}
+  // `port`: the issue of the core this rank shares with others as hardware threads.
+  explicit OperationCosts(std::optional<OperationCharges> charges, std::shared_ptr<IssuePort> port = {})
+      : charges_(charges), port_(std::move(port)) {}
 
   void generated(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->generate : 0)); }
   void routed(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->route : 0)); }
-  void applied(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->apply : 0)); }
+  // On a shared core each update is issued, then waited on: another thread
+  // issues in the wait.
+  void applied(std::uint64_t n = 1) noexcept {
+    if (!charges_) return;
+    if (!port_ || charges_->apply_wait <= 0) return add(n * charges_->apply);
+    const double issue = charges_->apply - charges_->apply_wait;
+    for (std::uint64_t i = 0; i < n; ++i) debt_.add_on_port(*port_, issue, charges_->apply_wait, charges_->clock_hz);
+  }
   void owner_found(std::uint64_t n = 1) noexcept { add(n * (charges_ ? charges_->owner_lookup : 0)); }
   void message_sent() noexcept { add(charges_ ? charges_->send_call : 0); }
   // `arrival`: when the message was in (simulated seconds), or negative when
@@ -64,10 +74,13 @@ class OperationCosts {
  private:
   // Without charges (costs: none) every mark adds nothing, and there is no clock to read.
   void add(double cycles) noexcept {
-    if (charges_) debt_.add_cycles(cycles, charges_->clock_hz);
+    if (!charges_ || cycles <= 0) return;
+    if (port_) return debt_.add_on_port(*port_, cycles, 0, charges_->clock_hz);
+    debt_.add_cycles(cycles, charges_->clock_hz);
   }
 
   std::optional<OperationCharges> charges_;
+  std::shared_ptr<IssuePort> port_;
   ReceiveCalls receive_calls_;
   CoreDebt debt_;
 };

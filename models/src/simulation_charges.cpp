@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gups::model {
@@ -13,7 +14,7 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, const 
   OperationCharges charges;
   charges.clock_hz = machine.clock_hz;
   charges.generate = c.generate + c.loop_overhead;
-  charges.send_call = c.send_call;
+  charges.send_call = machine.send_call_cycles();
   charges.packet = packet;
   charges.owner_lookup = core_updates_only ? 0 : machine.owner_lookup_cycles(owner, owners);
   try {
@@ -22,25 +23,34 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, const 
     charges.batch_packets = 0;
   }
   switch (model_of(algorithm)) {
-    case AlgorithmModel::direct:
+    case AlgorithmModel::direct: {
       charges.route = c.message_overhead;
-      charges.apply = machine.update_cycles(true, updating_cores);
-      charges.receive_call = c.receive_call;
+      const auto update = machine.update_load(true, updating_cores);
+      charges.apply = update.issue + update.wait;
+      charges.apply_wait = update.wait;
+      charges.receive_call = machine.packet_receive_cycles(false);
       break;
-    case AlgorithmModel::routed:
+    }
+    case AlgorithmModel::routed: {
       charges.route = c.routing_hop_without_calls;
-      charges.apply = machine.update_cycles(false, updating_cores);
+      const auto update = machine.update_load(false, updating_cores);
+      charges.apply = update.issue + update.wait;
+      charges.apply_wait = update.wait;
       charges.receive_call = c.receive_call_batched;
       break;
+    }
     case AlgorithmModel::multicore:
       // A routing core pays its overhead per update it sends on; a core that
       // only updates pays it per update it applies (Eq. 6: top3 on core 3).
       charges.route = machine.core_overheads(plan).at(core);
       // A core that only updates applies in a loop that does nothing else (update_streamed).
-      charges.apply = machine.update_cycles(core_updates_only, updating_cores) +
-                      (core_updates_only ? machine.core_overheads(plan).at(core) : 0);
-      charges.receive_call = c.receive_call_batched;
+    {
+      const auto update = machine.update_load(core_updates_only, updating_cores);
+      charges.apply = update.issue + update.wait + (core_updates_only ? machine.core_overheads(plan).at(core) : 0);
+      charges.apply_wait = update.wait;
+      charges.receive_call = machine.packet_receive_cycles(true);
       break;
+    }
   }
   return charges;
 }
@@ -58,11 +68,19 @@ std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm alg
   std::vector<OperationCharges> cores;
   const auto effective = OwnerFinder(layout, owner).effective();
   const auto updating = placement.updating_cores;
+  // A node's ranks are its hardware threads, filling one thread of every core first.
+  const unsigned threads = machine.node.threads_per_core;
+  const unsigned physical = std::max(1u, (setup.cores_per_node + threads - 1) / threads);
   for (unsigned core = 0; core < setup.cores_per_node; ++core) {
     const auto& role = setup.plan.role(core);
     const bool updates_only = setup.shape && role.only_updates();
     cores.push_back(
         charges_for(machine, algorithm, setup.plan, core, updates_only, effective, layout.owners(), updating));
+    cores.back().core = threads > 1 ? core_of_thread(core, physical) : core;
+  }
+  for (auto& charges : cores) {
+    charges.threads_on_core = static_cast<unsigned>(std::count_if(
+        cores.begin(), cores.end(), [&](const OperationCharges& other) { return other.core == charges.core; }));
   }
   return cores;
 }
@@ -71,6 +89,12 @@ std::vector<OperationCharges> node_charges(const Machine& machine, Algorithm alg
 // taking four (paper 4.1, 4.3.1) are 360 per call plus 240 per packet.
 void derive_receive_call(const Machine& machine, OperationCharges& charges) {
   const auto& c = machine.costs;
+  if (const auto& unit = machine.node.messaging_unit) {  // packets read from a FIFO: no call to make
+    charges.batch_packets = c.receive_batch_packets;
+    charges.receive_call_overhead = 0;
+    charges.receive_per_packet = unit->packet_receive_cycles;
+    return;
+  }
   const double batch = c.receive_batch_packets;
   const double per_packet = batch > 1 ? (batch * c.receive_call_batched - c.receive_call) / (batch - 1)
                                       : c.receive_call;

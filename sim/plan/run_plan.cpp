@@ -27,7 +27,10 @@ constexpr unsigned kMaxUpdatesPerWord = 1024;
 
 unsigned ranks_per_node(const PlanRequest& request, const model::Machine& machine) {
   const auto& algorithm = traits(request.algorithm);
-  if (algorithm.specialised_cores) return request.cores_per_node ? request.cores_per_node : machine.cores_per_node;
+  // A multicore node's ranks are its hardware threads: every thread of each core.
+  if (algorithm.specialised_cores) {
+    return (request.cores_per_node ? request.cores_per_node : machine.cores_per_node) * machine.node.threads_per_core;
+  }
   if (algorithm.routes_over_torus) {
     if (request.cores_per_node > 1) {
       throw std::invalid_argument("--cores-per-node applies to multicore and direct (routed runs one rank per node)");
@@ -169,11 +172,12 @@ ProbePlacement place_probe(const ProbeWhere& where) {
 }
 
 // The model's options for this run, as gups-model would take them.
-static model::ModelOptions model_options(const PlanRequest& request, unsigned ranks_per_node) {
+static model::ModelOptions model_options(const PlanRequest& request, const model::Machine& machine,
+                                        unsigned ranks_per_node) {
   model::ModelOptions options;
   options.algorithm = request.algorithm;
   options.lookahead = request.lookahead;
-  options.cores_per_node = ranks_per_node;
+  options.cores_per_node = ranks_per_node / machine.node.threads_per_core;
   options.processes_per_node = ranks_per_node;  // the direct algorithm's processes (the others ignore it)
   options.owner = request.owner;
   options.buckets = request.paper_buckets ? model::BucketRule::reference : model::BucketRule::sizing;
@@ -189,7 +193,7 @@ static bool is_update_algorithm(Algorithm algorithm) {
 // The model's exact interval for this run over the machine file's ranges
 // (before any end is taken), for the simulated figure to be set against.
 static model::PredictionInterval model_interval(const PlanRequest& request, const RunPlan& plan) {
-  const auto options = model_options(request, ranks_per_node(request, plan.machine));
+  const auto options = model_options(request, plan.machine, ranks_per_node(request, plan.machine));
   return model::prediction_interval(plan.machine, plan.shape, options, 0);
 }
 
@@ -257,7 +261,7 @@ RunPlan plan_run(const PlanRequest& request) {
     throw std::invalid_argument("--role-plan applies to multicore only");
   }
   if (traits(request.algorithm).specialised_cores) {
-    const auto chosen = model::choose_role_plan(plan.machine, plan.shape, model_options(request, plan.ranks_per_node));
+    const auto chosen = model::choose_role_plan(plan.machine, plan.shape, model_options(request, plan.machine, plan.ranks_per_node));
     plan.role_plan = chosen.spec;
     plan.role_plan_choice = chosen.how;
   }
