@@ -43,19 +43,49 @@ std::string plan_explained(const Machine& machine, const Prediction& p, const Mo
   return text;
 }
 
+// Each core's cycles; with hardware threads, each thread's own and its
+// core's with the threads shared; then the node's own bounds.
+std::string node_explained(const Machine& machine, const Prediction& p) {
+  const bool threads = machine.node.threaded();
+  std::string text = threads ? "\nCycles per update of the node, per hardware thread (own: issued + waited on memory; "
+                               "core: its threads shared, at least the sum of their issues):\n"
+                             : "\nCycles per update of the node, per core:\n";
+  for (std::size_t core = 0; core < p.cores.size(); ++core) {
+    const auto& load = p.cores[core];
+    if (threads) {
+      text += fmt::format("  thread {:>2} on core {:>2}: own {:>8.1f} ({:.1f} waited), core {:>8.1f} ({:>3.0f}% of the "
+                          "slowest)  {}\n",
+                          core, load.core, load.cycles, load.wait, load.core_cycles, 100 * load.share, load.role);
+    } else {
+      text += fmt::format("  core {:>2}: {:>8.1f} ({:>3.0f}% of the slowest)  {}\n", core, load.cycles, 100 * load.share,
+                          load.role);
+    }
+  }
+  const bool node_bounds = p.messaging_unit_gups || p.near_memory_gups;
+  text += fmt::format("{}: {:.4g} GUPS (nodes x {:.4g} Hz / {:.1f} cycles of the slowest core)\n",
+                      node_bounds ? "Cores' bound" : "CPU bound", node_bounds ? p.cores_gups : p.cpu_gups,
+                      machine.clock_hz, p.cpu_cycles_per_update);
+  if (p.messaging_unit_gups) {
+    text += fmt::format("Messaging unit's bound: {:.4g} GUPS (nodes x {:.4g} packets/s / packets per update)\n",
+                        *p.messaging_unit_gups, machine.node.messaging_unit->packets_per_s);
+  }
+  if (p.near_memory_gups) {
+    text += fmt::format("Near-memory updates' bound: {:.4g} GUPS (nodes x {:.4g} updates/s)\n", *p.near_memory_gups,
+                        machine.node.near_memory->updates_per_s);
+  }
+  if (node_bounds) {
+    text += fmt::format("CPU bound (the node's): {:.4g} GUPS, set by the {}\n", p.cpu_gups, p.node_binds);
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string explain_prediction(const Machine& machine, const Prediction& p, const ModelOptions& options) {
   std::string text = fmt::format("## {} on {}, {} nodes\n\nVirtual torus {} on {}.\n", to_string(p.algorithm),
                                  machine.name, p.nodes, p.shape.to_string(), network_of(machine, p));
   if (model_of(p.algorithm) == AlgorithmModel::multicore) text += plan_explained(machine, p, options);
-  text += "\nCycles per update of the node, per core:\n";
-  for (std::size_t core = 0; core < p.cores.size(); ++core) {
-    text += fmt::format("  core {:>2}: {:>8.1f} ({:>3.0f}% of the slowest)  {}\n", core, p.cores[core].cycles,
-                        100 * p.cores[core].share, p.cores[core].role);
-  }
-  text += fmt::format("CPU bound: {:.4g} GUPS (nodes x {:.4g} Hz / {:.1f} cycles of the slowest core)\n", p.cpu_gups,
-                      machine.clock_hz, p.cpu_cycles_per_update);
+  text += node_explained(machine, p);
   text += fmt::format(
       "\nNetwork: bisection {:.4g} B/s one way; {:.3f} software hops per update, {:.3f} links per software hop "
       "(on SimGrid's routes); {:.2f} bytes per update on the wire.\n",

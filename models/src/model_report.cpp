@@ -20,10 +20,13 @@ static const char* rule_name(BucketRule rule) { return rule == BucketRule::sizin
 
 // Only a machine whose cores slow each other's updates needs the columns.
 // What sets the bound: the network's busiest links, or the slowest core's role.
+// A thread's core's cycles set it (with one thread a core, its own).
+bool slower_core(const CoreLoad& a, const CoreLoad& b) { return a.core_cycles < b.core_cycles; }
+
 std::string binding_resource(const Prediction& p) {
   if (p.network_binds) return p.network_bottleneck.empty() ? "network" : "network: " + p.network_bottleneck;
-  const auto slowest = std::max_element(p.cores.begin(), p.cores.end(),
-                                        [](const CoreLoad& a, const CoreLoad& b) { return a.cycles < b.cycles; });
+  if (p.node_binds != "cores") return p.node_binds;
+  const auto slowest = std::max_element(p.cores.begin(), p.cores.end(), slower_core);
   if (slowest == p.cores.end()) return "cpu";
   return p.cores.size() > 1 ? fmt::format("core {}: {}", slowest - p.cores.begin(), slowest->role) : "core: " + slowest->role;
 }
@@ -31,9 +34,10 @@ std::string binding_resource(const Prediction& p) {
 // The binds column: the network, or which core (--explain says what it does), or the CPU of a one-core plan.
 std::string binds_column(const Prediction& p) {
   if (p.network_binds) return "network";
+  if (p.node_binds == "messaging unit") return "MU";
+  if (p.node_binds != "cores") return "memory";
   if (p.cores.size() < 2) return "CPU";
-  const auto slowest = std::max_element(p.cores.begin(), p.cores.end(),
-                                        [](const CoreLoad& a, const CoreLoad& b) { return a.cycles < b.cycles; });
+  const auto slowest = std::max_element(p.cores.begin(), p.cores.end(), slower_core);
   return fmt::format("core {}", slowest - p.cores.begin());
 }
 
@@ -214,6 +218,9 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
     nlohmann::json cores = nlohmann::json::array();
     for (const auto& core : p.cores) {
       cores.push_back({{"role", core.role}, {"cycles", core.cycles}, {"share", core.share}});
+      if (machine.node.threaded()) {
+        cores.back().update({{"core", core.core}, {"core_cycles", core.core_cycles}, {"wait", core.wait}});
+      }
     }
     const auto paper = reference(machine, name + "_bound", p.nodes);
     const auto measured = reference(machine, name + "_measured", p.nodes);
@@ -258,6 +265,12 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"reference_bound_gups", paper ? nlohmann::json(*paper) : nlohmann::json()},
                     {"reference_measured_gups", measured ? nlohmann::json(*measured) : nlohmann::json()}});
     if (p.links_network_gups) rows.back()["links_network_gups"] = *p.links_network_gups;
+    if (p.messaging_unit_gups || p.near_memory_gups) {
+      rows.back().update({{"cores_gups", p.cores_gups}, {"node_binds", p.node_binds}});
+      if (p.messaging_unit_gups) rows.back()["messaging_unit_gups"] = *p.messaging_unit_gups;
+      if (p.near_memory_gups) rows.back()["near_memory_gups"] = *p.near_memory_gups;
+    }
+    if (p.mapping_mode) rows.back()["mapping_mode"] = p.mapping_mode;
   }
   return {{"algorithm", to_string(o.algorithm)},
           {"lookahead", o.lookahead},
