@@ -287,7 +287,7 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
   machine.clock_hz = m.clock_hz;
   machine.cores_per_node = options.cores;
   machine.memory_per_node_bytes = memory ? static_cast<double>(*memory) : 1e9;
-  machine.torus = {3, 64, 0, {}};
+  machine.torus = {3, 64, 0, {}, {}, {}};
   machine.link_bandwidth = m.link.bandwidth_bytes_per_s;
   machine.link_latency = m.link.latency_s;
   machine.packet = {4096, 8, 32, 0, 8};

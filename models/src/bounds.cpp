@@ -259,7 +259,7 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
   const bool routes = traits(options.algorithm).routes_over_torus;
   const bool on_torus = machine.topology->is_virtual_torus;
   if (on_torus) {
-    p.model_bisection_bytes_per_s = bisection_bandwidth(p.shape, machine.link_bandwidth, p.mesh);
+    p.model_bisection_bytes_per_s = bisection_bandwidth(p.shape, machine.link_bandwidth, p.wraps);
     p.bisection_bytes_per_s = p.model_bisection_bytes_per_s;
     if (options.measured_bisection && options.measured_bisection->nodes == p.nodes) {
       p.bisection_bytes_per_s = options.measured_bisection->bytes_per_s;
@@ -272,8 +272,10 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
     p.bisection_bytes_per_s = partition_bisection(machine, p.nodes);
     p.model_bisection_bytes_per_s = p.bisection_bytes_per_s;
   }
+  std::string wraps;
+  for (const bool w : p.wraps) wraps += w ? 't' : 'm';
   const auto key = fmt::format("{} {} {} {} {}", machine.topology->name, machine.network_parameters, p.shape.to_string(),
-                                p.mesh, routes);
+                                wraps, routes);
   NetworkBound bound;
   const auto cached = options.routes_cache ? options.routes_cache->bounds.find(key) : decltype(RoutesCache::bounds)::iterator();
   if (options.routes_cache && cached != options.routes_cache->bounds.end()) {
@@ -282,7 +284,7 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
       bound.gups = static_cast<double>(p.nodes) * machine.link_bandwidth / (bound.busiest_link_load * p.bytes_per_update) * 1e-9;
     }
   } else {
-    const auto links = physical_links(machine, p.shape, p.mesh);
+    const auto links = physical_links(machine, p.shape, p.wraps);
     bound = network_bound(*links, p.shape, routes, p.bytes_per_update, machine.link_bandwidth);
     if (options.routes_cache) options.routes_cache->bounds.emplace(key, bound);
   }
@@ -332,6 +334,19 @@ double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, bool 
   if (longest < 2) return 0;
   const double lines = static_cast<double>(shape.nodes() / longest);
   return (longest > 2 && !mesh ? 2.0 : 1.0) * lines * link_bandwidth;
+}
+
+double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, const std::vector<bool>& wraps) {
+  const auto wrapping = std::count(wraps.begin(), wraps.end(), true);
+  if (wrapping == 0 || wrapping == static_cast<long>(wraps.size())) return bisection_bandwidth(shape, link_bandwidth, wrapping == 0);
+  double least = 0;
+  for (unsigned d = 0; d < shape.dimensions(); ++d) {
+    if (shape.size(d) < 2) continue;
+    const double lines = static_cast<double>(shape.nodes() / shape.size(d));
+    const double cut = (wraps[d] && shape.size(d) > 2 ? 2.0 : 1.0) * lines * link_bandwidth;
+    if (least == 0 || cut < least) least = cut;
+  }
+  return least;
 }
 
 std::vector<std::uint64_t> direct_message_sizes(std::uint64_t processes, std::uint64_t lookahead) {
@@ -406,7 +421,8 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
     if (p.role_plan) same_plan.role_plan = p.role_plan->to_string();
     p.cpu_gups_at_median_costs = cpu_bound(typical, shape, same_plan).cpu_gups;
   }
-  p.mesh = machine.is_mesh(p.nodes);
+  p.wraps = machine.wraps_of(p.nodes);
+  p.mesh = std::none_of(p.wraps.begin(), p.wraps.end(), [](bool w) { return w; });
   p.topology = machine.topology;
   network_bound_of(machine, options, p);
   p.network_binds = p.network_gups && *p.network_gups < p.cpu_gups;

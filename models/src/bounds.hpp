@@ -120,6 +120,7 @@ struct Prediction {
   std::optional<double> cpu_gups_at_median_costs;
   double bytes_per_update = 0;          // b: on the wire, with headers, acks, partial packets
   bool mesh = false;                    // the machine's partition of this size has no wrap-around links
+  std::vector<bool> wraps;              // each dimension's wrap-around (Machine::wraps_of)
   const TopologyKind* topology = nullptr;  // of the physical network
   double bisection_bytes_per_s = 0;     // B: one way across the cut of the longest side (or halving the nodes)
   double model_bisection_bytes_per_s = 0;  // B from the links, whether or not a measured one replaced it
@@ -157,6 +158,9 @@ std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const Model
 // more than two nodes is cut twice (the wrap-around link), a chain of a
 // mesh once.
 double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, bool mesh = false);
+// With each dimension's wrap-around: where only some wrap, the least of the
+// cuts that halve a dimension (twice its lines where it wraps, once where not).
+double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, const std::vector<bool>& wraps);
 
 struct DirectFill {
   double mean_updates_per_message = 0;

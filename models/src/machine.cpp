@@ -632,6 +632,16 @@ double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const 
   return mode == OwnerMode::predict ? costs.owner_prediction : costs.owner_division;
 }
 
+std::vector<bool> Machine::wraps_of(std::uint64_t nodes) const {
+  const unsigned d = torus.dimensions;
+  if (!topology->is_virtual_torus) return std::vector<bool>(d, true);
+  if (is_mesh(nodes)) return std::vector<bool>(d, false);
+  if (const auto listed = torus.partition_wraps.find(nodes); listed != torus.partition_wraps.end() && !balanced_shapes) {
+    return listed->second;
+  }
+  return torus.wraps.empty() ? std::vector<bool>(d, true) : torus.wraps;
+}
+
 std::string Machine::shape_rule_for(std::uint64_t nodes) const {
   return !balanced_shapes && torus.partitions.count(nodes) ? "partition" : "balanced";
 }

@@ -69,6 +69,11 @@ struct TorusLimits {
   // The machine's own partitions by node count (the file's torus.partitions):
   // shape_for gives these where listed, the balanced rule elsewhere.
   std::map<std::uint64_t, TorusShape> partitions;
+  // Which dimensions have wrap-around links (torus.wraps, "tttmtm"; empty:
+  // every one), for partitions from mesh_below_nodes up; a listed partition
+  // may give its own (Mira's 1024 nodes: a mesh in one dimension).
+  std::vector<bool> wraps;
+  std::map<std::uint64_t, std::vector<bool>> partition_wraps;
 };
 
 struct Machine {
@@ -144,6 +149,10 @@ struct Machine {
   bool is_mesh(std::uint64_t nodes) const noexcept {
     return topology->is_virtual_torus && nodes < torus.mesh_below_nodes;
   }
+
+  // Each dimension's wrap-around for a partition of `nodes` (all false for a
+  // mesh; all true off the torus, whose virtual torus always wraps).
+  std::vector<bool> wraps_of(std::uint64_t nodes) const;
 
   // tu (or its streamed form) when `updating_cores` of a node's cores update
   // at once: from the one-core figure at 1 to the all-cores figure at

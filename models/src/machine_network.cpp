@@ -54,6 +54,24 @@ void checked(const char* section, Check check) {
   }
 }
 
+// "tttmtm": t where dimension d wraps around, m where it is a mesh.
+std::vector<bool> wraps_named(const std::string& field, const std::string& text, unsigned dimensions) {
+  if (text.size() != dimensions || text.find_first_not_of("tm") != std::string::npos) {
+    ObjectReader::fail(field, fmt::format("must give one letter per dimension ({}), t where it wraps around and m "
+                                          "where it is a mesh, such as \"{}\"",
+                                          dimensions, std::string(dimensions, 't')));
+  }
+  std::vector<bool> wraps;
+  for (const char c : text) wraps.push_back(c == 't');
+  return wraps;
+}
+
+std::string wraps_letters(const std::vector<bool>& wraps) {
+  std::string text;
+  for (const bool w : wraps) text += w ? 't' : 'm';
+  return text;
+}
+
 void read_torus(ObjectReader& torus, Machine& machine) {
   machine.torus.dimensions = torus.count("dimensions");
   if (machine.torus.dimensions > kMaxDimensions) {
@@ -66,15 +84,28 @@ void read_torus(ObjectReader& torus, Machine& machine) {
   // Optional (docs/machine-files.md): absent, every partition wraps; misspelt, the unknown-field check names it.
   torus.skip("mesh_below_nodes");  // known, so that a misspelling of it is named
   machine.torus.mesh_below_nodes = torus.has("mesh_below_nodes") ? torus.count("mesh_below_nodes", 0) : 0;
+  torus.skip("wraps");
+  if (torus.has("wraps")) {
+    machine.torus.wraps = wraps_named("torus.wraps", torus.text("wraps"), machine.torus.dimensions);
+  }
   if (torus.has("partitions")) {
     const auto& listed = torus.child("partitions");
     if (!listed.is_object()) ObjectReader::fail("torus.partitions", "must map node counts to shapes such as \"8x8x16\"");
-    for (const auto& [count, shape_text] : listed.items()) {
+    for (const auto& [count, entry] : listed.items()) {
       const auto field = "torus.partitions." + count;
       char* end = nullptr;
       const auto nodes = std::strtoull(count.c_str(), &end, 10);
       if (count.empty() || *end != '\0' || nodes == 0) ObjectReader::fail(field, "must be keyed by a node count");
-      if (!shape_text.is_string()) ObjectReader::fail(field, "must be a shape such as \"8x8x16\"");
+      // A shape, or {"shape": ..., "wraps": "tttmt"} for a partition whose wrap-around differs.
+      auto shape_text = entry;
+      if (entry.is_object()) {
+        ObjectReader partition(entry, field);
+        shape_text = partition.text("shape");
+        machine.torus.partition_wraps[nodes] =
+            wraps_named(field + ".wraps", partition.text("wraps"), machine.torus.dimensions);
+        partition.reject_unknown();
+      }
+      if (!shape_text.is_string()) ObjectReader::fail(field, "must be a shape such as \"8x8x16\", or {\"shape\", \"wraps\"}");
       try {
         auto shape = TorusShape::parse(shape_text.get<std::string>());
         if (shape.nodes() != nodes || shape.dimensions() != machine.torus.dimensions) {
@@ -124,9 +155,16 @@ nlohmann::ordered_json write_torus(const Machine& machine) {
   nlohmann::ordered_json section{{"dimensions", machine.torus.dimensions},
                                  {"max_side", machine.torus.max_side},
                                  {"mesh_below_nodes", machine.torus.mesh_below_nodes}};
+  if (!machine.torus.wraps.empty()) section["wraps"] = wraps_letters(machine.torus.wraps);
   if (!machine.torus.partitions.empty()) {
     auto& listed = section["partitions"] = nlohmann::ordered_json::object();
-    for (const auto& [nodes, shape] : machine.torus.partitions) listed[std::to_string(nodes)] = shape.to_string();
+    for (const auto& [nodes, shape] : machine.torus.partitions) {
+      const auto wraps = machine.torus.partition_wraps.find(nodes);
+      listed[std::to_string(nodes)] =
+          wraps == machine.torus.partition_wraps.end()
+              ? nlohmann::ordered_json(shape.to_string())
+              : nlohmann::ordered_json{{"shape", shape.to_string()}, {"wraps", wraps_letters(wraps->second)}};
+    }
   }
   return section;
 }
@@ -208,8 +246,13 @@ double partition_bisection(const Machine& machine, std::uint64_t nodes) {
 }
 
 std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape, bool mesh) {
+  return physical_links(machine, shape, std::vector<bool>(shape.dimensions(), !mesh));
+}
+
+std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape,
+                                                    const std::vector<bool>& wraps) {
   if (machine.topology->links) return machine.topology->links(simgrid_parameters(machine, shape.nodes()));
-  return std::make_shared<TorusLinks>(shape, std::vector<bool>(shape.dimensions(), !mesh));
+  return std::make_shared<TorusLinks>(shape, wraps);
 }
 
 }  // namespace gups::model

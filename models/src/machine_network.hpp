@@ -33,5 +33,8 @@ double partition_bisection(const Machine& machine, std::uint64_t nodes);
 // The physical links of a run on `shape` (the virtual torus): the torus
 // itself on a torus machine, else the partition of its node count.
 std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape, bool mesh);
+// The same with each dimension's wrap-around (Machine::wraps_of).
+std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape,
+                                                    const std::vector<bool>& wraps);
 
 }  // namespace gups::model

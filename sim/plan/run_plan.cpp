@@ -228,6 +228,13 @@ RunPlan plan_run(const PlanRequest& request) {
     throw std::invalid_argument("--inputs low|high applies to the update algorithms");
   }
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
+  if (request.wrap == Wrap::machine && request.wrap_pattern.empty() && !plan.mesh) {
+    // A machine whose partitions wrap in some dimensions only (torus.wraps, a partition's own).
+    auto wraps = plan.machine.wraps_of(nodes);
+    const auto wrapping = std::count(wraps.begin(), wraps.end(), true);
+    plan.mesh = wrapping == 0;
+    if (wrapping > 0 && wrapping < static_cast<long>(wraps.size())) plan.wraps = std::move(wraps);
+  }
   if (!request.wrap_pattern.empty()) {
     auto wraps = wraps_named(request.wrap_pattern, plan.machine, plan.shape);
     const auto wrapping = std::count(wraps.begin(), wraps.end(), true);
@@ -238,7 +245,9 @@ RunPlan plan_run(const PlanRequest& request) {
     throw std::invalid_argument(fmt::format("--wrap mesh: '{}' is a {}, whose virtual torus always wraps",
                                             plan.machine.name, plan.machine.topology->name));
   }
-  plan.network_level = request.network_level.value_or(automatic_network_level(nodes));
+  // Only a level that routes messages itself takes a torus wrapping in some dimensions only.
+  plan.network_level = request.network_level.value_or(
+      plan.wraps.empty() ? automatic_network_level(nodes) : NetworkLevel::named("queue"));
   plan.ranks_per_node = ranks_per_node(request, plan.machine);
   plan.ranks = nodes * plan.ranks_per_node;
   if (const auto size = plan.machine.reference_bucket_sizes.find(nodes);
