@@ -170,6 +170,17 @@ double expected_moves(const CoreRole& role, const TorusShape& shape) {
   return moves;
 }
 
+// The share of updates handed past a router that does not generate: held
+// by an earlier core (no move along the previous router's last dimension)
+// and with no move along this router's dimensions, an update goes on to the
+// next core with a move, or to its updater, and never reaches this one.
+double skipped_router(const CoreRole& role, const TorusShape& shape) {
+  if (role.generates || role.first_dimension == 0) return 0;
+  double skipped = 1.0 / shape.size(role.first_dimension - 1);
+  for (unsigned d = role.first_dimension; d < role.end_dimension; ++d) skipped /= shape.size(d);
+  return skipped;
+}
+
 // Eq. 6 for any role plan. Every send by a routing core (to a line
 // neighbour, or a hand-off to a later core) costs ts + top, every arrival tr.
 // A router sends once per dimension the update moves in, plus a hand-off
@@ -222,10 +233,10 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, const 
         const double handed = 1 - 1 / updaters;
         sends = receives = moves + handed;
       } else if (plan.dispatches(core)) {  // the last dimension lands here too
-        sends = moves + 1;
-        receives = moves + entering;
+        sends = moves + 1 - skipped_router(role, p.shape);
+        receives = moves + entering - skipped_router(role, p.shape);
       } else {
-        sends = moves + 1.0 / p.shape.size(role.end_dimension - 1);
+        sends = moves + 1.0 / p.shape.size(role.end_dimension - 1) - skipped_router(role, p.shape);
         receives = sends - (1 - entering);
       }
       cycles += sends * (p.send_cycles + overhead[core]) + receives * p.receive_cycles;
@@ -421,7 +432,7 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
     if (p.role_plan) same_plan.role_plan = p.role_plan->to_string();
     p.cpu_gups_at_median_costs = cpu_bound(typical, shape, same_plan).cpu_gups;
   }
-  p.wraps = machine.wraps_of(p.nodes);
+  p.wraps = machine.wraps_of(p.shape);
   p.mesh = std::none_of(p.wraps.begin(), p.wraps.end(), [](bool w) { return w; });
   p.topology = machine.topology;
   network_bound_of(machine, options, p);

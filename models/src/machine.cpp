@@ -632,14 +632,15 @@ double Machine::owner_lookup_cycles(OwnerMode mode, std::uint64_t owners) const 
   return mode == OwnerMode::predict ? costs.owner_prediction : costs.owner_division;
 }
 
-std::vector<bool> Machine::wraps_of(std::uint64_t nodes) const {
-  const unsigned d = torus.dimensions;
+std::vector<bool> Machine::wraps_of(const TorusShape& shape) const {
+  const unsigned d = shape.dimensions();
   if (!topology->is_virtual_torus) return std::vector<bool>(d, true);
-  if (is_mesh(nodes)) return std::vector<bool>(d, false);
-  if (const auto listed = torus.partition_wraps.find(nodes); listed != torus.partition_wraps.end() && !balanced_shapes) {
+  if (is_mesh(shape.nodes())) return std::vector<bool>(d, false);
+  const auto listed = torus.partition_wraps.find(shape.nodes());
+  if (listed != torus.partition_wraps.end() && !balanced_shapes && shape_for(shape.nodes()).sizes() == shape.sizes()) {
     return listed->second;
   }
-  return torus.wraps.empty() ? std::vector<bool>(d, true) : torus.wraps;
+  return torus.wraps.size() == d ? torus.wraps : std::vector<bool>(d, true);
 }
 
 std::string Machine::shape_rule_for(std::uint64_t nodes) const {

@@ -150,9 +150,10 @@ struct Machine {
     return topology->is_virtual_torus && nodes < torus.mesh_below_nodes;
   }
 
-  // Each dimension's wrap-around for a partition of `nodes` (all false for a
-  // mesh; all true off the torus, whose virtual torus always wraps).
-  std::vector<bool> wraps_of(std::uint64_t nodes) const;
+  // Each dimension's wrap-around for a partition of this shape (all false for
+  // a mesh; all true off the torus, whose virtual torus always wraps); a
+  // listed partition's own only for its own shape.
+  std::vector<bool> wraps_of(const TorusShape& shape) const;
 
   // tu (or its streamed form) when `updating_cores` of a node's cores update
   // at once: from the one-core figure at 1 to the all-cores figure at

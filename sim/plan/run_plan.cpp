@@ -230,7 +230,7 @@ RunPlan plan_run(const PlanRequest& request) {
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
   if (request.wrap == Wrap::machine && request.wrap_pattern.empty() && !plan.mesh) {
     // A machine whose partitions wrap in some dimensions only (torus.wraps, a partition's own).
-    auto wraps = plan.machine.wraps_of(nodes);
+    auto wraps = plan.machine.wraps_of(plan.shape);
     const auto wrapping = std::count(wraps.begin(), wraps.end(), true);
     plan.mesh = wrapping == 0;
     if (wrapping > 0 && wrapping < static_cast<long>(wraps.size())) plan.wraps = std::move(wraps);

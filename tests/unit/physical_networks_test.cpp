@@ -175,7 +175,10 @@ TEST(MachineNetwork, VirtualShapeOnEachTopology) {
   const auto bgq = load_machine("bgq", default_machine_directories());
   EXPECT_EQ(bgq.topology, &topology_named("torus"));
   EXPECT_TRUE(bgq.topology->is_virtual_torus);
-  EXPECT_EQ(bgq.shape_for(1024).to_string(), "4x4x4x4x4");
+  EXPECT_EQ(bgq.shape_for(4096).to_string(), "4x4x4x8x8");  // no listed partition: the balanced rule
+  EXPECT_EQ(bgq.shape_for(1024).to_string(), "4x4x4x8x2");  // Mira's, a mesh in D in the default queue
+  EXPECT_EQ(bgq.wraps_of(bgq.shape_for(1024)), (std::vector<bool>{true, true, true, false, true}));
+  EXPECT_EQ(bgq.wraps_of(TorusShape({4, 4, 4, 4, 4})), std::vector<bool>(5, true));  // not the listed shape
   const auto tree = load_machine("fattree", default_machine_directories());
   EXPECT_EQ(tree.shape_for(4096).to_string(), "16x16x16");
   EXPECT_EQ(tree.shape_for(64).to_string(), "4x4x4");
@@ -317,3 +320,36 @@ TEST(MachineNetwork, BadTopologiesAreNamedByField) {
 
 }  // namespace
 }  // namespace gups
+
+namespace gups::model {
+namespace {
+
+// Mira's 1,024 nodes are a mesh in D in the default queue: the weakest
+// halving cut is across D, once, where the whole torus would be cut twice.
+TEST(MachineNetwork, APartitionThatWrapsInSomeDimensionsIsCutWhereItIsWeakest) {
+  const TorusShape shape({4, 4, 4, 8, 2});
+  EXPECT_DOUBLE_EQ(bisection_bandwidth(shape, 1.0, std::vector<bool>{true, true, true, false, true}), 128);
+  EXPECT_DOUBLE_EQ(bisection_bandwidth(shape, 1.0, std::vector<bool>(5, true)), 256);
+  // A mesh dimension that is not the longest: the longest one's cut may still be the least.
+  EXPECT_DOUBLE_EQ(bisection_bandwidth(TorusShape({8, 8, 2}), 1.0, std::vector<bool>{true, true, false}), 32);
+  const auto bgq = load_machine("bgq", default_machine_directories());
+  ModelOptions options;
+  options.mapping_mode = 8;
+  const auto p = predict(bgq, bgq.shape_for(1024), options);
+  EXPECT_EQ(p.wraps, (std::vector<bool>{true, true, true, false, true}));
+  EXPECT_FALSE(p.mesh);
+  ASSERT_TRUE(p.network_gups);
+  EXPECT_NEAR(*p.network_gups, 4 * 128 * bgq.link_bandwidth / p.bytes_per_update * 1e-9, 1e-9);
+}
+
+// The K computer's Tofu: X, Y, Z tori, a and c meshes of 2, b a ring of 3.
+TEST(MachineNetwork, TofuWrapsInXYZAndB) {
+  const auto k = load_machine("k", default_machine_directories());
+  const auto shape = k.shape_for(768);
+  EXPECT_EQ(shape.to_string(), "4x4x4x2x3x2");
+  EXPECT_EQ(k.wraps_of(shape), (std::vector<bool>{true, true, true, false, true, false}));
+  EXPECT_EQ(k.shape_for(82944).to_string(), "24x18x16x2x3x2");
+}
+
+}  // namespace
+}  // namespace gups::model
