@@ -303,6 +303,10 @@ def against_the_model(args, plan):
         differences.append("sends wait for a posted receive (rendezvous), where Eq. 1 and Eq. 6/7 take them as "
                            "injected at once: the steady state may fall below the model's (--mechanisms dma "
                            "simulates the model's sends)")
+    if args.costs == "machine" and (plan.get("model_binding_cores") or 0) > 1:
+        differences.append(f"{plan['model_binding_cores']} of the node's cores are within 2% of the slowest in the "
+                           "model (a balanced plan): a wait for input on any of them is throughput the bound does not "
+                           "count, so the steady state may fall a little below the model's")
     if "paper-buckets" in args.chosen_mechanisms:
         differences.append("buckets of the machine's reference sizes, where gups-model sizes them by its rule "
                            "(gups-model --buckets reference models these)")

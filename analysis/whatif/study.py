@@ -134,7 +134,12 @@ def model_row(args, model, machine, nodes, tag):
     if status != 0:
         raise ValueError(f"gups-model refused {machine} at {nodes} nodes: {err.strip().splitlines()[-1]}")
     with open(path, encoding="utf-8") as f:
-        return json.load(f)["results"][0]["rows"][0], launcher.quoted(command)
+        document = json.load(f)
+    row = document["results"][0]["rows"][0]
+    # A machine whose file asks for the mode planner: its table at this size, each mode's best.
+    modes = document.get("mapping_modes") or []
+    row["mapping_modes"] = modes[0] if modes else None
+    return row, launcher.quoted(command)
 
 
 def sim_task(args, sim, machine, nodes, tag, inputs="file"):
@@ -189,7 +194,7 @@ def whatif(args):
                    "network_gups": predicted["network_gups"], "model_binds": predicted["binding_resource"],
                    **study_tools.interval_fields(predicted),
                    "role_plan": predicted.get("role_plan"), "bucket_size": predicted.get("bucket_size"),
-                   "software_hops": predicted.get("software_hops"),
+                   "software_hops": predicted.get("software_hops"), "mapping_modes": predicted.get("mapping_modes"),
                    "physical_hops_per_software_hop": predicted.get("physical_hops_per_software_hop")}
             for i, value in enumerate(values):
                 row["value" if i == 0 else "value2"] = value
@@ -253,6 +258,28 @@ def value_cell(row, key, factor_key):
     return text + (f" (x{row[factor_key]:g})" if row.get(factor_key) is not None else "")
 
 
+def mode_lines(rows):
+    """The mode planner's table of each point whose machine asks for it (mapping_mode "best")."""
+    lines = []
+    for row in rows:
+        table = row.get("mapping_modes")
+        if not table:
+            continue
+        cells = []
+        for mode in table["modes"]:
+            chosen = " (chosen)" if mode["mode"] == table["chosen"] else ""
+            if not mode["fits"]:
+                cells.append(f"mode {mode['mode']}: does not fit ({mode['why_not']})")
+                continue
+            cells.append(f"mode {mode['mode']}{chosen}: {mode['algorithm']}, {mode['placement']}, "
+                         f"{study_tools.fmt(mode['gups'])} GUPS ({mode['binds']})")
+        lines.append(f"- {row['machine']}, {row['nodes']} nodes: " + "; ".join(cells))
+    if not lines:
+        return []
+    return ["", "Mapping modes HPCC permits (gups-model's mode planner; the table above is multicore's, mode 8):",
+            ""] + lines
+
+
 def markdown(args, rows, wall, commands):
     fields = args.field + (f" and {args.field2}" if args.field2 else "")
     columns = [(args.field, False, lambda r: value_cell(r, "value", "factor"))]
@@ -283,6 +310,7 @@ def markdown(args, rows, wall, commands):
             ("wall s", True, lambda r: study_tools.fmt(r.get("wall_seconds"), ".0f")),
         ]
     extra = ["", "Where the binding resource changes (model):", ""] + listed(changes(rows, "model_binds"))
+    extra += mode_lines(rows)
     if not args.model_only:
         extra += ["", "Where it changes (simulation):", ""] + listed(changes(rows, "binds"))
     machine = "" if args.field == MACHINE_FIELD else f" of {args.machine}"

@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+
+#include <set>
 #include <fmt/ranges.h>
 
 #include <bit>
@@ -197,6 +199,17 @@ static model::PredictionInterval model_interval(const PlanRequest& request, cons
   return model::prediction_interval(plan.machine, plan.shape, options, 0);
 }
 
+// The physical cores within 2% of the slowest in the model at the file's values.
+static unsigned binding_cores(const PlanRequest& request, const RunPlan& plan) {
+  const auto p = model::cpu_prediction(plan.machine, plan.shape,
+                                       model_options(request, plan.machine, ranks_per_node(request, plan.machine)));
+  std::set<unsigned> near;
+  for (const auto& load : p.cores) {
+    if (load.core_cycles >= 0.98 * p.cpu_cycles_per_update) near.insert(load.core);
+  }
+  return static_cast<unsigned>(near.size());
+}
+
 // The machine at the model's low or high end for this size: what the
 // interval's end rests on, simulated so that the simulated figure gets its
 // simulated range.
@@ -223,6 +236,7 @@ RunPlan plan_run(const PlanRequest& request) {
   if (is_update_algorithm(request.algorithm)) {
     const auto interval = model_interval(request, plan);
     plan.model_interval = model::interval_to_json(interval);
+    if (traits(request.algorithm).specialised_cores) plan.model_binding_cores = binding_cores(request, plan);
     if (request.inputs != "file") at_interval_end(request, interval, plan);
   } else if (request.inputs != "file") {
     throw std::invalid_argument("--inputs low|high applies to the update algorithms");
@@ -354,6 +368,7 @@ nlohmann::json to_json(const RunPlan& plan) {
                {"input_set", plan.input_set.empty() ? nlohmann::json() : nlohmann::json(std::map<std::string, double>(
                                                                                 plan.input_set.begin(), plan.input_set.end()))},
                {"model_interval", plan.model_interval},
+               {"model_binding_cores", plan.model_binding_cores},
                {"nodes_per_host", plan.placement.nodes_per_host},
                {"updating_cores_per_host", plan.placement.updating_cores},
                {"reference_bucket_size", plan.reference_bucket_size ? nlohmann::json(*plan.reference_bucket_size)

@@ -80,6 +80,9 @@ struct RunPlan {
   std::string inputs = "file";                               // PlanRequest::inputs
   std::vector<std::pair<std::string, double>> input_set;     // at an end: each ranged input's value there
   nlohmann::json model_interval;  // gups-model's exact interval for the run over the file's ranges (update algorithms)
+  // multicore: the node's cores within 2% of the slowest in the model at the
+  // file's values (a balanced plan: several cores bind at once).
+  unsigned model_binding_cores = 0;
   Algorithm algorithm = Algorithm::multicore;
   TorusShape shape{std::vector<std::uint32_t>{1}};
   bool mesh = false;
