@@ -24,9 +24,12 @@ std::string plan_explained(const Machine& machine, const Prediction& p, const Mo
   const auto how = papers && p.role_plan_choice == "paper" ? "the paper's" : role_plan_choice_text(p.role_plan_choice);
   // Every pipeline has a core per group; the one-core plan's routes too.
   const auto routing = plan.pipelines() * plan.spec().groups.size();
+  const auto units = machine.node.threaded()
+                         ? fmt::format("{} hardware threads on {} cores", k, k / machine.node.threads_per_core)
+                         : fmt::format("{} cores", k);
   std::string text = fmt::format(
-      "\nRole plan {} ({}): {} cores, {} pipeline(s), {} routing, {} updating, {} idle.\n", plan.spec().to_string(),
-      how, k, plan.pipelines(), routing, plan.updaters(), k - plan.busy_cores());
+      "\nRole plan {} ({}): {}, {} pipeline(s), {} routing, {} updating, {} idle.\n", plan.spec().to_string(),
+      how, units, plan.pipelines(), routing, plan.updaters(), k - plan.busy_cores());
   if (p.overheads_by_kind) {
     text += "Each core's top is the mean of the machine's per-core figures of its kind (routing, updating): they "
             "were measured on the paper's plan, not this one.\n";
