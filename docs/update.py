@@ -60,6 +60,10 @@ SOURCES = {
     "whatif-cores-3d": ("analysis/studies/whatif/bgp-cores-3d/whatif.md", "before-commands"),
     "whatif-networks": ("analysis/studies/whatif/networks/whatif.md", "before-commands"),
     "whatif-eight": ("analysis/studies/whatif/bgp-1024-eight/whatif.md", "before-commands"),
+    "design-bgq-model": ("analysis/studies/design-bgq-model/whatif.md", "before-commands"),
+    "design-bgq-sim": ("analysis/studies/design-bgq-sim/whatif.md", "before-commands"),
+    "design-k-model": ("analysis/studies/design-k-model/whatif.md", "before-commands"),
+    "design-k-sim": ("analysis/studies/design-k-sim/whatif.md", "before-commands"),
 }
 BLOCK = re.compile(r"(<!-- measured: ([\w-]+) -->\n)(.*?)(<!-- end measured -->)", re.S)
 GUIDES = ["README.md"] + [os.path.join("docs", f) for f in sorted(os.listdir(os.path.join(ROOT, "docs")))
