@@ -8,9 +8,9 @@
 #pragma once
 
 #include <algorithm>
-#include <limits>
-#include <map>
 #include <memory>
+
+#include "kernel/core/issue_port.hpp"
 
 #ifdef GUPS_SIMULATED
 #include <simgrid/s4u/Engine.hpp>
@@ -22,65 +22,12 @@ namespace gups {
 
 #ifdef GUPS_SIMULATED
 
-// The issue of one core whose hardware threads are several ranks: the spans
-// of simulated time it is taken, so that one thread's instructions fill the
-// gaps the others leave while they wait on memory.
-class IssuePort {
- public:
-  // Takes `seconds` of issue from `from` on, in the first free spans;
-  // returns when the last of it is issued.
-  double take(double from, double seconds) {
-    forget_before(simgrid::s4u::Engine::get_clock());
-    double t = from, left = seconds;
-    while (left > 0) {
-      auto next = busy_.upper_bound(t);
-      if (next != busy_.begin()) {
-        const auto previous = std::prev(next);
-        if (previous->second > t) {
-          t = previous->second;
-          continue;
-        }
-      }
-      const double free_until = next == busy_.end() ? std::numeric_limits<double>::infinity() : next->first;
-      const double piece = std::min(left, free_until - t);
-      mark(t, t + piece);
-      t += piece;
-      left -= piece;
-    }
-    return t;
-  }
-  std::size_t spans() const noexcept { return busy_.size(); }
-
- private:
-  void forget_before(double now) {
-    while (!busy_.empty() && busy_.begin()->second <= now) busy_.erase(busy_.begin());
-  }
-  // [from, to) lies in a free span: joined with the spans it touches.
-  void mark(double from, double to) {
-    auto next = busy_.lower_bound(from);
-    if (next != busy_.end() && next->first <= to) {
-      to = next->second;
-      next = busy_.erase(next);
-    }
-    if (next != busy_.begin()) {
-      const auto previous = std::prev(next);
-      if (previous->second >= from) {
-        previous->second = to;
-        return;
-      }
-    }
-    busy_.emplace(from, to);
-  }
-
-  std::map<double, double> busy_;  // start -> end, disjoint
-};
-
 class CoreDebt {
  public:
   // Work of a hardware thread: its issue on the core it shares, then its wait.
   void add_on_port(IssuePort& port, double issue_cycles, double wait_cycles, double clock_hz) {
     const double start = std::max(busy_until_, simgrid::s4u::Engine::get_clock());
-    busy_until_ = port.take(start, issue_cycles / clock_hz) + wait_cycles / clock_hz;
+    busy_until_ = port.take(simgrid::s4u::Engine::get_clock(), start, issue_cycles / clock_hz) + wait_cycles / clock_hz;
   }
   void add_cycles(double cycles, double clock_hz) noexcept {
     if (cycles <= 0) return;

@@ -283,8 +283,7 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
     p.bisection_bytes_per_s = partition_bisection(machine, p.nodes);
     p.model_bisection_bytes_per_s = p.bisection_bytes_per_s;
   }
-  std::string wraps;
-  for (const bool w : p.wraps) wraps += w ? 't' : 'm';
+  const auto wraps = wraps_letters(p.wraps);
   const auto key = fmt::format("{} {} {} {} {}", machine.topology->name, machine.network_parameters, p.shape.to_string(),
                                 wraps, routes);
   NetworkBound bound;

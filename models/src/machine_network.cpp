@@ -56,20 +56,13 @@ void checked(const char* section, Check check) {
 
 // "tttmtm": t where dimension d wraps around, m where it is a mesh.
 std::vector<bool> wraps_named(const std::string& field, const std::string& text, unsigned dimensions) {
-  if (text.size() != dimensions || text.find_first_not_of("tm") != std::string::npos) {
+  const auto wraps = wraps_from_letters(text, dimensions);
+  if (!wraps) {
     ObjectReader::fail(field, fmt::format("must give one letter per dimension ({}), t where it wraps around and m "
                                           "where it is a mesh, such as \"{}\"",
                                           dimensions, std::string(dimensions, 't')));
   }
-  std::vector<bool> wraps;
-  for (const char c : text) wraps.push_back(c == 't');
-  return wraps;
-}
-
-std::string wraps_letters(const std::vector<bool>& wraps) {
-  std::string text;
-  for (const bool w : wraps) text += w ? 't' : 'm';
-  return text;
+  return *wraps;
 }
 
 void read_torus(ObjectReader& torus, Machine& machine) {
@@ -243,6 +236,19 @@ std::string simgrid_parameters(const Machine& machine, std::uint64_t nodes) {
 
 double partition_bisection(const Machine& machine, std::uint64_t nodes) {
   return machine.topology->bisection(simgrid_parameters(machine, nodes), machine.link_bandwidth);
+}
+
+std::optional<std::vector<bool>> wraps_from_letters(const std::string& text, unsigned dimensions) {
+  if (text.size() != dimensions || text.find_first_not_of("tm") != std::string::npos) return std::nullopt;
+  std::vector<bool> wraps;
+  for (const char c : text) wraps.push_back(c == 't');
+  return wraps;
+}
+
+std::string wraps_letters(const std::vector<bool>& wraps) {
+  std::string text;
+  for (const bool w : wraps) text += w ? 't' : 'm';
+  return text;
 }
 
 std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape, bool mesh) {

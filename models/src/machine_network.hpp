@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "kernel/core/torus_shape.hpp"
@@ -33,6 +34,11 @@ double partition_bisection(const Machine& machine, std::uint64_t nodes);
 // The physical links of a run on `shape` (the virtual torus): the torus
 // itself on a torus machine, else the partition of its node count.
 std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape, bool mesh);
+
+// "tttmtm": one letter per dimension, t where it wraps around and m where it
+// is a mesh; none when the text is not that for `dimensions`.
+std::optional<std::vector<bool>> wraps_from_letters(const std::string& text, unsigned dimensions);
+std::string wraps_letters(const std::vector<bool>& wraps);
 // The same with each dimension's wrap-around (Machine::wraps_of).
 std::shared_ptr<const PhysicalLinks> physical_links(const Machine& machine, const TorusShape& shape,
                                                     const std::vector<bool>& wraps);

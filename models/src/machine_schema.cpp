@@ -31,24 +31,21 @@ bool threaded(const Machine& m) { return m.node.threaded(); }
 bool has_messaging_unit(const Machine& m) { return m.node.messaging_unit.has_value(); }
 bool has_near_memory(const Machine& m) { return m.node.near_memory.has_value(); }
 
-#define GUPS_UNIT(member, unit, meaning)                                                                   \
+// A number of one of the node's optional parts (messaging_unit, near_memory):
+// an input only where the machine has that part.
+#define GUPS_NODE_PART(part, section, applies, member, unit, meaning)                                     \
   InputField {                                                                                             \
-    "node.messaging_unit." #member, unit, meaning, false, false, nullptr, "", nullptr,                     \
-        [](const Machine& m) { return m.node.messaging_unit ? m.node.messaging_unit->member : 0.0; },      \
+    "node." section "." #member, unit, meaning, false, false, nullptr, "", nullptr,                        \
+        [](const Machine& m) { return m.node.part ? m.node.part->member : 0.0; },                          \
         [](Machine& m, double v) {                                                                         \
-          if (m.node.messaging_unit) m.node.messaging_unit->member = v;                                    \
+          if (m.node.part) m.node.part->member = v;                                                        \
         },                                                                                                 \
-        true, has_messaging_unit, "with node.messaging_unit"                                               \
+        true, applies, "with node." section                                                                \
   }
-#define GUPS_NEAR(member, unit, meaning)                                                                   \
-  InputField {                                                                                             \
-    "node.near_memory_updates." #member, unit, meaning, false, false, nullptr, "", nullptr,                \
-        [](const Machine& m) { return m.node.near_memory ? m.node.near_memory->member : 0.0; },            \
-        [](Machine& m, double v) {                                                                         \
-          if (m.node.near_memory) m.node.near_memory->member = v;                                          \
-        },                                                                                                 \
-        true, has_near_memory, "with node.near_memory_updates"                                             \
-  }
+#define GUPS_UNIT(member, unit, meaning) \
+  GUPS_NODE_PART(messaging_unit, "messaging_unit", has_messaging_unit, member, unit, meaning)
+#define GUPS_NEAR(member, unit, meaning) \
+  GUPS_NODE_PART(near_memory, "near_memory_updates", has_near_memory, member, unit, meaning)
 
 // The node's optional parts (node_hardware.hpp): inputs only where the file has them.
 void add_node_fields(std::vector<InputField>& fields) {
@@ -70,6 +67,7 @@ void add_node_fields(std::vector<InputField>& fields) {
 
 #undef GUPS_UNIT
 #undef GUPS_NEAR
+#undef GUPS_NODE_PART
 
 std::vector<InputField> make_fields() {
   std::vector<InputField> fields{

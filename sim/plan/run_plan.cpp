@@ -140,21 +140,16 @@ std::vector<bool> wraps_named(const std::string& wrap, const model::Machine& mac
   if (wrap == "torus") return std::vector<bool>(shape.dimensions(), true);
   if (wrap == "mesh") return std::vector<bool>(shape.dimensions(), false);
   if (wrap == "machine") return std::vector<bool>(shape.dimensions(), !machine.is_mesh(shape.nodes()));
-  if (wrap.size() != shape.dimensions() || wrap.find_first_not_of("tm") != std::string::npos) {
+  const auto wraps = model::wraps_from_letters(wrap, shape.dimensions());
+  if (!wraps) {
     throw std::invalid_argument(fmt::format(
         "--wrap '{}': give torus, mesh, machine, or one letter per dimension of {} (t: wraps, m: mesh), such as {}",
         wrap, shape.to_string(), std::string(shape.dimensions() - 1, 't') + "m"));
   }
-  std::vector<bool> wraps;
-  for (const char c : wrap) wraps.push_back(c == 't');
-  return wraps;
+  return *wraps;
 }
 
-std::string wraps_text(const std::vector<bool>& wraps) {
-  std::string text;
-  for (const bool wraps_here : wraps) text += wraps_here ? 't' : 'm';
-  return text;
-}
+std::string wraps_text(const std::vector<bool>& wraps) { return model::wraps_letters(wraps); }
 
 NetworkLevel automatic_network_level(std::uint64_t nodes) {
   return nodes <= kFlowMaxNodes ? NetworkLevel() : NetworkLevel::named("queue");

@@ -3,6 +3,8 @@
 // updates applied near memory, and the mapping-mode planner.
 #include "models/src/node_hardware.hpp"
 
+#include "kernel/core/issue_port.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +12,7 @@
 #include "models/src/bounds.hpp"
 #include "models/src/machine_schema.hpp"
 #include "models/src/mode_planner.hpp"
+#include "models/src/simulation_charges.hpp"
 #include "tests/unit/machine_document.hpp"
 #include "tests/unit/shipped_machines.hpp"
 
@@ -173,6 +176,27 @@ TEST(NodeSection, APartsFieldsAreInputsOnlyWhereTheNodeHasIt) {
   EXPECT_DOUBLE_EQ(with_input(machine, *field, 80).node.messaging_unit->descriptor_cycles, 80);
 }
 
+// The simulated cores pay what the model counts: the unit's descriptor and
+// FIFO read, an atomic update's issue, and a thread's wait on memory.
+TEST(SimulationCharges, TheNodesPartsAreChargedAsTheModelCountsThem) {
+  const nlohmann::json unit{{"descriptor_cycles", 40}, {"packet_receive_cycles", 25}, {"packets_per_s", 1e9},
+                            {"injection_fifos", 32}, {"reception_fifos", 16}};
+  const auto machine =
+      load_document(bgp_with({{"messaging_unit", unit}, {"near_memory_updates", {{"issue_cycles", 6}, {"updates_per_s", 4e8}}}}));
+  const RolePlan plan(4, 3);
+  const auto updater = charges_for(machine, Algorithm::multicore, plan, 3, true, OwnerMode::division, 512, 1);
+  EXPECT_DOUBLE_EQ(updater.send_call, 40);
+  EXPECT_DOUBLE_EQ(updater.receive_call, 25);
+  EXPECT_DOUBLE_EQ(updater.apply, 6 + machine.core_overheads(plan)[3]);
+  EXPECT_DOUBLE_EQ(updater.apply_wait, 0);
+  EXPECT_DOUBLE_EQ(updater.receive_call_overhead, 0);  // a FIFO read a packet, no call
+  EXPECT_DOUBLE_EQ(updater.receive_per_packet, 25);
+  const auto threaded = load_document(bgp_with({{"threads_per_core", 2}, {"update_issue_cycles", 30}}));
+  const auto thread = charges_for(threaded, Algorithm::multicore, plan, 3, true, OwnerMode::division, 512, 1);
+  EXPECT_DOUBLE_EQ(thread.apply_wait, threaded.costs.update_streamed - 30);
+  EXPECT_DOUBLE_EQ(thread.send_call, threaded.costs.send_call);
+}
+
 TEST(ModePlanner, WeighsEachPermittedModeAndChoosesTheHighest) {
   const auto machine = load_document(bgp_with({{"threads_per_core", 2}, {"update_issue_cycles", 30}}));
   const TorusShape shape({8, 8, 8});
@@ -225,3 +249,46 @@ TEST(ModePlanner, DirectInModeSixSendsToNodes) {
 
 }  // namespace
 }  // namespace gups::model
+
+namespace gups {
+namespace {
+
+// The simulated core's issue shared by its threads: a thread's instructions
+// fill the spans the others leave, and wait behind those they hold.
+TEST(IssuePort, AThreadAloneIssuesAtOnce) {
+  IssuePort port;
+  EXPECT_DOUBLE_EQ(port.take(0, 0, 1), 1);
+  EXPECT_DOUBLE_EQ(port.take(0, 5, 2), 7);  // from its own time on
+}
+
+TEST(IssuePort, ThreadsIssueInTheGapsTheOthersLeave) {
+  IssuePort port;
+  // Thread A issues [0, 1), waits on memory, issues [3, 4).
+  EXPECT_DOUBLE_EQ(port.take(0, 0, 1), 1);
+  EXPECT_DOUBLE_EQ(port.take(0, 3, 1), 4);
+  // Thread B, ready at 0, issues 2 in A's wait: [1, 3).
+  EXPECT_DOUBLE_EQ(port.take(0, 0, 2), 3);
+  // Thread C needs 1.5: nothing is free before 4.
+  EXPECT_DOUBLE_EQ(port.take(0, 0, 1.5), 5.5);
+  EXPECT_EQ(port.spans(), 1u);  // [0, 5.5) in one piece
+}
+
+TEST(IssuePort, AThreadSplitsItsIssueAcrossGaps) {
+  IssuePort port;
+  port.take(0, 1, 1);   // [1, 2)
+  port.take(0, 3, 1);   // [3, 4)
+  // 2.5 from 0: [0, 1), [2, 3), then [4, 4.5).
+  EXPECT_DOUBLE_EQ(port.take(0, 0, 2.5), 4.5);
+}
+
+TEST(IssuePort, SpansThatEndedAreForgotten) {
+  IssuePort port;
+  port.take(0, 0, 1);
+  port.take(0, 2, 1);
+  EXPECT_EQ(port.spans(), 2u);
+  EXPECT_DOUBLE_EQ(port.take(10, 0, 1), 11);  // no thread issues before now
+  EXPECT_EQ(port.spans(), 1u);
+}
+
+}  // namespace
+}  // namespace gups
