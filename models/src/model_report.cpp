@@ -1,4 +1,6 @@
 #include "models/src/model_report.hpp"
+
+#include "models/src/machine_network.hpp"
 #include "models/src/role_planner.hpp"
 
 #include <fmt/format.h>
@@ -42,6 +44,14 @@ std::string binds_column(const Prediction& p) {
 }
 
 namespace {
+
+// "torus", "mesh", "torus wrapping tttmt" (some dimensions only), or the topology's name.
+std::string network_name(const Prediction& p) {
+  if (!p.topology->is_virtual_torus) return p.topology->name;
+  if (p.mesh) return "mesh";
+  const bool every = std::all_of(p.wraps.begin(), p.wraps.end(), [](bool w) { return w; });
+  return every ? "torus" : "torus wrapping " + wraps_letters(p.wraps);
+}
 
 std::optional<double> reference(const Machine& machine, const std::string& series, std::uint64_t nodes) {
   const auto found = machine.reference_gups.find(series);
@@ -249,7 +259,7 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"cpu_gups_at_median_costs",
                      p.cpu_gups_at_median_costs ? nlohmann::json(*p.cpu_gups_at_median_costs) : nlohmann::json()},
                     {"bytes_per_update", p.bytes_per_update},
-                    {"network", p.topology->is_virtual_torus ? (p.mesh ? "mesh" : "torus") : p.topology->name},
+                    {"network", network_name(p)},
                     {"bisection_bytes_per_s", p.bisection_bytes_per_s},
                     {"model_bisection_bytes_per_s", p.model_bisection_bytes_per_s},
                     {"bisection_source", p.bisection_measured ? "measured" : "model"},
