@@ -53,8 +53,13 @@ std::string node_explained(const Machine& machine, const Prediction& p) {
   std::string text = threads ? "\nCycles per update of the node, per hardware thread (own: issued + waited on memory; "
                                "core: its threads shared, at least the sum of their issues):\n"
                              : "\nCycles per update of the node, per core:\n";
+  std::size_t idle = 0;
   for (std::size_t core = 0; core < p.cores.size(); ++core) {
     const auto& load = p.cores[core];
+    if (threads && load.cycles == 0) {
+      ++idle;
+      continue;
+    }
     if (threads) {
       text += fmt::format("  thread {:>2} on core {:>2}: own {:>8.1f} ({:.1f} waited), core {:>8.1f} ({:>3.0f}% of the "
                           "slowest)  {}\n",
@@ -64,6 +69,7 @@ std::string node_explained(const Machine& machine, const Prediction& p) {
                           load.role);
     }
   }
+  if (idle > 0) text += fmt::format("  ({} threads idle)\n", idle);
   const bool node_bounds = p.messaging_unit_gups || p.near_memory_gups;
   text += fmt::format("{}: {:.4g} GUPS (nodes x {:.4g} Hz / {:.1f} cycles of the slowest core)\n",
                       node_bounds ? "Cores' bound" : "CPU bound", node_bounds ? p.cores_gups : p.cpu_gups,

@@ -45,6 +45,21 @@ std::string binds_column(const Prediction& p) {
 
 namespace {
 
+// The T columns: every core's, or on a node of hardware threads those up to
+// the last busy thread of any row (a plan fills the first threads; the rest,
+// often most of them, idle; --explain gives each).
+std::size_t shown_cores(const Machine& machine, const ModelSeries& series) {
+  std::size_t shown = series.rows.front().cores.size();
+  if (!machine.node.threaded()) return shown;
+  shown = 0;
+  for (const auto& p : series.rows) {
+    for (std::size_t c = 0; c < p.cores.size(); ++c) {
+      if (p.cores[c].cycles > 0) shown = std::max(shown, c + 1);
+    }
+  }
+  return shown;
+}
+
 // "torus", "mesh", "torus wrapping tttmt" (some dimensions only), or the topology's name.
 std::string network_name(const Prediction& p) {
   if (!p.topology->is_virtual_torus) return p.topology->name;
@@ -121,7 +136,7 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
   }
   if (multicore) {
     header += fmt::format("{:>6} ", "tr");
-    for (std::size_t c = 0; c < series.rows.front().cores.size(); ++c) {
+    for (std::size_t c = 0; c < shown_cores(machine, series); ++c) {
       header += fmt::format("{:>6} ", fmt::format("T{}", c));
     }
   } else {
@@ -141,7 +156,7 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     }
     if (multicore) {
       line += fmt::format("{:>6.1f} ", p.receive_cycles);
-      for (const auto& core : p.cores) line += fmt::format("{:>6.1f} ", core.cycles);
+      for (std::size_t c = 0; c < shown_cores(machine, series); ++c) line += fmt::format("{:>6.1f} ", p.cores[c].cycles);
     } else {
       line += fmt::format("{:>5.3f} {:>7.1f} ", p.expected_hops, p.cpu_cycles_per_update);
     }
