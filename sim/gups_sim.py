@@ -40,7 +40,7 @@ SMPI_OPTIONS = [
     "smpi/privatization:no",            # the kernel keeps per-rank state in objects, not globals
     "smpi/send-is-detached-thresh:0",   # detached sends cost O(ranks) each in SimGrid 3.32
     "network/crosstraffic:0",
-    "network/optim:Lazy",               # measured: Full re-solves the whole sharing system, 4x slower at 1,024 nodes
+    "network/optim:Lazy",               # Full re-solves the whole sharing system at every change
     "smpi/bw-factor:0:1",               # flat: the machine file's bandwidth as is
     "smpi/lat-factor:0:1",              # left out at the levels other than flow: their latency is set per message
     "smpi/alltoallv:ring",              # verification's all-to-all, far cheaper to simulate

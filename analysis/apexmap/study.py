@@ -22,9 +22,8 @@ WORDS_PER_REPETITION = 1 << 22
 INDEX_RANGE = (64, 65536)
 DEFAULT_SHARE_WORDS = 1 << 20  # gups's own when --memory-words is not given (apex_map::kDefaultShareWords)
 SOURCES = ["measured", "sim", "model"]
-# Simulated points: I = this / L within SIM_INDEX_RANGE. A simulated remote access costs SMPI about 50 us of wall
-# time (two messages), so 1,024 accesses per process at 512 nodes take about a minute where most are remote, and
-# longer blocks cost more: 1,024 of 1,024 words took 165 s at alpha 0.1.
+# Simulated points: I = this / L within SIM_INDEX_RANGE. A simulated remote access costs SMPI two messages of wall
+# time, so the accesses per process are kept to about a thousand, and longer blocks cost more.
 SIM_WORDS_PER_REPETITION = 1 << 16
 SIM_INDEX_RANGE = (64, 1024)
 # Where L starts to matter: the smallest L whose time per access is this many times the time at L = 1.

@@ -80,8 +80,8 @@ def minutes(seconds, factor):
     return max(MIN_MINUTES, math.ceil(factor * seconds / 60)) if seconds else 0
 
 
-# Wall seconds per simulated update of a node, measured here (Table 4's study: 40 s for 1,024 nodes of Blue Gene/P
-# at 8,192 updates each, 4,040 s for 32,768 nodes at the queue level), growing with the network's size.
+# Wall seconds per simulated update of a node, from Table 4's study's wall times on this machine (its table gives
+# each run's), growing with the network's size: a job's time limit, not a promise.
 SECONDS_PER_NODE_UPDATE = 6e-6
 
 

@@ -4,8 +4,8 @@
 // (a shared lock of its owner, MPI_Get, unlock), so that it is complete
 // before it is summed, as shmem_double_get returns with the data. Not one
 // epoch over all owners (MPI_Win_lock_all): SMPI 3.32 opens and closes it
-// with a flush of every owner by every process, all at once, which took
-// 170 s of the simulation of 512 processes reading 16 blocks each.
+// with a flush of every owner by every process, all at once, which grows
+// with the square of the processes a simulation holds.
 #include <algorithm>
 
 #include "kernel/apex_map/probe.hpp"

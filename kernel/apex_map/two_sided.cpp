@@ -171,7 +171,7 @@ class TwoSided final : public Accessor {
   // comes back down (not MPI_Ibarrier: SMPI 3.32's starts the root's releases
   // with its receives, smpi_nbc_impl.cpp, so a process could stop serving
   // before a late one had its blocks; not a gather at process 0 either: its
-  // one receive at a time made 512 processes' finish take 350 us).
+  // one receive at a time makes the finish grow with the processes).
   void wait_for_finish() {
     children_done_ = 0;
     released_ = rank_ == 0;

@@ -12,8 +12,8 @@
 //
 // Where a segment of `capacity` words for every destination fits in
 // kSegmentedWords (a few ranks, the reference's look-ahead), each bucket has
-// its own: an insert is one store and a take one copy, where walking the
-// pool's links cost direct a tenth of its time on 2 ranks.
+// its own: an insert is one store and a take one copy, where the pool's
+// links are a pointer chase on every insert.
 #pragma once
 
 #include <cstdint>

@@ -31,8 +31,8 @@ constexpr std::uint64_t kMostRepeats = std::uint64_t{1} << 22;
 
 // A simulated layer puts a message's whole size on the simulated network
 // but carries (copies and checks) only its first kCarriedWords words: the
-// time depends on the size alone, and at 4,096 ranks the full payloads
-// were 3 GiB of the simulation's memory. The MPI layer carries every word.
+// time depends on the size alone, and the full payloads of thousands of
+// ranks would fill the simulation's memory. The MPI layer carries every word.
 constexpr std::uint64_t kCarriedWords = 512;
 
 double slowest_seconds(const Probe& probe, ProbeContext& context, std::uint64_t words, std::uint64_t repeats,

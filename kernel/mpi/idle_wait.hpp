@@ -3,11 +3,10 @@
 //
 // MPICH's ch4 spins inside MPI_Wait and MPI_Waitany and never gives the
 // core away: with more ranks than cores (a workstation, the tests) the rank
-// that has work waits out the spinning ranks' time slices, and a 16-rank
-// run on 2 cores took 50 times as long. Giving the core away at once costs
-// as much the other way when the cores are shared with other work: each
-// wait became a time slice of that work, and a 2-rank routed run beside a
-// compiler 100 times as slow. A message is usually there within
+// that has work waits out the spinning ranks' time slices. Giving the core
+// away at once costs as much the other way when the cores are shared with
+// other work: each wait becomes a time slice of that work. A message is
+// usually there within
 // microseconds when the peer is running, so a rank spins that long first,
 // unless its host has more ranks than cores (as the launcher says: Open
 // MPI's OMPI_COMM_WORLD_LOCAL_SIZE, Hydra's MPI_LOCALNRANKS): then the peer

@@ -5,10 +5,10 @@
 // platform holds no network links, the same links from PhysicalLinks), over
 // what the link could have carried. Simulated runs only, when asked: the
 // SMPI build counts them (sim/smpi/link_load.cpp); the real-MPI build
-// refuses (kernel/mpi/without_simulator.cpp). (SimGrid 3.32's link_load plugin was
-// tried first: it integrates a link's current rate since its last event, so
-// a message's latency is counted as if it were transferring: 1.68 times the
-// bytes on a 4x4x4 torus, 345 times with a network 1000 times faster.)
+// refuses (kernel/mpi/without_simulator.cpp). (Not SimGrid 3.32's link_load
+// plugin: it integrates a link's current rate since its last event, so a
+// message's latency is counted as if it were transferring, and the faster
+// the network, the more bytes it counts that were never sent.)
 #pragma once
 
 #include <cstdint>

@@ -8,8 +8,8 @@
 // semantics (a send completes once a receive has taken it), through
 // mailboxes directly: each SMPI call reads the thread's CPU clock twice
 // through system calls, looks its peer up in a tree of all ranks and matches
-// tags against one queue per rank, which made up a quarter of the simulation's
-// wall time at 16,384 ranks.
+// tags against one queue per rank: a large share of a big simulation's wall
+// time.
 #pragma once
 
 #include <mpi.h>

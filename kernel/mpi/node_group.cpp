@@ -14,7 +14,7 @@ constexpr int kNodeGroupTag = 7;
 
 // Collective over the node's ranks only (MPI_Comm_create_group, not
 // MPI_Comm_split over all ranks), and the host compared by number, not
-// by MPI_Comm_split_type: each took seconds at 64 ranks on 2 cores under
+// by MPI_Comm_split_type: with more ranks than cores, each is slow under
 // MPICH, where every waiting rank spins.
 NodeGroup::NodeGroup(int rank, unsigned cores_per_node) {
   int ranks = 0;

@@ -265,9 +265,9 @@ class RoutingCore {
   // update is applied here or goes on cannot be predicted, so both take one
   // path without a branch: an update applied here goes into a bucket of its
   // own, never full nor sent, whose count is the span's applied ones, and is
-  // kept by the deferred writes; one that goes on into its bucket. (Adding
+  // kept by the deferred writes; one that goes on into its bucket (adding
   // the kept ones to the deferred writes after the span, from that bucket,
-  // ran 5% slower on 2 ranks.) Only the table's words wait: the models'
+  // reads every kept update twice). Only the table's words wait: the models'
   // marks are those of each update's place, in order.
   template <typename AfterEach>
   Placed place_span(const std::uint64_t* updates, std::size_t count, AfterEach&& after_each) {
@@ -702,9 +702,8 @@ class RoutingCore {
   // Batches of the stream a turn places. Simulated: one (a turn's work is
   // what the models charge between looks). Real: about two buckets' worth,
   // so that a core still looks once for every two buckets its senders can
-  // fill, and pays its turn's polls and counts a few times less often (on 2
-  // ranks, 2^26 words, one batch a turn ran 12% slower for multicore
-  // 2xXYZ+0 on one node and 9% for routed); at most 16 (--bucket-size).
+  // fill, and pays its turn's polls and counts a few times less often than
+  // with one batch a turn; at most 16 (--bucket-size).
   const std::uint64_t batches_per_turn_ =
       simulation::active() ? 1 : std::clamp<std::uint64_t>(2 * capacity_ / kGenerateBatch, 1, 16);
   int in_flight_ = 0;                     // buckets whose send has not completed

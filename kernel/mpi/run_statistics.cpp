@@ -1,9 +1,7 @@
 // Five reductions, each packing every figure of one type and operation.
 // Reductions only: a gather to one rank is O(ranks^2) to simulate (SMPI
-// matches each arrival by a linear search of rank 0's mailbox; 48 of 105 s
-// at 8,192 ranks went there). And few of them: each costs 2 x ranks
-// simulated messages (at 4,096 nodes, one run each: the statistics took 3.3 s
-// of wall time in ten passes, 2.8 s in these five).
+// matches each arrival by a linear search of rank 0's mailbox). And few of
+// them: each costs 2 x ranks simulated messages.
 #include "kernel/mpi/run_statistics.hpp"
 
 #include <mpi.h>

@@ -190,7 +190,7 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
 }
 
 // One line a rank, not "host:k": smpirun unrolls that form with a Python
-// process of its own, 40-150 ms of every simulation.
+// process of its own, started for every simulation.
 std::string hostfile(const TorusShape& shape, unsigned ranks_per_node) {
   std::string text;
   for (std::uint64_t node = 0; node < shape.nodes(); ++node) {

@@ -112,12 +112,10 @@ struct RunPlan {
 // study: 16,384 updates a node up to 64 nodes, 8,192 up to 4,096 nodes,
 // 4,096 above (at least 2^25 updates in all, and four times a node's
 // look-ahead of 1,024 for the pipeline to fill). With DMA injection a
-// generator runs ahead of the core that binds and the pipeline fills slowly:
-// at 512 nodes 2,048 a node gave 2.71 GUPS with quarters 13.7% apart, 8,192
-// gave 2.98 with 0.1% (bgp multicore, every mechanism). At 8,192 nodes 4,096
-// a node gave the steady state of 8,192 a node to 0.15% (bgp multicore) and
-// 0.04% (bgl routed). Whether a run settled is the steady-state verdict's
-// to say (sim/sim_convergence.py).
+// generator runs ahead of the core that binds and the pipeline fills slowly,
+// so a short run does not settle; larger machines average over more nodes
+// and settle on fewer updates a node. Whether a run settled is the
+// steady-state verdict's to say (sim/sim_convergence.py).
 std::uint64_t default_updates_per_node(std::uint64_t nodes);
 // The rule above in words, with the figures it gives at a few sizes (gups-sim's --help reads it from the catalogue).
 std::string default_updates_per_node_help();

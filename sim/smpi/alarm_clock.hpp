@@ -2,10 +2,9 @@
 // wakes it earlier. Every core's wake-up time sits in one heap of the
 // process, behind a single SimGrid timer set at the earliest: SimGrid keeps
 // its timers in a Fibonacci heap, one node per timer, and with a timer per
-// sleeping core (16,384 to 131,072 of them) popping the earliest cost a
-// trail of cache misses, the largest share of the simulation's own time at
-// 65,536 nodes (perf: Timer::execute_all 18.6%). Booking a time is no
-// simcall either: only the sleep itself blocks.
+// sleeping core (tens of thousands of them) popping the earliest costs a
+// trail of cache misses. Booking a time is no simcall either: only the
+// sleep itself blocks.
 #pragma once
 
 #include <simgrid/s4u/Actor.hpp>
@@ -40,14 +39,14 @@ class WakeUpCall final : public simulation::CoreSleep {
   // actor that learns the sleeper has something due earlier calls this
   // rather than wake(), which releases the semaphore through a simcall (two
   // context switches) and runs the sleeper now only for it to sleep again
-  // until `time`: the top line of the profile at 32,768 nodes.
+  // until `time`.
   void bring_forward(double time);
   void until(double time) override { sleep_until(time); }
   bool sleeping() const noexcept { return sleeping_; }
   // From now on in this process, a sleep suspends its actor and a wake-up
   // resumes it, instead of a semaphore: no acquisition object to allocate,
   // queue, reference-count and free per sleep (SemaphoreImpl::release and
-  // its reference counts were the top lines at 32,768 nodes). SimGrid
+  // its reference counts). SimGrid
   // suspends an actor's ongoing activities with it, so this is only for a
   // simulation whose ranks have none while they sleep: the timed message
   // slots switch it on, as no message of theirs is a SimGrid communication.

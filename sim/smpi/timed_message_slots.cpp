@@ -511,8 +511,8 @@ class TimedMessageSlots final : public MessageSlots {
   // it: the clock wakes the core at `time`, or at the earlier time a core
   // that gave it an earlier completion booked (complete_at). A SimGrid
   // timeout of its own would start an action in the CPU model's sharing
-  // system for every wait, which at 131,072 ranks cost more than the
-  // messages saved.
+  // system for every wait, which on a large machine costs more than the
+  // messages it saves.
   void sleep_until(double time, double not_before = 0) { alarm_.sleep_until(time, not_before); }
 
   int rank_;
