@@ -18,9 +18,11 @@ def run_length(build, machine, algorithm, nodes):
     return programs.plan(build, machine, nodes, algorithm)["table"]["updates_per_node"]
 
 
-# Mechanisms of the machine as it was. The paper's bucket sizes are those of
-# the multi-core algorithm (Table 4's BktSize), so only it takes them.
-MECHANISMS = {"multicore": "wire,receive-batches,dma,mesh,paper-buckets", "routed": "wire,receive-batches,dma,mesh"}
+# Mechanisms of the machine as it was, by what a variant does (gups-topology --variants): every variant that
+# routes over the torus takes them; the paper's bucket sizes are those of the algorithm with specialised cores
+# (Table 4's BktSize), so only such a variant takes them.
+MECHANISMS = "wire,receive-batches,dma,mesh"
+SPECIALISED_MECHANISMS = "paper-buckets"
 
 
 def csv_list(text, kind=int):
@@ -43,10 +45,15 @@ def label(machine):
     return os.path.splitext(os.path.basename(machine))[0]
 
 
-def mechanisms_for(algorithm, nodes, machine_file):
-    chosen = MECHANISMS[algorithm].split(",")
-    if str(nodes) not in machine_file.get("reference_bucket_sizes", {}):
-        chosen = [m for m in chosen if m != "paper-buckets"]
+def mechanisms_for(variant, nodes, machine_file):
+    """The mechanisms a simulation of the machine as it was takes: `variant` is the algorithm's row of
+    gups-topology --variants (programs.variant); ValueError for one that does not route over the torus."""
+    if not variant.get("routes_over_torus"):
+        raise ValueError(f"the machine's mechanisms apply to the variants that route over the torus, not "
+                         f"'{variant.get('name')}'")
+    chosen = MECHANISMS.split(",")
+    if variant.get("specialised_cores") and str(nodes) in machine_file.get("reference_bucket_sizes", {}):
+        chosen += SPECIALISED_MECHANISMS.split(",")
     return ",".join(chosen)
 
 

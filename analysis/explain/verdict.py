@@ -152,9 +152,9 @@ class Simulations:
         os.makedirs(folder, exist_ok=True)
         machine_path = programs.write_machine(machine, os.path.join(folder, f"machine-{name}.json"))
         path = os.path.join(folder, f"sim-{name}.json")
-        command = simulation_command(self.sim, machine_path, self.args.algorithm, n, self.args.owner,
-                                     self.args.network, self.machine, path, partition, self.args.updates_per_node,
-                                     self.args.converge)
+        command = simulation_command(self.sim, machine_path, programs.variant(self.args.build, self.args.algorithm),
+                                     n, self.args.owner, self.args.network, self.machine, path, partition,
+                                     self.args.updates_per_node, self.args.converge)
         if mechanism is not None and not partition:
             command += mechanism.sim_options(value)
         self.commands.append(" ".join(shlex.quote(c) for c in command))
@@ -234,12 +234,13 @@ class Simulations:
                 break
 
 
-def simulation_command(sim, machine_path, algorithm, nodes, owner, network, machine, json_path, partition=None,
+def simulation_command(sim, machine_path, variant, nodes, owner, network, machine, json_path, partition=None,
                        updates_per_node=0, converge=False):
     """gups-sim as the study runs it: every mechanism of the machine, the default run length unless
     updates_per_node is given, or until settled with converge; on another partition (its shape and wraps instead
     of the machine's, so without the mesh mechanism) when given."""
-    chosen = study_tools.mechanisms_for(algorithm, nodes, machine).split(",")
+    algorithm = variant["name"]
+    chosen = study_tools.mechanisms_for(variant, nodes, machine).split(",")
     if partition:
         chosen = [m for m in chosen if m and m != "mesh"]
     command = programs.sim_command(sim, machine_path, algorithm, nodes, "--verify", "no", "--owner", owner,

@@ -149,7 +149,8 @@ def simulate_by_size(args, study, rows, machine_files):
 
 
 def simulate_keys(study, rows, keys, machine_files, budget=None):
-    mechanisms = {key: mechanisms_for(key[1], key[2], machine_files[key[0]]) for key in keys}
+    mechanisms = {key: mechanisms_for(programs.variant(study.args.build, key[1]), key[2], machine_files[key[0]])
+                  for key in keys}
     for key in keys:  # the interval of the model with the buckets the simulation uses
         if "paper-buckets" in mechanisms[key] and rows[key].get("paper_interval"):
             rows[key].update(rows[key]["paper_interval"])
@@ -258,7 +259,7 @@ def table3(args):
                        "eq_core_cycles": [round(c["cycles"], 1) for c in models[owner][n]["cores"]],
                        **interval_fields(models[owner][n])}
                 if not args.model_only:
-                    row["mechanisms"] = mechanisms_for(algorithm, n, machine_file)
+                    row["mechanisms"] = mechanisms_for(programs.variant(args.build, algorithm), n, machine_file)
                     tag = f"-div{cycles:g}" if owner == "division" else ""
                     simulations.append((row, study.simulation(machine, algorithm, n, row["mechanisms"], owner, tag)))
                 rows.append(row)

@@ -1,5 +1,7 @@
 """Table 4's columns beside the model's interval: which part of a simulated figure the model's ranges explain, and
 which the simulation adds."""
+import pytest
+
 from analysis import study_tools
 from analysis.paper import study
 
@@ -60,3 +62,15 @@ def test_a_mesh_simulation_sets_the_wrap_itself_and_leaves_the_mesh_mechanism_ou
     assert command[command.index("--wrap") + 1] == "mesh" and task.name.endswith("-mesh")
     plain = runner.simulation("bgp", "multicore", 2048, "wire,dma,mesh,paper-buckets")
     assert "--wrap" not in plain.command and "mesh" in plain.command[plain.command.index("--mechanisms") + 1]
+
+
+def test_the_machines_mechanisms_follow_a_variants_traits_not_its_name():
+    # Keyed by what a variant does: a new variant that routes over the torus needs no row of its own.
+    machine = {"reference_bucket_sizes": {"512": 23}}
+    specialised = {"name": "multicore-again", "routes_over_torus": True, "specialised_cores": True}
+    routing = {"name": "routed-again", "routes_over_torus": True, "specialised_cores": False}
+    assert study_tools.mechanisms_for(specialised, 512, machine) == "wire,receive-batches,dma,mesh,paper-buckets"
+    assert study_tools.mechanisms_for(specialised, 1024, machine) == "wire,receive-batches,dma,mesh"
+    assert study_tools.mechanisms_for(routing, 512, machine) == "wire,receive-batches,dma,mesh"
+    with pytest.raises(ValueError, match="route over the torus"):
+        study_tools.mechanisms_for({"name": "direct", "routes_over_torus": False}, 512, machine)

@@ -73,7 +73,8 @@ def measured_column(case, machine, machine_path, build, out, nodes, updates_per_
                 variant = mechanism.applied(machine, value_at(mechanism.nominal(machine), i))
             path = programs.write_machine(variant, os.path.join(out, f"made-{n}.json"))
             result = os.path.join(out, f"made-{n}-result.json")
-            command = explain.simulation_command(programs.binary(build, "gups-sim"), path, algorithm, n, "division",
+            command = explain.simulation_command(programs.binary(build, "gups-sim"), path,
+                                                 programs.variant(build, algorithm), n, "division",
                                                  NETWORK.get(case, "auto"), machine, result, partition,
                                                  updates_per_node)
             status, document, err = explain.simulated(command, result)
