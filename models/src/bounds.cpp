@@ -181,14 +181,6 @@ double skipped_router(const CoreRole& role, const TorusShape& shape) {
   return skipped;
 }
 
-// Eq. 6 for any role plan. Every send by a routing core (to a line
-// neighbour, or a hand-off to a later core) costs ts + top, every arrival tr.
-// A router sends once per dimension the update moves in, plus a hand-off
-// when it stays in the last one; a move lands on the same core of the next
-// node unless it was along the last dimension. On the paper's plan each core
-// thus sends or receives every update once, which is Eq. 6 as printed. A
-// pipeline's cores see only its share of the node's updates; each updater
-// applies its slice's share of all of them.
 // Each thread's core cycles with the threads of its core shared; each
 // thread's share is its core's of the slowest core's. Returns the slowest.
 double share_threads(unsigned cores, std::vector<CoreLoad>& threads) {
@@ -203,6 +195,14 @@ double share_threads(unsigned cores, std::vector<CoreLoad>& threads) {
   return slowest;
 }
 
+// Eq. 6 for any role plan. Every send by a routing core (to a line
+// neighbour, or a hand-off to a later core) costs ts + top, every arrival tr.
+// A router sends once per dimension the update moves in, plus a hand-off
+// when it stays in the last one; a move lands on the same core of the next
+// node unless it was along the last dimension. On the paper's plan each core
+// thus sends or receives every update once, which is Eq. 6 as printed. A
+// pipeline's cores see only its share of the node's updates; each updater
+// applies its slice's share of all of them.
 void multicore_bound(const Machine& machine, const ModelOptions& options, const RolePlan& plan, Prediction& p) {
   const auto& c = machine.costs;
   const unsigned k = plan.cores();
@@ -225,6 +225,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, const 
     if (role.routes()) {
       const double moves = expected_moves(role, p.shape);
       const double entering = role.generates ? 0 : 1;  // arrivals from an earlier core
+      const double skipped = skipped_router(role, p.shape);
       double sends = 0, receives = 0;
       if (role.updater >= 0) {
         // A pipeline of one core: it hands the other pipelines' slices of
@@ -233,10 +234,10 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, const 
         const double handed = 1 - 1 / updaters;
         sends = receives = moves + handed;
       } else if (plan.dispatches(core)) {  // the last dimension lands here too
-        sends = moves + 1 - skipped_router(role, p.shape);
-        receives = moves + entering - skipped_router(role, p.shape);
+        sends = moves + 1 - skipped;
+        receives = moves + entering - skipped;
       } else {
-        sends = moves + 1.0 / p.shape.size(role.end_dimension - 1) - skipped_router(role, p.shape);
+        sends = moves + 1.0 / p.shape.size(role.end_dimension - 1) - skipped;
         receives = sends - (1 - entering);
       }
       cycles += sends * (p.send_cycles + overhead[core]) + receives * p.receive_cycles;

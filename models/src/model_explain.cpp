@@ -38,8 +38,8 @@ std::string plan_explained(const Machine& machine, const Prediction& p, const Mo
     text += "Plans compared (the slowest core's cycles per update, and GUPS: the lower of the CPU and network "
             "bounds; the best of each pipeline count, and the paper's rule):\n";
     for (const auto& option : p.role_plans_compared) {
-      text += fmt::format("  {:<16} {:>8.1f} cycles {:>10.4g} GUPS {:>3} cores{}\n", option.spec.to_string(),
-                          option.cycles, option.gups, option.spec.cores(),
+      text += fmt::format("  {:<16} {:>8.1f} cycles {:>10.4g} GUPS {:>3} {}{}\n", option.spec.to_string(),
+                          option.cycles, option.gups, option.spec.cores(), machine.node.threaded() ? "threads" : "cores",
                           option.spec == plan.spec() ? "  <- chosen" : "");
     }
   }

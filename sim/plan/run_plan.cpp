@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <set>
 #include <fmt/ranges.h>
 
@@ -194,10 +195,8 @@ static model::PredictionInterval model_interval(const PlanRequest& request, cons
   return model::prediction_interval(plan.machine, plan.shape, options, 0);
 }
 
-// The physical cores within 2% of the slowest in the model at the file's values.
-static unsigned binding_cores(const PlanRequest& request, const RunPlan& plan) {
-  const auto p = model::cpu_prediction(plan.machine, plan.shape,
-                                       model_options(request, plan.machine, ranks_per_node(request, plan.machine)));
+// The physical cores within 2% of the slowest of a prediction.
+static unsigned binding_cores(const model::Prediction& p) {
   std::set<unsigned> near;
   for (const auto& load : p.cores) {
     if (load.core_cycles >= 0.98 * p.cpu_cycles_per_update) near.insert(load.core);
@@ -228,10 +227,16 @@ RunPlan plan_run(const PlanRequest& request) {
   plan.algorithm = request.algorithm;
   plan.shape = requested_shape(plan.machine, request.shape, request.nodes);
   const auto nodes = plan.shape.nodes();
+  // multicore: the model at the file's values, whose plan the run follows unless it runs an interval's end.
+  std::optional<model::Prediction> at_file;
   if (is_update_algorithm(request.algorithm)) {
     const auto interval = model_interval(request, plan);
     plan.model_interval = model::interval_to_json(interval);
-    if (traits(request.algorithm).specialised_cores) plan.model_binding_cores = binding_cores(request, plan);
+    if (traits(request.algorithm).specialised_cores) {
+      at_file = model::cpu_prediction(plan.machine, plan.shape,
+                                      model_options(request, plan.machine, ranks_per_node(request, plan.machine)));
+      plan.model_binding_cores = binding_cores(*at_file);
+    }
     if (request.inputs != "file") at_interval_end(request, interval, plan);
   } else if (request.inputs != "file") {
     throw std::invalid_argument("--inputs low|high applies to the update algorithms");
@@ -278,7 +283,10 @@ RunPlan plan_run(const PlanRequest& request) {
   if (!request.role_plan.empty() && !traits(request.algorithm).specialised_cores) {
     throw std::invalid_argument("--role-plan applies to multicore only");
   }
-  if (traits(request.algorithm).specialised_cores) {
+  if (at_file && request.inputs == "file") {
+    plan.role_plan = at_file->role_plan;
+    plan.role_plan_choice = at_file->role_plan_choice;
+  } else if (traits(request.algorithm).specialised_cores) {
     const auto chosen = model::choose_role_plan(plan.machine, plan.shape, model_options(request, plan.machine, plan.ranks_per_node));
     plan.role_plan = chosen.spec;
     plan.role_plan_choice = chosen.how;
