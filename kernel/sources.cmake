@@ -44,7 +44,13 @@ set(GUPS_MPI_SOURCES
   kernel/mpi/node_handoffs.cpp
   kernel/mpi/node_pending.cpp
   kernel/mpi/patient_collectives.cpp
-  kernel/mpi/routing_core.cpp
+  # routed and multicore: the routing engine and its parts, one file per role.
+  kernel/mpi/routing/generator.cpp
+  kernel/mpi/routing/receive_buffers.cpp
+  kernel/mpi/routing/router.cpp
+  kernel/mpi/routing/routing_engine.cpp
+  kernel/mpi/routing/termination.cpp
+  kernel/mpi/routing/updater.cpp
   kernel/mpi/run_statistics.cpp
   kernel/mpi/shared_handoff_slots.cpp
   kernel/mpi/shared_node_table.cpp
