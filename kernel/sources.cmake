@@ -10,6 +10,8 @@ set(GUPS_CORE_SOURCES
   kernel/core/local_table.cpp
   kernel/core/mapping_mode.cpp
   kernel/core/operation_charges.cpp
+  kernel/core/option_scopes.cpp
+  kernel/core/renamed_options.cpp
   kernel/core/packet_format.cpp
   kernel/core/plan_spec.cpp
   kernel/core/program_variants.cpp

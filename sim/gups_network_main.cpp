@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "write the result as JSON here");
   app.add_flag("--quiet,-q", quiet, "no progress lines");
   try {
+    gups::cli::refuse_old_spellings(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

@@ -109,7 +109,7 @@ def run_plan(args, workdir=None):
         command += ["--platform", os.path.join(workdir, "platform.xml"),
                     "--hostfile", os.path.join(workdir, "hostfile.txt"),
                     "--charges", os.path.join(workdir, "charges.json"),
-                    "--bandwidth-scale", repr(args.network_scale)]
+                    "--bandwidth-scale", repr(args.bandwidth_scale)]
         if args.zero_latency:
             command.append("--zero-latency")
     done = subprocess.run(command, capture_output=True, text=True)
@@ -171,7 +171,7 @@ def build_command(args, workdir, plan):
     if not args.early_looks:
         command.append("--no-early-looks")
     if args.converge:  # never shorter than the run's default length
-        command += ["--settle-to", repr(args.converge_tolerance), "--settle-least",
+        command += ["--settle-to", repr(args.settle_to), "--settle-least",
                     str(plan["table"]["default_updates_per_node"])]
     return command, options
 
@@ -183,10 +183,10 @@ def prepare(args):
         raise BadInput("--cores-per-node must be at least 1")
     if args.nodes is not None and args.nodes < 1:
         raise BadInput("--nodes must be at least 1")
-    if not (math.isfinite(args.network_scale) and args.network_scale > 0):
-        raise BadInput("--network-scale must be a finite number above 0")
-    if not 0 < args.converge_tolerance < 1:
-        raise BadInput("--converge-tolerance must be between 0 and 1")
+    if not (math.isfinite(args.bandwidth_scale) and args.bandwidth_scale > 0):
+        raise BadInput("--bandwidth-scale must be a finite number above 0")
+    if not 0 < args.settle_to < 1:
+        raise BadInput("--settle-to must be between 0 and 1")
     if args.converge_max_updates < 1:
         raise BadInput("--converge-max-updates must be at least 1")
     if args.converge and (args.updates_per_node is not None or args.updates_per_word is not None):
@@ -237,7 +237,7 @@ def simulation_section(args, plan, options, command, wall, peak_kib, stopped):
     """What every simulated result's `simulation` section says, whatever ran."""
     return {"wall_seconds": wall, "peak_memory_bytes": peak_kib * 1024, "simgrid_version": SIMGRID_VERSION,
             "smpi_options": options, "machine": args.machine, "machine_file": plan["machine"]["path"],
-            "costs": args.costs, "network_scale": args.network_scale, "zero_latency": args.zero_latency,
+            "costs": args.costs, "bandwidth_scale": args.bandwidth_scale, "zero_latency": args.zero_latency,
             "network": plan["network"], "network_level": plan["network_level"], "shape_rule": plan.get("shape_rule"),
             "role_plan": plan.get("role_plan"), "role_plan_choice": plan.get("role_plan_choice") or None,
             "inputs": plan.get("inputs", "file"), "input_set": plan.get("input_set"),
@@ -407,16 +407,16 @@ def convergence(result, args):
     simulated = round(result["updates"] / nodes)
     longest = result["simulation"]["updates_per_node"]
     result["simulation"]["updates_per_node"] = simulated
-    account = {"tolerance": args.converge_tolerance, "converged": settling["settled"], "method": "one run",
+    account = {"tolerance": args.settle_to, "converged": settling["settled"], "method": "one run",
                "updates_per_node": simulated, "longest_updates_per_node": longest}
     if settling["settled"]:
         account.update({"settled_at_simulated_seconds": settling["settled_at_seconds"],
                         "half_run_steady_gups": settling["half_run_steady_gups"]})
-        print(f"gups-sim: converge: settled within {args.converge_tolerance:.2%} after {simulated} updates per "
+        print(f"gups-sim: converge: settled within {args.settle_to:.2%} after {simulated} updates per "
               f"node (of at most {longest}): steady {settling['steady_gups']:.6g} GUP/s, a run of half the length "
               f"{settling['half_run_steady_gups']:.6g}", file=sys.stderr, flush=True)
     else:
-        print(f"gups-sim: converge: NOT settled within {args.converge_tolerance:.2%} in {longest} updates per node "
+        print(f"gups-sim: converge: NOT settled within {args.settle_to:.2%} in {longest} updates per node "
               f"(--converge-max-updates)", file=sys.stderr, flush=True)
     return account
 
@@ -479,7 +479,7 @@ def main(argv):
             discard_workdir(args, workdir)
         raise
     if not result["partial"]:
-        verdict = steady_verdict(result, args.converge_tolerance if args.converge else SETTLED_TOLERANCE,
+        verdict = steady_verdict(result, args.settle_to if args.converge else SETTLED_TOLERANCE,
                                  result.get("convergence"))
         if verdict:
             result["steady_verdict"] = verdict

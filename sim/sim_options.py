@@ -47,6 +47,8 @@ class Catalogue:
         self.levels = {level["name"]: level for level in document["network_levels"]}
         self.variants = document["variants"]
         self.default_updates_per_node = document["default_updates_per_node"]
+        self.option_scopes = {row["option"]: row for row in document["option_scopes"]}
+        self.renamed_options = document["renamed_options"]
 
     def names(self, *families):
         return tuple(v["name"] for v in self.variants if v["family"] in families)
@@ -60,6 +62,31 @@ class Catalogue:
 
     def exchange_probes(self):
         return self.names(self.EXCHANGE)
+
+    def scope_help(self, gups_option):
+        """"routed, multicore: " before the help of an option that becomes gups's `gups_option`."""
+        return self.option_scopes[gups_option]["help"]
+
+    def refuse_out_of_scope(self, gups_option, as_given, variant):
+        """gups's refusal of `gups_option` (as this program's `as_given`) for a variant without its trait."""
+        scope = self.option_scopes[gups_option]
+        if not self.variant(variant)[scope["needs"]]:
+            raise BadInput(scope["refusal"].format(option=as_given))
+
+    def refuse_old_spellings(self, argv, parser):
+        """The old names of options this parser has, and their old values, refused with a line naming the new
+        (gups-topology's table: kernel/core/renamed_options.cpp): the parser's one-line error, exit status 2."""
+        known = {option for action in parser._actions for option in action.option_strings}
+        for row in self.renamed_options:
+            if row["new_name"] not in known:
+                continue
+            old = row["old_name"]
+            for i, argument in enumerate(argv):
+                if argument != old and not argument.startswith(old + "="):
+                    continue
+                value = argument[len(old) + 1:] if argument != old else (argv[i + 1] if i + 1 < len(argv) else "")
+                if not row["old_value"] or value == row["old_value"]:
+                    parser.error(row["message"])
 
 
 def or_list(names):
@@ -101,9 +128,10 @@ def parse_arguments(argv, catalogue):
                    help="with --nodes: machine (its listed partitions, torus.partitions, else the balanced shape; "
                         "default) or balanced (the most balanced shape always)")
     p.add_argument("--cores-per-node", type=int,
-                   help="multicore: ranks per node (default: the machine's); direct: processes per node (default 1)")
+                   help=f"{catalogue.scope_help('--role-plan')}ranks per node (default: the machine's); direct: processes "
+                        "per node (default 1)")
     p.add_argument("--role-plan",
-                   help="multicore: what each core of a node does: paper (min(d, k-1) routing cores, the rest "
+                   help=f"{catalogue.scope_help('--role-plan')}what each core of a node does: paper (min(d, k-1) routing cores, the rest "
                         "updating), best (the planner's, from the machine's costs) or a plan such as 2xX/YZ+3 "
                         "(2 pipelines routing X then YZ, 3 updaters); default: the machine file's role_plan, else "
                         "paper, as gups runs")
@@ -133,7 +161,7 @@ def parse_arguments(argv, catalogue):
                    help="the partition's wrap-around links: torus (default), mesh, or one letter per dimension, t "
                         "where it wraps and m where not, such as ttm (at the levels that route messages themselves: "
                         "queue, latency, packet); the mesh mechanism instead takes the machine's rule")
-    p.add_argument("--network-scale", type=float, default=1.0,
+    p.add_argument("--bandwidth-scale", type=float, default=1.0,
                    help="multiply link bandwidth (a very fast network: 1000)")
     p.add_argument("--zero-latency", action="store_true", help="links without latency")
     levels = {name: level["help"] for name, level in catalogue.levels.items()}
@@ -143,7 +171,7 @@ def parse_arguments(argv, catalogue):
                         " (default flow)")
     p.add_argument("--stream-offset", type=int, default=DEFAULT_STREAM_OFFSET,
                    help=f"stream steps skipped first (default {DEFAULT_STREAM_OFFSET}; 0 = HPCC, checksums as gups)")
-    p.add_argument("--verify", default="auto", choices=["auto", "full", "checksum", "no"],
+    p.add_argument("--verify", default="auto", choices=["auto", "full", "checksum", "none"],
                    help="full: every word, by the simulated ranks (their all-to-all costs O(ranks^2) to simulate); "
                         "checksum: the final table's checksums against a serial pass over the same stream; "
                         "auto (default): full up to 1,024 ranks, checksum above")
@@ -157,16 +185,18 @@ def parse_arguments(argv, catalogue):
                         "communications at every level, for comparison) or mpi (SMPI calls: the same messages with "
                         "SMPI's per-call overhead)")
     p.add_argument("--mechanisms", default="none",
-                   help="mechanisms of the machine modelled beyond Eq. 7 (routed, multicore): none (default), "
+                   help=f"{catalogue.scope_help('--dma-injection')}mechanisms of the machine modelled beyond Eq. 7: "
+                        "none (default), "
                         "all, or a comma list of " + ", ".join(f"{name} ({what})" for name, what in MECHANISMS.items()))
     p.add_argument("--reception-fifo", type=int, default=0,
                    help="with the dma mechanism: messages a receiving core's channel holds that no receive has "
                         "taken yet, before sends to it wait (default 0: unbounded)")
     p.add_argument("--link-load", action="store_true",
-                   help="routed, multicore: measure how busy each dimension's torus links were (each message's bytes on "
+                   help=f"{catalogue.scope_help('--link-load')}measure how busy each dimension's torus links were (each message's bytes on "
                         "the links of its route), and name the resource that binds")
     p.add_argument("--no-run-ahead", dest="run_ahead", action="store_false",
-                   help="routed, multicore, at the levels that time messages themselves: each core waits out its "
+                   help=f"{catalogue.scope_help('--link-load')[:-2]}, at the levels that time messages themselves: each "
+                        "core waits out its "
                         "work before every send and post, rather than handing them to the clock as events at the "
                         "end of that work (for comparison: the same results where no two events share a time)")
     p.add_argument("--no-early-looks", dest="early_looks", action="store_false",
@@ -175,10 +205,10 @@ def parse_arguments(argv, catalogue):
                         "more wake-ups)")
     p.add_argument("--extra-cfg", action="append", default=[], help="more SimGrid --cfg options (name:value)")
     p.add_argument("--converge", action="store_true",
-                   help="routed, multicore: one run that stops generating once its steady state is settled within "
-                        "--converge-tolerance (standard error, quarters, and a run of half the length agree), every "
+                   help=f"{catalogue.scope_help('--settle-to')}one run that stops generating once its steady state is "
+                        "settled within --settle-to (standard error, quarters, and a run of half the length agree), every "
                         "generator at the same count (exit status 5 if --converge-max-updates is reached first)")
-    p.add_argument("--converge-tolerance", type=float, default=SETTLED_TOLERANCE,
+    p.add_argument("--settle-to", type=float, default=SETTLED_TOLERANCE,
                    help=f"default {SETTLED_TOLERANCE} ({SETTLED_TOLERANCE * 100:g}%%, as the steady-state verdict)")
     p.add_argument("--converge-max-updates", type=int, default=65536,
                    help="most updates per node --converge runs (default 65536)")
@@ -197,6 +227,7 @@ def parse_arguments(argv, catalogue):
     p.add_argument("--plan-only", action="store_true",
                    help="print gups-topology's plan of this run as JSON (ranks, memory estimate, network level) and "
                         "stop: what a launcher needs to ask a scheduler for")
+    catalogue.refuse_old_spellings(argv, p)
     args = p.parse_args(argv)
     args.catalogue = catalogue
     return args
@@ -273,12 +304,11 @@ def check_applies(args, plan):
         return
     if probe_options:
         raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe (--algo {' or '.join(args.catalogue.probes())})")
-    if plan["routes_over_torus"]:
-        return
+    # gups-sim's options that become gups's, refused in gups's words for what they become.
+    catalogue = args.catalogue
     if args.chosen_mechanisms:
-        raise BadInput("--mechanisms applies to routed and multicore")
+        catalogue.refuse_out_of_scope("--dma-injection", "--mechanisms", args.algo)
     if args.link_load:
-        raise BadInput("--link-load applies to routed and multicore")
+        catalogue.refuse_out_of_scope("--link-load", "--link-load", args.algo)
     if args.converge:
-        raise BadInput("--converge applies to routed and multicore (direct keeps no timeline of the updates "
-                       "applied, so it has no steady state to settle)")
+        catalogue.refuse_out_of_scope("--settle-to", "--converge", args.algo)

@@ -243,7 +243,7 @@ def simulation_command(sim, machine_path, variant, nodes, owner, network, machin
     chosen = study_tools.mechanisms_for(variant, nodes, machine).split(",")
     if partition:
         chosen = [m for m in chosen if m and m != "mesh"]
-    command = programs.sim_command(sim, machine_path, algorithm, nodes, "--verify", "no", "--owner", owner,
+    command = programs.sim_command(sim, machine_path, algorithm, nodes, "--verify", "none", "--owner", owner,
                                    "--mechanisms", ",".join(m for m in chosen if m) or "none", "--network", network,
                                    "--json", json_path)
     if partition:

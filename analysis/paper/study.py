@@ -62,7 +62,7 @@ class Study:
             extra += ["--wrap", wrap]
         name = f"sim-{label(machine)}-{algorithm}-{nodes}-{owner}{tag}"
         path = os.path.join(self.args.out, "raw", name + ".json")
-        command = programs.sim_command(self.sim, machine, algorithm, nodes, "--verify", "no", "--owner", owner,
+        command = programs.sim_command(self.sim, machine, algorithm, nodes, "--verify", "none", "--owner", owner,
                                        "--mechanisms", mechanisms or "none", "--network", self.args.network, "--json",
                                        path, *extra)
         if self.args.updates_per_node:

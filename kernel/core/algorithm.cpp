@@ -51,4 +51,25 @@ std::vector<std::string> algorithm_names() {
   return names;
 }
 
+bool has(const AlgorithmTraits& row, AlgorithmTrait trait) noexcept {
+  return trait == AlgorithmTrait::routes_over_torus ? row.routes_over_torus : row.specialised_cores;
+}
+
+std::string_view to_string(AlgorithmTrait trait) {
+  return trait == AlgorithmTrait::routes_over_torus ? "routes_over_torus" : "specialised_cores";
+}
+
+std::string algorithms_with(AlgorithmTrait trait, std::string_view last_separator) {
+  std::vector<std::string_view> names;
+  for (const auto& row : algorithm_table()) {
+    if (has(row, trait)) names.push_back(row.name);
+  }
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) text += i + 1 == names.size() ? last_separator : std::string_view(", ");
+    text += names[i];
+  }
+  return text;
+}
+
 }  // namespace gups

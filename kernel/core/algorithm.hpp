@@ -43,4 +43,12 @@ std::string_view to_string(Algorithm algorithm);
 std::optional<Algorithm> algorithm_named(std::string_view name);
 std::vector<std::string> algorithm_names();
 
+// The traits an option or a mechanism can ask of an algorithm (variants.def).
+enum class AlgorithmTrait { routes_over_torus, specialised_cores };
+bool has(const AlgorithmTraits& row, AlgorithmTrait trait) noexcept;
+std::string_view to_string(AlgorithmTrait trait);
+// The algorithms with the trait, as help and errors name them: "routed and
+// multicore" (last_separator " and "), "routed, multicore" (", ").
+std::string algorithms_with(AlgorithmTrait trait, std::string_view last_separator = " and ");
+
 }  // namespace gups

@@ -1,3 +1,4 @@
+#include "kernel/core/option_scopes.hpp"
 #include "kernel/core/algorithm_setup.hpp"
 
 #include <fmt/format.h>
@@ -12,8 +13,8 @@ AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
   const bool routing = algorithm.routes_over_torus;
   setup.mode = mapping_mode(config.mapping_mode ? config.mapping_mode : default_mapping_mode(config.algorithm));
   if (!routing) {
-    if (!config.shape.empty()) throw std::invalid_argument("--shape applies to routed and multicore only");
-    if (config.bucket_size > 0) throw std::invalid_argument("--bucket-size applies to routed and multicore only");
+    if (!config.shape.empty()) throw std::invalid_argument(refusal("--shape"));
+    if (config.bucket_size > 0) throw std::invalid_argument(refusal("--bucket-size"));
     if (!setup.cores_share_table()) {
       if (config.cores_per_node > 1) {
         throw std::invalid_argument(
@@ -58,7 +59,7 @@ AlgorithmSetup plan_algorithm(const RunConfig& config, std::uint64_t ranks) {
                                             setup.nodes, ranks, cores));
   }
   if (config.role_plan != "paper" && !algorithm.specialised_cores) {
-    throw std::invalid_argument("--role-plan applies to multicore only");
+    throw std::invalid_argument(refusal("--role-plan"));
   }
   if (config.role_plan == "best") {
     throw std::invalid_argument(

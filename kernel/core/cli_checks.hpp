@@ -10,6 +10,9 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
+
+#include "kernel/core/renamed_options.hpp"
 
 namespace gups::cli {
 
@@ -27,5 +30,25 @@ inline const CLI::Validator kFinitePositive(
       return std::string();
     },
     "POSITIVE", "");
+
+// Refuses, with a line naming the new spelling, the old names of the options
+// this program has (renamed_options.hpp), and their old values: call just
+// before parsing, inside the parse's try. Read from the arguments, as CLI11
+// would otherwise put the option's name before the line or call it unknown.
+inline void refuse_old_spellings(const CLI::App& app, int argc, const char* const* argv) {
+  for (const auto& row : renamed_options()) {
+    if (app.get_option_no_throw(std::string(row.new_name)) == nullptr) continue;
+    const std::string old_name(row.old_name);
+    for (int i = 1; i < argc; ++i) {
+      const std::string argument(argv[i]);
+      const bool named = argument == old_name || argument.starts_with(old_name + "=");
+      if (!named) continue;
+      const std::string value = argument.size() > old_name.size()
+                                    ? argument.substr(old_name.size() + 1)
+                                    : (i + 1 < argc ? std::string(argv[i + 1]) : std::string());
+      if (row.old_value.empty() || value == row.old_value) throw CLI::ValidationError(renamed_message(row));
+    }
+  }
+}
 
 }  // namespace gups::cli

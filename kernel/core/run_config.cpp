@@ -16,6 +16,7 @@
 #include "kernel/core/cli_checks.hpp"
 #include "kernel/core/hpcc_stream.hpp"
 #include "kernel/core/mapping_mode.hpp"
+#include "kernel/core/option_scopes.hpp"
 
 namespace gups {
 namespace {
@@ -114,6 +115,16 @@ void check_mapping(RunConfig& config, bool protection_given, bool locks_given, c
   }
 }
 
+// The options of option_scopes() this program has, given to an algorithm without their trait.
+void refuse_options_out_of_scope(const CLI::App& app, Algorithm algorithm) {
+  for (const auto& scope : option_scopes()) {
+    const CLI::Option* option = app.get_option_no_throw(std::string(scope.option));
+    if (option && option->count() > 0 && !has(traits(algorithm), scope.needs)) {
+      throw CLI::ValidationError(refusal(scope.option));
+    }
+  }
+}
+
 template <typename Enum>
 std::string name_in(const std::map<std::string, Enum>& names, Enum wanted) {
   for (const auto& [name, value] : names) {
@@ -166,13 +177,13 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
       ->check(CLI::Range(std::uint64_t{1}, kMaxLookahead))
       ->capture_default_str();
   app.add_option("--shape", config.shape,
-                 "virtual torus of the nodes, e.g. 8x8x8 (routed, multicore); default: balanced")
+                 scope_help("--shape") + "virtual torus of the nodes, e.g. 8x8x8; default: balanced")
       ->check(cli::kNotEmpty);
   app.add_option("--cores-per-node", config.cores_per_node,
-                 "multicore: ranks per node, rank = node * k + core [4]")
+                 algorithms_with(AlgorithmTrait::specialised_cores, ", ") + ": ranks per node, rank = node * k + core [4]")
       ->check(CLI::Range(1u, 256u));
   app.add_option("--role-plan", config.role_plan,
-                 "multicore: what each core of a node does, 'paper' (min(d, k-1) routing cores, the rest "
+                 scope_help("--role-plan") + "what each core of a node does, 'paper' (min(d, k-1) routing cores, the rest "
                  "updating) or a plan such as 2xX/YZ+3 (2 pipelines routing X then YZ, 3 updaters; "
                  "gups-model --role-plan best prints the planner's)")
       ->capture_default_str();
@@ -191,7 +202,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                            ->check(CLI::Range(1u, 1u << 20))
                            ->capture_default_str();
   app.add_option("--bucket-size", config.bucket_size,
-                 "routed, multicore: updates per bucket instead of look-ahead / buckets per node")
+                 scope_help("--bucket-size") + "updates per bucket instead of look-ahead / buckets per node")
       ->check(CLI::Range(1u, 1u << 24));
   app.add_flag("--explain", config.explain, "print what each core does and the bucket sizes");
   app.add_option("--json", config.json_path, "also write the result as JSON to this file")
@@ -206,18 +217,19 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
       ->check(CLI::NonNegativeNumber);
   if (!simulated) {
     handoffs_option = app.add_option("--handoffs", handoffs_name,
-                   "multicore: what carries updates between the cores of a node: shared-memory (slots in an "
+                   scope_help("--handoffs") + "what carries updates between the cores of a node: shared-memory (slots in an "
                    "MPI-3 shared window; MPI messages where a node's ranks are on several hosts) or mpi")
         ->check(CLI::IsMember({to_string(Handoffs::shared_memory), to_string(Handoffs::mpi)}))
         ->capture_default_str();
     sends_option = app.add_option("--sends", sends_name,
-                   "routed, multicore: how a bucket goes over the torus: synchronous (in flight, and in the "
+                   scope_help("--sends") + "how a bucket goes over the torus: synchronous (in flight, and in the "
                    "look-ahead, until the receiver takes it, as simulated sends) or standard (MPI may complete it "
                    "at once and hold the updates itself, uncounted, as HPCC's reference and direct count)")
         ->check(CLI::IsMember({to_string(TorusSends::synchronous), to_string(TorusSends::standard)}))
         ->capture_default_str();
     app.add_option("--slow-updates", config.slow_update_ns,
-                   "testing aid (routed, multicore): every update applied takes NS nanoseconds longer, so "
+                   "testing aid (" + algorithms_with(AlgorithmTrait::routes_over_torus, ", ") +
+                       "): every update applied takes NS nanoseconds longer, so "
                    "that the updating core lags on purpose")
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1000000}))
         ->option_text("NS");
@@ -247,7 +259,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                  "with --charges: a receive call takes the packets waiting, up to the machine's batch, for a "
                  "cost per call plus one per packet (not the batched cost per packet)");
     app.add_flag("--dma-injection", config.mechanisms.dma_injection,
-                 "routed, multicore with --message-layer s4u: a send is injected at once and travels to the "
+                 scope_help("--dma-injection") + "with --message-layer s4u: a send is injected at once and travels to the "
                  "receiving node without waiting for a posted receive (Blue Gene/P's DMA); otherwise sends "
                  "are rendezvous");
     app.add_option("--reception-fifo", config.mechanisms.reception_fifo_messages,
@@ -255,7 +267,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                    "before sends to it wait (0: unbounded)")
         ->capture_default_str();
     app.add_flag("--link-load", config.link_load,
-                 "routed, multicore: report how busy each dimension's torus links were over the update phase "
+                 scope_help("--link-load") + "report how busy each dimension's torus links were over the update phase "
                  "(simulated runs)");
     app.add_option("--progress-seconds", config.progress_seconds,
                    "rank 0 reports progress every this many wall seconds (0: never)")
@@ -266,7 +278,8 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                    "wall_seconds; figures: clock, seconds, rank0_generated_percent, wall_seconds)")
         ->check(writable_path);
     app.add_flag("--run-ahead,!--no-run-ahead", config.run_ahead,
-                 "routed, multicore, at the levels that time messages themselves: a core's sends and posts take "
+                 algorithms_with(AlgorithmTrait::routes_over_torus, ", ") +
+                     ", at the levels that time messages themselves: a core's sends and posts take "
                  "effect at the end of its work, as events, and it waits only to look at its messages (default); "
                  "--no-run-ahead waits out the work before each, for comparison")
         ->capture_default_str();
@@ -276,7 +289,7 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                  "--no-early-looks waits, for comparison: the same results")
         ->capture_default_str();
     app.add_option("--settle-to", config.settle_tolerance,
-                   "routed, multicore: stop generating once the steady state is settled within this share "
+                   scope_help("--settle-to") + "stop generating once the steady state is settled within this share "
                    "(0.005: 0.5%), every generator at the same count, and check the table against the updates "
                    "generated; 0: the whole stream, as HPCC")
         ->check(CLI::Range(0.0, 0.5))
@@ -288,16 +301,12 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
   }
 
   try {
+    cli::refuse_old_spellings(app, argc, argv);
     app.parse(argc, argv);
     config.algorithm = *algorithm_named(algorithm_name);
     check_combined_sizes(config);
-    if (handoffs_option && handoffs_option->count() > 0 && !traits(config.algorithm).specialised_cores) {
-      throw CLI::ValidationError("--handoffs applies to multicore (only its cores hand updates on)");
-    }
+    refuse_options_out_of_scope(app, config.algorithm);
     if (handoffs_option) config.handoffs = handoff_names().at(handoffs_name);
-    if (sends_option && sends_option->count() > 0 && !traits(config.algorithm).routes_over_torus) {
-      throw CLI::ValidationError("--sends applies to routed and multicore (direct's sends are standard, as HPCC's)");
-    }
     if (sends_option) config.sends = sends_names().at(sends_name);
     check_mapping(config, protection_option->count() > 0, locks_option->count() > 0, protection_name, simulated);
     if ((config.mechanisms.wire_packets || config.mechanisms.receive_batches) && config.charges_path.empty()) {
@@ -305,13 +314,6 @@ ParsedCommandLine parse_command_line(int argc, const char* const* argv,
     }
     if (config.mechanisms.wire_packets && config.message_layer == "mpi") {
       throw CLI::ValidationError("--wire-packets needs --message-layer s4u (MPI sends payloads only)");
-    }
-    if (config.settle_tolerance > 0 && !traits(config.algorithm).routes_over_torus) {
-      throw CLI::ValidationError("--settle-to applies to routed and multicore (direct keeps no timeline of the "
-                                 "updates applied)");
-    }
-    if (config.mechanisms.dma_injection && !traits(config.algorithm).routes_over_torus) {
-      throw CLI::ValidationError("--dma-injection applies to routed and multicore");
     }
     if (config.mechanisms.reception_fifo_messages > 0 && !config.mechanisms.dma_injection) {
       throw CLI::ValidationError("--reception-fifo bounds what DMA injection sends: it needs --dma-injection");

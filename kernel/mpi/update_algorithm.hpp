@@ -52,9 +52,10 @@ struct AlgorithmEntry {
 const std::vector<AlgorithmEntry>& update_algorithms();
 std::vector<std::string> update_algorithm_names();
 
-UpdateStats run_direct(const UpdateContext& context, LocalTable& table);
-// routed (one core per node) and multicore (specialised cores) share one
-// engine driven by the role plan of the setup.
-UpdateStats run_routed(const UpdateContext& context, LocalTable& table);
+// Each row's function (routed and multicore share one engine, driven by the
+// role plan of the setup; declaring it twice is harmless).
+#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, run) \
+  UpdateStats run(const UpdateContext& context, LocalTable& table);
+#include "kernel/core/variants.def"
 
 }  // namespace gups

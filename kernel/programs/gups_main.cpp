@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kernel/apex_map/probe.hpp"
+#include "kernel/core/option_scopes.hpp"
 #include "kernel/core/program_variants.hpp"
 #include "kernel/core/result_output.hpp"
 #include "kernel/core/run_report.hpp"
@@ -337,7 +338,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
   try {
     costs.emplace(simulation::operation_costs(config, *setup, rank));
     if (config.link_load) {
-      if (!setup->shape) throw std::invalid_argument("--link-load applies to routed and multicore");
+      if (!setup->shape) throw std::invalid_argument(refusal("--link-load"));
       links.emplace();
     }
   } catch (const std::invalid_argument& error) {

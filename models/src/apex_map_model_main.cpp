@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   auto* by_nodes = app.add_option("--nodes,-n", nodes, "node count, mapped by the machine's shape rule")
                        ->check(CLI::Range(std::uint64_t{1}, gups::kMaxNodes));
   app.add_option("--shape", shape, "torus shape such as 8x8x8")->check(gups::cli::kNotEmpty)->excludes(by_nodes);
-  app.add_option("--ranks-per-node", request.ranks_per_node, "processes per node")
+  app.add_option("--cores-per-node", request.ranks_per_node, "processes per node, one a core")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
   app.add_option("--memory-words", memory_words, "M, the global array (default: 65536 words per process)")
@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--json", json_path, "also write the points as JSON here");
   try {
+    gups::cli::refuse_old_spellings(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

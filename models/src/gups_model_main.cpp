@@ -297,6 +297,7 @@ int main(int argc, char** argv) {
                "print the machine file's inputs (field, unit, meaning, default, whether it carries a range) as JSON "
                "and stop");
   try {
+    gups::cli::refuse_old_spellings(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

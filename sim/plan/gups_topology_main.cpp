@@ -11,6 +11,8 @@
 #include "kernel/apex_map/run.hpp"
 #include "kernel/core/algorithm.hpp"
 #include "kernel/core/cli_checks.hpp"
+#include "kernel/core/option_scopes.hpp"
+#include "kernel/core/renamed_options.hpp"
 #include "kernel/core/program_variants.hpp"
 #include "kernel/exchange/run.hpp"
 #include "sim/plan/exchange_plan.hpp"
@@ -44,6 +46,35 @@ nlohmann::ordered_json variants_json() {
 
 }  // namespace
 
+namespace {
+
+// The options that apply only to some algorithms (kernel/core/option_scopes.cpp), for gups-sim's refusals.
+nlohmann::ordered_json option_scopes_json() {
+  auto rows = nlohmann::ordered_json::array();
+  for (const auto& scope : gups::option_scopes()) {
+    rows.push_back({{"option", scope.option},
+                    {"needs", gups::to_string(scope.needs)},
+                    {"refusal", gups::refusal_template(scope)},
+                    {"help", gups::scope_help(scope.option)}});
+  }
+  return rows;
+}
+
+// The old spellings a program refuses (kernel/core/renamed_options.cpp), for gups-sim's.
+nlohmann::ordered_json renamed_options_json() {
+  auto rows = nlohmann::ordered_json::array();
+  for (const auto& row : gups::renamed_options()) {
+    rows.push_back({{"old_name", row.old_name},
+                    {"new_name", row.new_name},
+                    {"old_value", row.old_value},
+                    {"new_value", row.new_value},
+                    {"message", gups::renamed_message(row)}});
+  }
+  return rows;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   gups::topology::PlanRequest request;
   std::string algorithm = "multicore", owner = "division", wrap = "torus", nodes_per_host = "1", level = "flow";
@@ -72,7 +103,7 @@ int main(int argc, char** argv) {
                  "balanced (the most balanced shape always)")
       ->check(CLI::IsMember({"machine", "balanced"}))
       ->capture_default_str();
-  app.add_option("--ranks-per-node,--cores-per-node", request.cores_per_node,
+  app.add_option("--cores-per-node", request.cores_per_node,
                  "multicore: cores per node (0: the machine's); direct: processes per node; routed: 1")
       ->check(CLI::Range(0u, 1024u));
   app.add_option("--role-plan", request.role_plan,
@@ -98,7 +129,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--verify", request.verify,
                  "auto (full up to 1,024 ranks, checksum above), full, checksum or none")
-      ->check(CLI::IsMember({"auto", "full", "checksum", "none", "no"}))
+      ->check(CLI::IsMember({"auto", "full", "checksum", "none"}))
       ->capture_default_str();
   app.add_flag("--paper-buckets", paper_buckets, "the machine file's reference bucket sizes");
   app.add_option("--inputs", request.inputs,
@@ -155,6 +186,7 @@ int main(int argc, char** argv) {
   app.add_option("--hostfile", hostfile_path, "write the hostfile here");
   app.add_option("--charges", charges_path, "write the per-core charges (gups-smpi --charges) here");
   try {
+    gups::cli::refuse_old_spellings(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -173,7 +205,9 @@ int main(int argc, char** argv) {
   if (list_both) {
     const nlohmann::ordered_json both{{"network_levels", nlohmann::ordered_json::parse(gups::network_levels_json())},
                                       {"variants", variants_json()},
-                                      {"default_updates_per_node", gups::topology::default_updates_per_node_help()}};
+                                      {"default_updates_per_node", gups::topology::default_updates_per_node_help()},
+                                      {"option_scopes", option_scopes_json()},
+                                      {"renamed_options", renamed_options_json()}};
     std::cout << both.dump() << "\n";
     return 0;
   }

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kernel/core/option_scopes.hpp"
 #include "kernel/core/algorithm_setup.hpp"
 #include "kernel/core/table_layout.hpp"
 #include "models/src/machine_network.hpp"
@@ -88,7 +89,7 @@ Verification verification(const std::string& asked, std::uint64_t ranks) {
   if (asked == "auto") return ranks <= kFullVerificationMaxRanks ? Verification::full : Verification::checksum;
   if (asked == "full") return Verification::full;
   if (asked == "checksum") return Verification::checksum;
-  if (asked == "none" || asked == "no") return Verification::none;
+  if (asked == "none") return Verification::none;
   throw std::invalid_argument(fmt::format("--verify {}: give auto, full, checksum or none", asked));
 }
 
@@ -163,7 +164,7 @@ ProbePlacement place_probe(const ProbeWhere& where) {
   placed.shape = requested_shape(placed.machine, where.shape, where.nodes);
   placed.mesh = where.mesh;
   placed.network_level = where.network_level.value_or(automatic_network_level(placed.shape.nodes()));
-  if (where.ranks_per_node < 1) throw std::invalid_argument("--ranks-per-node must be at least 1");
+  if (where.ranks_per_node < 1) throw std::invalid_argument("--cores-per-node must be at least 1");
   placed.ranks_per_node = where.ranks_per_node;
   placed.ranks = placed.shape.nodes() * placed.ranks_per_node;
   return placed;
@@ -270,7 +271,7 @@ RunPlan plan_run(const PlanRequest& request) {
   }
   if (request.paper_buckets) {
     if (!traits(request.algorithm).routes_over_torus) {
-      throw std::invalid_argument("the paper's bucket sizes apply to routed and multicore");
+      throw std::invalid_argument(refusal("--bucket-size", "the paper's bucket sizes"));
     }
     if (!plan.reference_bucket_size) {
       throw std::invalid_argument(fmt::format(
@@ -281,7 +282,7 @@ RunPlan plan_run(const PlanRequest& request) {
     plan.bucket_size = plan.reference_bucket_size;
   }
   if (!request.role_plan.empty() && !traits(request.algorithm).specialised_cores) {
-    throw std::invalid_argument("--role-plan applies to multicore only");
+    throw std::invalid_argument(refusal("--role-plan"));
   }
   if (at_file && request.inputs == "file") {
     plan.role_plan = at_file->role_plan;

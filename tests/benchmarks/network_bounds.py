@@ -34,7 +34,7 @@ def model(build, machine, nodes, cores, out):
 def simulate(build, machine, nodes, cores, scale, network, out):
     path = os.path.join(out, f"sim-{machine}-{nodes}.json")
     command = [os.path.join(build, "sim/gups-sim"), "--machine", machine, "--nodes", str(nodes), "--cores-per-node",
-               str(cores), "--network-scale", f"{scale:.6g}", "--network", network, "--verify", "checksum",
+               str(cores), "--bandwidth-scale", f"{scale:.6g}", "--network", network, "--verify", "checksum",
                "--mechanisms", "wire",
                "--link-load", "--quiet", "--json", path]
     done = subprocess.run(command, capture_output=True, text=True)

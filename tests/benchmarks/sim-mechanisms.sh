@@ -24,7 +24,7 @@ start=$(date +%s)
 for n in $counts; do
   for set in $sets; do
     echo "bench: $algo, $n nodes, mechanisms $set" >&2
-    build/sim/gups-sim --quiet --algo "$algo" --nodes "$n" --verify no --mechanisms "$set" \
+    build/sim/gups-sim --quiet --algo "$algo" --nodes "$n" --verify none --mechanisms "$set" \
       --min-updates-per-node "$min" --json "$out/$algo-$n-$set.json" >/dev/null
   done
 done

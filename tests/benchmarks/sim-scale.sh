@@ -29,7 +29,7 @@ out="results/bench-sim-scale/$level-$tag"
 mkdir -p "$out"
 for n in $counts; do
   echo "bench: $n nodes ($((n * 4)) ranks), $updates updates per node, budget ${max_wall} s" >&2
-  build/sim/gups-sim --quiet --nodes "$n" "${per_node[@]}" --verify no --max-wall "$max_wall" --network "$level" \
+  build/sim/gups-sim --quiet --nodes "$n" "${per_node[@]}" --verify none --max-wall "$max_wall" --network "$level" \
     --mechanisms "$mechanisms" \
     --json "$out/multicore-$n.json" >/dev/null || true
 done

@@ -18,12 +18,12 @@ sim=build/sim/gups-sim
 model=build/models/gups-model
 for n in $counts; do
   echo "bench: $n nodes" >&2
-  $sim --quiet --nodes "$n" --algo multicore --updates-per-node "$updates" --network-scale 1000 --zero-latency \
-    --verify no --json "$out/fast-network-$n.json" >/dev/null
+  $sim --quiet --nodes "$n" --algo multicore --updates-per-node "$updates" --bandwidth-scale 1000 --zero-latency \
+    --verify none --json "$out/fast-network-$n.json" >/dev/null
   $sim --quiet --nodes "$n" --algo multicore --updates-per-node "$updates" --costs zero \
-    --verify no --json "$out/zero-cpu-$n.json" >/dev/null
-  $sim --quiet --nodes "$n" --algo multicore --updates-per-node "$updates" --verify no --json "$out/bgp-multicore-$n.json" >/dev/null
-  $sim --quiet --nodes "$n" --algo routed --updates-per-node "$updates" --verify no --json "$out/bgp-routed-$n.json" >/dev/null
+    --verify none --json "$out/zero-cpu-$n.json" >/dev/null
+  $sim --quiet --nodes "$n" --algo multicore --updates-per-node "$updates" --verify none --json "$out/bgp-multicore-$n.json" >/dev/null
+  $sim --quiet --nodes "$n" --algo routed --updates-per-node "$updates" --verify none --json "$out/bgp-routed-$n.json" >/dev/null
   $model --algorithm multicore,routed --nodes "$n" --json "$out/model-$n.json" >/dev/null
 done
 python3 - "$out" "$counts" <<'PY'

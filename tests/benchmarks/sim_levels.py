@@ -20,35 +20,33 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 from analysis.results import kept_benchmark_result, provenance  # noqa: E402
+from analysis.run import programs  # noqa: E402
+from analysis.study_tools import mechanisms_for  # noqa: E402
 SIM = os.path.join(ROOT, "build", "sim", "gups-sim")
-MECHANISMS = {"multicore": "wire,receive-batches,dma,mesh,paper-buckets", "routed": "wire,receive-batches,dma,mesh"}
 # name: (machine, algorithm, extra gups-sim options, what it is)
 CASES = {
     "bgp-multicore": ("bgp", "multicore", [], "Blue Gene/P, multi-core, every mechanism"),
     "bgp-routed": ("bgp", "routed", [], "Blue Gene/P, single-core, every mechanism"),
     "bgl-routed": ("bgl", "routed", [], "Blue Gene/L, single-core, every mechanism"),
-    "bgp-multicore-slow-links": ("bgp", "multicore", ["--network-scale", "0.02"],
+    "bgp-multicore-slow-links": ("bgp", "multicore", ["--bandwidth-scale", "0.02"],
                                  "Blue Gene/P, multi-core, every mechanism, links 50 times slower (network-bound)"),
     "bgp-multicore-no-cpu": ("bgp", "multicore", ["--costs", "zero"],
                              "Blue Gene/P, multi-core, no CPU cost at all (network-bound, rendezvous sends)"),
 }
 
 
-def reference_buckets(machine):
-    """The sizes the machine file lists bucket sizes for (the paper-buckets mechanism needs one)."""
-    path = os.path.join(ROOT, "models", "machines", machine + ".json")
-    with open(path, encoding="utf-8") as f:
-        return {int(n) for n in json.load(f).get("reference_bucket_sizes", {})}
+def machine_file(machine):
+    with open(os.path.join(ROOT, "models", "machines", machine + ".json"), encoding="utf-8") as f:
+        return json.load(f)
 
 
 def command_of(case, nodes, level, args, path):
     machine, algorithm, extra, _ = CASES[case]
-    mechanisms = MECHANISMS[algorithm]
+    # The machine's mechanisms by the variant's traits (paper-buckets where the file lists the size).
+    mechanisms = mechanisms_for(programs.variant(os.path.join(ROOT, "build"), algorithm), nodes, machine_file(machine))
     if "--costs" in extra:
         mechanisms = "mesh"  # the other mechanisms model the machine's costs
-    elif nodes not in reference_buckets(machine):
-        mechanisms = mechanisms.replace(",paper-buckets", "")
-    command = [SIM, "--quiet", "--machine", machine, "--algo", algorithm, "--nodes", str(nodes), "--verify", "no",
+    command = [SIM, "--quiet", "--machine", machine, "--algo", algorithm, "--nodes", str(nodes), "--verify", "none",
                "--mechanisms", mechanisms, "--network", level, "--link-load", "--json", path] + extra
     if args.min_updates and "--costs" not in extra:
         command += ["--min-updates-per-node", str(args.min_updates)]

@@ -24,7 +24,7 @@ from analysis import results, study_tools  # noqa: E402  (provenance line, Markd
 from analysis.run import programs  # noqa: E402  (the programs' command lines)
 
 RULES = {"sizing": "dma", "reference": "dma,paper-buckets"}
-UNCONGESTED = ("--network-scale", "1000", "--zero-latency")
+UNCONGESTED = ("--bandwidth-scale", "1000", "--zero-latency")
 MAX_LENGTHENING = 4  # a run not settled at the default length runs once more, at most this many times as long
 
 
@@ -39,7 +39,7 @@ def model_row(build, machine, algorithm, nodes, rule, out):
 def simulate(build, machine, algorithm, nodes, rule, network, out, updates_per_node=None):
     path = os.path.join(out, f"sim-{machine}-{algorithm}-{nodes}-{rule}.json")
     command = programs.sim_command(programs.binary(build, "gups-sim"), machine, algorithm, nodes,
-                                   "--mechanisms", RULES[rule], "--network", network, "--verify", "no",
+                                   "--mechanisms", RULES[rule], "--network", network, "--verify", "none",
                                    *UNCONGESTED, "--json", path)
     if updates_per_node:
         command += ["--updates-per-node", str(updates_per_node)]

@@ -21,7 +21,7 @@ TOLERANCE = 0.01
 # each core's waits for input are throughput the bound does not count. Never above it by more than TOLERANCE.
 BALANCED_SHORTFALL = 0.03
 BALANCED = "within 2% of the slowest"
-UNCONGESTED = ["--network-scale", "1000", "--zero-latency"]
+UNCONGESTED = ["--bandwidth-scale", "1000", "--zero-latency"]
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
 

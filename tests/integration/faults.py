@@ -22,6 +22,10 @@ import sys
 import tempfile
 import time
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+from analysis.run import programs  # noqa: E402
+
 SECONDS_ALLOWED = 30.0
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
@@ -132,10 +136,10 @@ def inject(description, command, victim_name, signum, kill_target="victim", env=
 
 def mpi_faults(build, mpirun):
     gups = os.path.join(build, "kernel", "gups")
-    runs = [("direct", ["-np", "2", gups, "--algo", "direct", "--log2-table", "25"]),
-            ("routed", ["-np", "2", gups, "--algo", "routed", "--shape", "2x1x1", "--log2-table", "25"]),
-            ("multicore", ["-np", "4", gups, "--algo", "multicore", "--shape", "1x1x1", "--cores-per-node", "4",
-                           "--log2-table", "24"])]
+    runs = [(v["name"], ["-np", "4" if v["specialised_cores"] else "2", gups, "--algo", v["name"]] +
+             (["--shape", "1x1x1", "--cores-per-node", "4", "--log2-table", "24"] if v["specialised_cores"] else
+              ["--shape", "2x1x1", "--log2-table", "25"] if v["routes_over_torus"] else ["--log2-table", "25"]))
+            for v in programs.variants(build) if v["family"] == "update algorithm"]
     return [inject(f"mpirun gups --algo {algo}: one rank killed", [mpirun] + argv, "gups",
                    signal.SIGKILL, env=MPI_ENV) for algo, argv in runs]
 
@@ -143,7 +147,7 @@ def mpi_faults(build, mpirun):
 def sim_faults(build):
     sim = os.path.join(build, "sim", "gups-sim")
     long_run = [sim, "--quiet", "--shape", "8x8x8", "--updates-per-node", "1000000", "--words-per-node", "4096",
-                "--verify", "no"]
+                "--verify", "none"]
     return [inject("gups-sim: the simulation (smpimain) killed", long_run, "smpimain", signal.SIGKILL),
             inject("gups-sim itself killed", long_run, "smpimain", signal.SIGKILL, kill_target="command"),
             inject("gups-sim itself stopped", long_run, "smpimain", signal.SIGTERM, kill_target="command")]

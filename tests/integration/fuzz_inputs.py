@@ -106,7 +106,7 @@ def topology_cases(topology, out):
     cases = []
     cases += option_cases("gups-topology", topology, files, "--nodes", {**NOT_A_COUNT, "zero": "0"})
     cases += option_cases("gups-topology", topology, files, "--shape", NOT_A_SHAPE_OF_ANY_SIZE)
-    cases += option_cases("gups-topology", topology, files + ["--nodes", "8"], "--ranks-per-node",
+    cases += option_cases("gups-topology", topology, files + ["--nodes", "8"], "--cores-per-node",
                           {**NOT_A_COUNT, "above the range": "1025"})
     cases += option_cases("gups-topology", topology, files + ["--nodes", "8"], "--bandwidth-scale", NOT_A_RATE)
     cases += option_cases("gups-topology", topology, files + ["--nodes", "8"], "--wrap", {"unknown": "ring"})
@@ -140,10 +140,10 @@ def sim_cases(sim):
                               else {**values, "zero": "0"})
     cases += option_cases("gups-sim", sim, ["--quiet"], "--nodes", {**NOT_A_COUNT, "zero": "0"})
     cases += option_cases("gups-sim", sim, ["--quiet"], "--shape", NOT_A_SHAPE_OF_ANY_SIZE)
-    cases += option_cases("gups-sim", sim, quiet, "--network-scale", NOT_A_RATE)
+    cases += option_cases("gups-sim", sim, quiet, "--bandwidth-scale", NOT_A_RATE)
     cases += option_cases("gups-sim", sim, quiet, "--max-wall", {"negative": "-1", "not a number": "nan",
                                                                 "non-numeric": "abc"})
-    cases += option_cases("gups-sim", sim, quiet + ["--converge"], "--converge-tolerance",
+    cases += option_cases("gups-sim", sim, quiet + ["--converge"], "--settle-to",
                           {"negative": "-0.1", "zero": "0", "not a number": "nan"})
     cases += option_cases("gups-sim", sim, quiet, "--stream-offset", {"negative": "-1", "period": "1317624576693539401"})
     cases += option_cases("gups-sim", sim, quiet, "--mechanisms", {"unknown": "warp", "empty": "", "comma": ","})
