@@ -22,7 +22,7 @@ import tempfile
 # Beside this file, in the source and in the build.
 from sim_convergence import (SETTLED_TOLERANCE, against_the_interval, binds_line, interval_line, steady_verdict,
                              what_binds)
-from sim_options import (EXCHANGE_PROBE_OPTIONS, PROBE_OPTIONS, BadInput, Catalogue, check_applies, check_writable,
+from sim_options import (BadInput, Catalogue, check_applies, check_writable,
                          chosen_mechanisms, given, mechanism_options, parse_arguments)
 from sim_supervision import check_memory, last_progress, phase_walls, progress_notes, run_simulation
 
@@ -128,6 +128,12 @@ def progress_seconds(max_wall):
     return f"{max(0.5, min(5.0, max_wall / 4)) if max_wall else 5.0:g}"
 
 
+def passed_on(args, family):
+    """The probe family's options given to gups-sim that it passes on as given (option, value, ...)."""
+    return [a for option, families in args.catalogue.passed_on.items()
+            if family in families and (value := given(args, option)) is not None for a in (option, value)]
+
+
 def build_command(args, workdir, plan):
     """smpirun running gups-smpi with the plan's arguments; returns (command, SimGrid options)."""
     options = list(SMPI_OPTIONS)
@@ -144,13 +150,11 @@ def build_command(args, workdir, plan):
     command += [f"--cfg={o}" for o in options] + ["--log=root.thres:warning"]
     command += [GUPS_SMPI] + plan["kernel_arguments"]
     if plan.get("probe") == "exchange":  # the network alone: no CPU cost is charged
-        command += [a for option in EXCHANGE_PROBE_OPTIONS + ("--sizes",)
-                    if (value := given(args, option)) is not None for a in (option, value)]
+        command += passed_on(args, args.catalogue.EXCHANGE)
         command += ["--json", os.path.join(workdir, "raw.json"), "--message-layer", args.message_layer]
         return command, options
     if "probe" in plan:
-        command += [a for option in PROBE_OPTIONS if option != "--memory-words"
-                    and (value := given(args, option)) is not None for a in (option, value)]
+        command += passed_on(args, args.catalogue.APEX_MAP)
         command += ["--json", os.path.join(workdir, "raw.json")]
         if args.algo == "apex-map-mpi":
             command += ["--message-layer", args.message_layer]

@@ -23,18 +23,10 @@ MECHANISMS = {
 AUTO_LEVEL_HELP = "flow up to a size, queue above (gups-topology's rule: gups-topology --help)"
 
 
-# The probe's own options, passed to it as given (it checks them).
-PROBE_OPTIONS = {
-    "--memory-words": "M, the global array in words (default: 65536 per process in a simulation)",
-    "--alpha": "temporal locality, above 0 and at most 1 (default 1)",
-    "--block-words": "L, words per access (default 1)",
-    "--indices": "I, accesses per process and repetition (default 1024)",
-    "--repeats": "N, repetitions (default 1)",
-    "--receive-buffers": "B (apex-map-mpi): outstanding requests (default 32)",
-    "--send-handles": "SMSG (apex-map-mpi): outstanding sends (default 64)",
-    "--serve-per-turn": "NSER (apex-map-mpi): requests served per turn (default 16)",
-    "--seed": "the indices' random streams (default 1)",
-}
+# A probe's options that gups-sim does not pass on: it writes the charges from the machine file itself, and
+# --inject-errors is the probe's own testing aid. The others it does not have are passed on as given (the probe
+# checks them), from the probes' own declarations (gups-topology --catalogue's program_options).
+NOT_PASSED_ON = ("--charges", "--inject-errors")
 
 
 class Catalogue:
@@ -42,6 +34,8 @@ class Catalogue:
     variants (kernel/core/variants.def), by family."""
 
     UPDATE, APEX_MAP, EXCHANGE = "update algorithm", "Apex-Map implementation", "global-exchange probe"
+    # Each probe family's program, as program_options names it, and what the family is called in a sentence.
+    PROBE_FAMILIES = {APEX_MAP: ("apex-map", "the Apex-Map probe"), EXCHANGE: ("exchange", "the global-exchange probes")}
 
     def __init__(self, document):
         self.levels = {level["name"]: level for level in document["network_levels"]}
@@ -49,6 +43,8 @@ class Catalogue:
         self.default_updates_per_node = document["default_updates_per_node"]
         self.option_scopes = {row["option"]: row for row in document["option_scopes"]}
         self.renamed_options = document["renamed_options"]
+        self.program_options = document["program_options"]
+        self.passed_on = {}  # option -> the probe families that take it, once parse_arguments has added them
 
     def names(self, *families):
         return tuple(v["name"] for v in self.variants if v["family"] in families)
@@ -62,6 +58,13 @@ class Catalogue:
 
     def exchange_probes(self):
         return self.names(self.EXCHANGE)
+
+    def probe_options(self, family):
+        """The rows of a probe family's own options ({"name", "help", ...}), in its parser's order."""
+        return self.program_options[self.PROBE_FAMILIES[family][0]]
+
+    def families_with(self, option):
+        return [family for family in self.PROBE_FAMILIES if any(o["name"] == option for o in self.probe_options(family))]
 
     def scope_help(self, gups_option):
         """"routed, multicore: " before the help of an option that becomes gups's `gups_option`."""
@@ -89,10 +92,25 @@ class Catalogue:
                     parser.error(row["message"])
 
 
+def add_probe_options(parser, catalogue):
+    """The probes' options gups-sim does not have itself, one group per probe family, each option once (an option
+    two families share in the first's group, its other help named in the second's title)."""
+    own = {option for action in parser._actions for option in action.option_strings}
+    added = {}
+    for family, (_, label) in Catalogue.PROBE_FAMILIES.items():
+        rows = [r for r in catalogue.probe_options(family) if r["name"] not in own and r["name"] not in NOT_PASSED_ON]
+        shared = [r for r in rows if r["name"] in added]
+        also = "; also " + "; ".join(f"{r['name']}: {r['help']}" for r in shared) if shared else ""
+        group = parser.add_argument_group(f"{label} (--algo {or_list(catalogue.names(family))}){also}")
+        for row in rows:
+            if row["name"] not in added:
+                group.add_argument(row["name"], help=row["help"])
+            added.setdefault(row["name"], []).append(family)
+    catalogue.passed_on = added
+
+
 def or_list(names):
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
-# The options the global-exchange probes share with Apex-Map (the others are its own).
-EXCHANGE_PROBE_OPTIONS = ("--repeats",)
 
 
 def given(args, option):
@@ -212,13 +230,9 @@ def parse_arguments(argv, catalogue):
                    help=f"default {SETTLED_TOLERANCE} ({SETTLED_TOLERANCE * 100:g}%%, as the steady-state verdict)")
     p.add_argument("--converge-max-updates", type=int, default=65536,
                    help="most updates per node --converge runs (default 65536)")
-    probe = p.add_argument_group("the Apex-Map probe (--algo apex-map-mpi or apex-map-rma; docs/apexmap.md)")
-    for option, what in PROBE_OPTIONS.items():
-        probe.add_argument(option, help=what)
-    exchange = p.add_argument_group("the global-exchange probes (--algo bisection, exchange or all-to-all; "
-                                    "docs/networks.md; --repeats as above, default: 4 MiB per process)")
-    exchange.add_argument("--sizes", help="message sizes in bytes, a comma list, K and M for 1024 and 1024^2 "
-                                          "(default: bisection 1M, the others 8 B to 1M by factors of 8)")
+    # gups-topology plans the Apex-Map probe's array (its default is a simulation's, not the probe's).
+    p.add_argument("--memory-words", help="the Apex-Map probe's M, the global array in words (default: 65536 per "
+                                          "process in a simulation)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--explain", action="store_true",
                    help="first print how gups-model predicts this run (gups-model --explain): the role plan (the "
@@ -227,6 +241,7 @@ def parse_arguments(argv, catalogue):
     p.add_argument("--plan-only", action="store_true",
                    help="print gups-topology's plan of this run as JSON (ranks, memory estimate, network level) and "
                         "stop: what a launcher needs to ask a scheduler for")
+    add_probe_options(p, catalogue)
     catalogue.refuse_old_spellings(argv, p)
     args = p.parse_args(argv)
     args.catalogue = catalogue
@@ -285,13 +300,13 @@ def check_writable(path, option):
 def check_applies(args, plan):
     """What only routing algorithms have (the plan says whether this one routes), and what only the probe has;
     raises BadInput."""
-    probe_options = [o for o in PROBE_OPTIONS if given(args, o) is not None]
-    if plan.get("probe") == "exchange":
-        probe_options = [o for o in probe_options if o not in EXCHANGE_PROBE_OPTIONS]
-        if probe_options:
-            raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe, not to the global-exchange probes")
-    elif args.sizes is not None:
-        raise BadInput(f"--sizes applies to the global-exchange probes (--algo {or_list(args.catalogue.exchange_probes())})")
+    catalogue = args.catalogue
+    family = catalogue.variant(args.algo)["family"]
+    for option in ["--memory-words"] + list(catalogue.passed_on):
+        families = catalogue.families_with(option)
+        if given(args, option) is not None and family not in families:
+            takes = " and ".join(Catalogue.PROBE_FAMILIES[f][1] for f in families)
+            raise BadInput(f"{option} applies to {takes} (--algo {or_list(catalogue.names(*families))})")
     if "probe" in plan:
         update_options = [o for o, default in (("--link-load", False), ("--converge", False),
                                                ("--stream-offset", DEFAULT_STREAM_OFFSET), ("--updates-per-node", None),
@@ -305,7 +320,6 @@ def check_applies(args, plan):
     if probe_options:
         raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe (--algo {' or '.join(args.catalogue.probes())})")
     # gups-sim's options that become gups's, refused in gups's words for what they become.
-    catalogue = args.catalogue
     if args.chosen_mechanisms:
         catalogue.refuse_out_of_scope("--dma-injection", "--mechanisms", args.algo)
     if args.link_load:

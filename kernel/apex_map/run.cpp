@@ -12,22 +12,15 @@ namespace gups::apex_map {
 
 bool is_implementation(std::string_view name) { return is_variant_of(name, VariantFamily::apex_map); }
 
-ParsedProbe parse_probe_command_line(int argc, const char* const* argv, const std::vector<std::string>& names,
-                                     std::uint64_t processes) {
-  ParsedProbe parsed;
-  auto& config = parsed.config;
+void declare_probe_options(CLI::App& app, ProbeConfig& config, std::uint64_t& memory_words,
+                           const std::vector<std::string>& names) {
   auto& p = config.parameters;
-  CLI::App app{"Apex-Map (Strohmaier and Shan): global data access with temporal locality alpha and spatial "
-               "locality L, over MPI. Each process reads I blocks of L words whose starts follow a power "
-               "distribution shifted toward its own memory, and sums them.",
-               "gups"};
   std::string names_text;
   for (const auto& name : names) names_text += (names_text.empty() ? "" : "|") + name;
   app.add_option("--algo", config.algorithm, "the probe's implementation")
       ->required()
       ->check(CLI::IsMember(names))
       ->option_text("{" + names_text + "}");
-  std::uint64_t memory_words = 0;
   app.add_option("--memory-words", memory_words,
                  fmt::format("M: the global array in 64-bit words, a multiple of the processes "
                              "[{} per process]",
@@ -54,6 +47,19 @@ ParsedProbe parse_probe_command_line(int argc, const char* const* argv, const st
   app.add_option("--inject-errors", config.inject_errors,
                  "testing aid: change this many words of each process's share before the run, so that the sums "
                  "that read them are wrong");
+}
+
+ParsedProbe parse_probe_command_line(int argc, const char* const* argv, const std::vector<std::string>& names,
+                                     std::uint64_t processes) {
+  ParsedProbe parsed;
+  auto& config = parsed.config;
+  auto& p = config.parameters;
+  CLI::App app{"Apex-Map (Strohmaier and Shan): global data access with temporal locality alpha and spatial "
+               "locality L, over MPI. Each process reads I blocks of L words whose starts follow a power "
+               "distribution shifted toward its own memory, and sums them.",
+               "gups"};
+  std::uint64_t memory_words = 0;
+  declare_probe_options(app, config, memory_words, names);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -13,6 +13,10 @@
 #include "kernel/apex_map/access.hpp"
 #include "kernel/core/shared_cores.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace gups::apex_map {
 
 // Whether gups --algo NAME is one of the probe's implementations (variants.def).
@@ -38,6 +42,10 @@ struct ParsedProbe {
 };
 
 
+// The probe's options, declared on `app` (the probe's parser; gups-topology
+// --catalogue exports them for gups-sim). --memory-words goes to `memory_words`.
+void declare_probe_options(CLI::App& app, ProbeConfig& config, std::uint64_t& memory_words,
+                           const std::vector<std::string>& names);
 ParsedProbe parse_probe_command_line(int argc, const char* const* argv, const std::vector<std::string>& names,
                                      std::uint64_t processes);
 

@@ -10,6 +10,10 @@
 #include "kernel/core/shared_table.hpp"
 #include "kernel/core/table_layout.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace gups {
 
 // How a run checks its final table: every word (distributed, the HPCC way),
@@ -123,6 +127,17 @@ struct ParsedCommandLine {
 
 // Pure: no MPI, no printing. `algorithms` lists the names --algo accepts;
 // `simulated` adds the options of the SMPI build.
+// gups's options whose values are names, as given, before they become the
+// RunConfig's.
+struct GupsOptionText {
+  explicit GupsOptionText(const RunConfig& config);
+  std::string algorithm, owner, protection, handoffs, sends;
+};
+// gups's options on `app`: what parse_command_line parses, and what
+// gups-topology --catalogue exports (the simulated build's) for gups-sim.
+void declare_gups_options(CLI::App& app, RunConfig& config, GupsOptionText& text,
+                          const std::vector<std::string>& algorithms, bool simulated);
+
 ParsedCommandLine parse_command_line(int argc, const char* const* argv,
                                      const std::vector<std::string>& algorithms,
                                      bool simulated = false);

@@ -124,20 +124,12 @@ std::optional<std::uint64_t> payload_sender(const std::uint64_t* words, std::uin
   return sender;
 }
 
-ParsedProbe parse_probe_command_line(int argc, const char* const* argv, std::uint64_t processes) {
-  ParsedProbe parsed;
-  auto& config = parsed.config;
-  CLI::App app{"Global-exchange probes (after the Cray X1 evaluation's tests): bisection (the lower half of the "
-               "processes sends to the upper half, i -> i + n/2), exchange (i with i + n/2, both ways) and "
-               "all-to-all (n - 1 pairwise steps: i sends to i + s and receives from i - s). Bandwidth by message "
-               "size, aggregate and per pair, every payload checked.",
-               "gups"};
+void declare_probe_options(CLI::App& app, ProbeConfig& config, std::string& sizes) {
   const auto names = variant_names(VariantFamily::exchange_probe);
   app.add_option("--algo", config.probe, "the probe")
       ->required()
       ->check(CLI::IsMember(names))
       ->option_text("{" + fmt::format("{}", fmt::join(names, "|")) + "}");
-  std::string sizes;
   app.add_option("--sizes", sizes,
                  "message sizes in bytes, a comma list, K and M for 1024 and 1024^2 [bisection: 1M; exchange: "
                  "8,64,512,4K,32K,256K,1M; all-to-all: 8,64,512,4K]");
@@ -153,6 +145,18 @@ ParsedProbe parse_probe_command_line(int argc, const char* const* argv, std::uin
   app.add_option("--inject-errors", config.inject_errors,
                  "testing aid: change this many words of every message process 0 sends, so that its receivers "
                  "find them wrong");
+}
+
+ParsedProbe parse_probe_command_line(int argc, const char* const* argv, std::uint64_t processes) {
+  ParsedProbe parsed;
+  auto& config = parsed.config;
+  CLI::App app{"Global-exchange probes (after the Cray X1 evaluation's tests): bisection (the lower half of the "
+               "processes sends to the upper half, i -> i + n/2), exchange (i with i + n/2, both ways) and "
+               "all-to-all (n - 1 pairwise steps: i sends to i + s and receives from i - s). Bandwidth by message "
+               "size, aggregate and per pair, every payload checked.",
+               "gups"};
+  std::string sizes;
+  declare_probe_options(app, config, sizes);
   try {
     app.parse(argc, argv);
     config.sizes = sizes.empty() ? default_sizes(config.probe) : parse_sizes(sizes);

@@ -15,6 +15,10 @@
 
 #include "kernel/core/shared_cores.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace gups::exchange {
 
 // Whether gups --algo NAME is one of the probes (variants.def).
@@ -80,6 +84,9 @@ struct ParsedProbe {
   ProbeConfig config;
 };
 
+// The probes' options, declared on `app` (the probes' parser; gups-topology
+// --catalogue exports them for gups-sim). --sizes goes to `sizes`, as given.
+void declare_probe_options(CLI::App& app, ProbeConfig& config, std::string& sizes);
 ParsedProbe parse_probe_command_line(int argc, const char* const* argv, std::uint64_t processes);
 
 struct SizeResult {

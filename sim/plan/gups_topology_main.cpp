@@ -13,6 +13,7 @@
 #include "kernel/core/cli_checks.hpp"
 #include "kernel/core/option_scopes.hpp"
 #include "kernel/core/renamed_options.hpp"
+#include "sim/plan/program_options.hpp"
 #include "kernel/core/program_variants.hpp"
 #include "kernel/exchange/run.hpp"
 #include "sim/plan/exchange_plan.hpp"
@@ -207,7 +208,8 @@ int main(int argc, char** argv) {
                                       {"variants", variants_json()},
                                       {"default_updates_per_node", gups::topology::default_updates_per_node_help()},
                                       {"option_scopes", option_scopes_json()},
-                                      {"renamed_options", renamed_options_json()}};
+                                      {"renamed_options", renamed_options_json()},
+                                      {"program_options", gups::topology::program_options_json()}};
     std::cout << both.dump() << "\n";
     return 0;
   }
