@@ -317,8 +317,6 @@ def check_applies(args, plan):
         if update_options:
             raise BadInput(f"{update_options[0]} applies to the update algorithms, not to the probes")
         return
-    if probe_options:
-        raise BadInput(f"{probe_options[0]} applies to the Apex-Map probe (--algo {' or '.join(args.catalogue.probes())})")
     # gups-sim's options that become gups's, refused in gups's words for what they become.
     if args.chosen_mechanisms:
         catalogue.refuse_out_of_scope("--dma-injection", "--mechanisms", args.algo)
