@@ -10,14 +10,6 @@ class BadInput(Exception):
     pass
 
 
-# Each can be switched on alone, so that what it changes can be seen (docs/simulator.md).
-MECHANISMS = {
-    "wire": "torus messages carry whole packets, headers and acks",
-    "receive-batches": "a receive call takes the packets waiting, up to a batch, at a cost per call and per packet",
-    "paper-buckets": "the bucket sizes of the paper's Table 4 instead of the sizing rule",
-    "dma": "a send is injected at once and travels without waiting for a posted receive (BG/P's DMA)",
-    "mesh": "partitions below the machine's torus.mesh_below_nodes have no wrap-around links",
-}
 
 
 AUTO_LEVEL_HELP = "flow up to a size, queue above (gups-topology's rule: gups-topology --help)"
@@ -44,6 +36,8 @@ class Catalogue:
         self.option_scopes = {row["option"]: row for row in document["option_scopes"]}
         self.renamed_options = document["renamed_options"]
         self.program_options = document["program_options"]
+        # gups-sim --mechanisms: name -> {"help", "program", "option"} (kernel/core/operation_charges.cpp)
+        self.mechanisms = {row["name"]: row for row in document["mechanisms"]}
         self.passed_on = {}  # option -> the probe families that take it, once parse_arguments has added them
 
     def names(self, *families):
@@ -205,7 +199,8 @@ def parse_arguments(argv, catalogue):
     p.add_argument("--mechanisms", default="none",
                    help=f"{catalogue.scope_help('--dma-injection')}mechanisms of the machine modelled beyond Eq. 7: "
                         "none (default), "
-                        "all, or a comma list of " + ", ".join(f"{name} ({what})" for name, what in MECHANISMS.items()))
+                        "all, or a comma list of " + ", ".join(f"{name} ({row['help']})"
+                                                             for name, row in catalogue.mechanisms.items()))
     p.add_argument("--reception-fifo", type=int, default=0,
                    help="with the dma mechanism: messages a receiving core's channel holds that no receive has "
                         "taken yet, before sends to it wait (default 0: unbounded)")
@@ -250,35 +245,32 @@ def parse_arguments(argv, catalogue):
 
 def chosen_mechanisms(args):
     """The mechanisms asked for, in a fixed order; raises BadInput."""
+    mechanisms = args.catalogue.mechanisms
     asked = [m.strip() for m in args.mechanisms.split(",") if m.strip()]
     if asked == ["all"]:
-        return list(MECHANISMS)
+        return list(mechanisms)
     if asked == ["none"]:
         return []
-    unknown = [m for m in asked if m not in MECHANISMS]
+    unknown = [m for m in asked if m not in mechanisms]
     if unknown or not asked:
         raise BadInput(f"--mechanisms: unknown {', '.join(unknown) or 'empty list'}; "
-                       f"give none, all, or a comma list of {', '.join(MECHANISMS)}")
+                       f"give none, all, or a comma list of {', '.join(mechanisms)}")
     if "mesh" in asked and args.wrap is not None:
         raise BadInput("--wrap sets the wrap-around links itself: leave the mesh mechanism out")
     for name in ("wire", "dma"):
         if name in asked and args.message_layer == "mpi":
             raise BadInput(f"--mechanisms {name} needs --message-layer s4u (SMPI's calls send payloads only, "
                            "rendezvous)")
-    return [m for m in MECHANISMS if m in asked]
+    return [m for m in mechanisms if m in asked]
 
 
 def mechanism_options(args):
     """gups-smpi's options for the chosen mechanisms (the paper's buckets come with the plan); raises BadInput."""
     if args.reception_fifo < 0:
         raise BadInput("--reception-fifo must be 0 (unbounded) or more")
-    options = []
-    if "wire" in args.chosen_mechanisms:
-        options.append("--wire-packets")
-    if "receive-batches" in args.chosen_mechanisms:
-        options.append("--receive-batches")
+    rows = args.catalogue.mechanisms
+    options = [rows[m]["option"] for m in args.chosen_mechanisms if rows[m]["program"] == "gups"]
     if "dma" in args.chosen_mechanisms:
-        options.append("--dma-injection")
         if args.reception_fifo:
             options += ["--reception-fifo", str(args.reception_fifo)]
     elif args.reception_fifo:

@@ -83,4 +83,21 @@ std::vector<OperationCharges> read_core_charges(const std::string& path) {
   }
 }
 
+const std::vector<MechanismRow>& mechanism_rows() {
+  // Each can be switched on alone, so that what it changes can be seen (docs/simulator.md).
+  static const std::vector<MechanismRow> rows{
+      {"wire", "torus messages carry whole packets, headers and acks", "gups", "--wire-packets"},
+      {"receive-batches",
+       "a receive call takes the packets waiting, up to a batch, at a cost per call and per packet", "gups",
+       "--receive-batches"},
+      {"paper-buckets", "the bucket sizes of the paper's Table 4 instead of the sizing rule", "gups-topology",
+       "--paper-buckets"},
+      {"dma", "a send is injected at once and travels without waiting for a posted receive (BG/P's DMA)", "gups",
+       "--dma-injection"},
+      {"mesh", "partitions below the machine's torus.mesh_below_nodes have no wrap-around links", "gups-topology",
+       "--wrap machine"},
+  };
+  return rows;
+}
+
 }  // namespace gups

@@ -10,11 +10,24 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernel/core/packet_format.hpp"
 
 namespace gups {
+
+// The mechanisms gups-sim --mechanisms names, once: each one's name, what
+// it models, and the option of the program that switches it on (gups's
+// flags below, or gups-topology's plan). gups-topology --catalogue exports
+// them.
+struct MechanismRow {
+  std::string_view name;
+  std::string_view help;
+  std::string_view program;  // "gups" or "gups-topology"
+  std::string_view option;   // as the program spells it
+};
+const std::vector<MechanismRow>& mechanism_rows();
 
 // Mechanisms of the machine a simulation can model beyond Eq. 7 (all off:
 // what Eq. 7 assumes), each with a switch so that its effect can be seen.

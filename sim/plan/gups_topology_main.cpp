@@ -61,6 +61,15 @@ nlohmann::ordered_json option_scopes_json() {
   return rows;
 }
 
+// gups-sim --mechanisms: each mechanism and the option that switches it on.
+nlohmann::ordered_json mechanisms_json() {
+  auto rows = nlohmann::ordered_json::array();
+  for (const auto& row : gups::mechanism_rows()) {
+    rows.push_back({{"name", row.name}, {"help", row.help}, {"program", row.program}, {"option", row.option}});
+  }
+  return rows;
+}
+
 // The old spellings a program refuses (kernel/core/renamed_options.cpp), for gups-sim's.
 nlohmann::ordered_json renamed_options_json() {
   auto rows = nlohmann::ordered_json::array();
@@ -209,7 +218,8 @@ int main(int argc, char** argv) {
                                       {"default_updates_per_node", gups::topology::default_updates_per_node_help()},
                                       {"option_scopes", option_scopes_json()},
                                       {"renamed_options", renamed_options_json()},
-                                      {"program_options", gups::topology::program_options_json()}};
+                                      {"program_options", gups::topology::program_options_json()},
+                                      {"mechanisms", mechanisms_json()}};
     std::cout << both.dump() << "\n";
     return 0;
   }
