@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "kernel/core/cli_checks.hpp"
+#include "kernel/core/option_scopes.hpp"
 #include "kernel/core/run_config.hpp"
 #include "models/src/bounds.hpp"
 #include "models/src/host_placement.hpp"
@@ -251,10 +252,10 @@ int main(int argc, char** argv) {
   app.add_option("--lookahead", request.options.lookahead, "updates in flight per node")
       ->check(CLI::Range(std::uint64_t{1}, gups::kMaxLookahead))
       ->capture_default_str();
-  app.add_option("--cores-per-node", request.options.cores_per_node, "multicore: cores per node (default: machine's)")
+  app.add_option("--cores-per-node", request.options.cores_per_node, gups::scope_help("--role-plan") + "cores per node (default: machine's)")
       ->check(CLI::Range(1u, 256u));
   app.add_option("--role-plan", request.options.role_plan,
-                 "multicore: what each core does: paper (min(d, k-1) routing cores, the rest updating), best "
+                 gups::scope_help("--role-plan") + "what each core does: paper (min(d, k-1) routing cores, the rest updating), best "
                  "(the planner's: pipelines, routers and updaters balanced by their costs), or a plan such as "
                  "2xX/YZ+3 (default: the machine file's role_plan, else paper, as gups runs)");
   app.add_option("--processes-per-node", request.options.processes_per_node,

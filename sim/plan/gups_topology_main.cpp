@@ -114,10 +114,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"machine", "balanced"}))
       ->capture_default_str();
   app.add_option("--cores-per-node", request.cores_per_node,
-                 "multicore: cores per node (0: the machine's); direct: processes per node; routed: 1")
+                 gups::scope_help("--role-plan") + "cores per node (0: the machine's); direct: processes per node; "
+                     "routed: 1")
       ->check(CLI::Range(0u, 1024u));
   app.add_option("--role-plan", request.role_plan,
-                 "multicore: paper, best (the planner's) or a plan such as 2xX/YZ+3 (default: the machine's)");
+                 gups::scope_help("--role-plan") +
+                     "paper, best (the planner's) or a plan such as 2xX/YZ+3 (default: the machine's)");
   app.add_option("--log2-table", log2_table, "table of 2^N words (default: --words-per-node)")
       ->check(CLI::Range(1u, 62u));
   app.add_option("--words-per-node", request.words_per_node, "table words per node, at least")
