@@ -35,9 +35,8 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"analysis: error: {message} ({self.prog} --help)\n")
 
 
-def parser():
-    p = OneLineParser(prog="python3 -m analysis", description=__doc__)
-    sub = p.add_subparsers(dest="command", required=True)
+def add_sweep_plot_report_parser(sub):
+    """sweep, plot and report: one results folder."""
     for name in ("sweep", "plot", "report"):
         s = sub.add_parser(name)
         s.add_argument("--out", required=True, help="results folder")
@@ -61,6 +60,10 @@ def parser():
             s.add_argument("--resume", action="store_true",
                            help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
             slurm.add_arguments(s)
+
+
+def add_main_parser(sub):
+    """analysis main."""
     s = sub.add_parser("main", help="the main job after the builds: this host validated, Table 3 and Table 4 "
                                     "predicted within a wall budget, and the report (analysis/main-job.sh)")
     s.add_argument("--out", default=os.path.join(ROOT, "results", "main"), help="results folder")
@@ -70,6 +73,10 @@ def parser():
     s.add_argument("--host-log2-table", type=int, default=22, help="this host: measured table of 2^N words")
     s.add_argument("--host-updates-per-node", type=int, default=65536, help="this host: simulated updates per node")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+
+
+def add_study_parser(sub):
+    """analysis study."""
     s = sub.add_parser("study", help="the paper's Table 4 or Table 3, predicted by gups-model and gups-sim; "
                                      "whatif: any machine-file field varied, modelled and simulated")
     s.add_argument("which", choices=["table4", "table3", "whatif"])
@@ -122,6 +129,10 @@ def parser():
     slurm.add_arguments(s)
     s.add_argument("--source", default=ROOT, help=argparse.SUPPRESS)
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+
+
+def add_table2_parser(sub):
+    """analysis table2."""
     s = sub.add_parser("table2", help="the paper's Table 2 on this host: threads sharing one table, lost updates "
                                       "and the rate by protection (gups-shared-table)")
     s.add_argument("--out", required=True, help="results folder")
@@ -132,6 +143,10 @@ def parser():
     s.add_argument("--rate-runs", type=int, default=5, help="(b): runs of each case")
     s.add_argument("--threads", type=int, default=0, help="k (default: the cores this process may use)")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+
+
+def add_explain_parser(sub):
+    """analysis explain."""
     s = sub.add_parser("explain", help="which mechanism, at which value, accounts for a measured GUPS column "
                                         "(the model inverted, then confirmed by simulation)")
     s.add_argument("--machine", default="bgp", help="machine name or path")
@@ -162,6 +177,10 @@ def parser():
                    help="seconds for the whole command; a size whose simulations would end past it is left to the "
                         "model (default 600; 0: no limit)")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+
+
+def add_apexmap_parser(sub):
+    """analysis apexmap."""
     s = sub.add_parser("apexmap", help="Apex-Map's (alpha, L) surfaces measured on this host, simulated on a machine and "
                                         "modelled: two-sided MPI against one-sided MPI-3, and the uniform "
                                         "single-word corner beside RandomAccess")
@@ -184,6 +203,10 @@ def parser():
                                      "against another, one network level against another)")
     s.add_argument("--resume", action="store_true", help="keep the points whose finished results are in OUT/raw")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+
+
+def add_probes_parser(sub):
+    """analysis probes."""
     s = sub.add_parser("probes", help="the global-exchange probes (bisection, exchange, all-to-all) measured on this "
                                        "host and simulated on a machine: bandwidth by message size, the all-to-all's "
                                        "share of its peak by shape, the measured B in the network bound")
@@ -210,9 +233,26 @@ def parser():
                    help="the model's network bound 4B/b for this update algorithm's bytes per update (default multicore)")
     s.add_argument("--resume", action="store_true", help="keep the results whose finished JSON is in OUT/raw")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
+
+
+def add_task_parser(sub):
+    """analysis task."""
     s = sub.add_parser("task", help=argparse.SUPPRESS)  # one task of a Slurm array: TASKS.json INDEX
     s.add_argument("file")
     s.add_argument("index", type=int)
+
+
+def parser():
+    p = OneLineParser(prog="python3 -m analysis", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    add_sweep_plot_report_parser(sub)
+    add_main_parser(sub)
+    add_study_parser(sub)
+    add_table2_parser(sub)
+    add_explain_parser(sub)
+    add_apexmap_parser(sub)
+    add_probes_parser(sub)
+    add_task_parser(sub)
     return p
 
 
