@@ -223,13 +223,8 @@ int run(const Request& request) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Request request;
-  CLI::App app{
-      "gups-model: the CPU bounds (Eq. 1, Eq. 6/7) and the network bound 4B/b of RandomAccess on a "
-      "machine file's torus"};
+// What is modelled: the machine, the algorithms, the sizes, the plan.
+void declare_case_options(CLI::App& app, Request& request) {
   app.add_option("--machine,-m", request.machine, "machine name (models/machines/NAME.json) or path")
       ->capture_default_str();
   app.add_option("--algorithm,--algo,-a", request.algorithms, fmt::format("{} (comma list)", fmt::join(gups::algorithm_names(), ", ")))
@@ -266,6 +261,10 @@ int main(int argc, char** argv) {
                  "best (the mode planner's table: modes 1, 6 and 8, each with its best placement) or a mode of the "
                  "paper's Table 1 for the algorithms' series (default: the machine file's mapping_mode)")
       ->check(CLI::IsMember({"best", "1", "5", "6", "7", "8"}));
+}
+
+// How it is modelled and reported.
+void declare_report_options(CLI::App& app, Request& request) {
   app.add_option("--buckets", request.buckets,
                  "bucket sizes: sizing (floor(look-ahead / buckets), what gups uses) or reference (the "
                  "machine file's published sizes where listed)")
@@ -297,6 +296,17 @@ int main(int argc, char** argv) {
   app.add_flag("--schema", request.schema,
                "print the machine file's inputs (field, unit, meaning, default, whether it carries a range) as JSON "
                "and stop");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Request request;
+  CLI::App app{
+      "gups-model: the CPU bounds (Eq. 1, Eq. 6/7) and the network bound 4B/b of RandomAccess on a "
+      "machine file's torus"};
+  declare_case_options(app, request);
+  declare_report_options(app, request);
   try {
     gups::cli::refuse_old_spellings(app, argc, argv);
     app.parse(argc, argv);
