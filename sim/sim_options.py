@@ -60,6 +60,10 @@ class Catalogue:
     def families_with(self, option):
         return [family for family in self.PROBE_FAMILIES if any(o["name"] == option for o in self.probe_options(family))]
 
+    def gups_help(self, option):
+        """gups's own help of an option gups-sim passes on under the same name (program_options.gups)."""
+        return next(row["help"] for row in self.program_options["gups"] if row["name"] == option)
+
     def scope_help(self, gups_option):
         """"routed, multicore: " before the help of an option that becomes gups's `gups_option`."""
         return self.option_scopes[gups_option]["help"]
@@ -157,11 +161,13 @@ def parse_arguments(argv, catalogue):
     p.add_argument("--words-per-node", type=int, default=1024,
                    help="table words per node, at least (default 1024: the table need not be Blue Gene size)")
     p.add_argument("--log2-table", type=int, help="table size 2^N (overrides --words-per-node)")
-    p.add_argument("--lookahead", type=int, default=1024)
+    p.add_argument("--lookahead", type=int, default=1024,
+                   help=f"{catalogue.gups_help('--lookahead')} (default 1024)")
     p.add_argument("--nodes-per-host", default="1",
                    help="torus nodes on one of the machine's nodes, sharing its cores (tu follows how many of them "
                         "update at once); 'fill': as many as its cores hold, as mpirun places ranks (default 1)")
-    p.add_argument("--owner", default="division", choices=["division", "predict"])
+    p.add_argument("--owner", default="division", choices=["division", "predict"],
+                   help=f"{catalogue.gups_help('--owner')} (default division)")
     p.add_argument("--inputs", default="file", choices=["file", "low", "high"],
                    help="the machine's inputs: file (its values), or the input set of the model's low or high end of "
                         "its interval at this size (every ranged input at the side that lowers, or raises, the "
