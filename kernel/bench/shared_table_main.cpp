@@ -78,11 +78,10 @@ RunOutcome run_once(const Options& options, std::uint64_t updates, gups::Striped
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  Options options;
-  std::string protection_name = "none";
-  CLI::App app{"k threads updating one shared table (the paper's Table 2): rate and lost updates.",
-               "gups-shared-table"};
+namespace {
+
+// gups-shared-table's options; returns --locks, which needs --protection locks.
+CLI::Option* declare_options(CLI::App& app, Options& options, std::string& protection_name) {
   app.add_option("--log2-table", options.log2_table, "table size: 2^N words")
       ->check(CLI::Range(1u, 40u))
       ->capture_default_str();
@@ -100,36 +99,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 1000u))
       ->capture_default_str();
   app.add_option("--json", options.json_path, "also write the runs as JSON to this file");
-  try {
-    app.parse(argc, argv);
-    if (locks_option->count() > 0 && protection_name != "locks") {
-      throw CLI::ValidationError("--locks needs --protection locks");
-    }
-  } catch (const CLI::CallForHelp&) {
-    fmt::print("{}", app.help());
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    fmt::print(stderr, "gups-shared-table: error: {}\n", error.what());
-    return kExitBadInput;
-  }
-  options.protection = gups::protection_named(protection_name);
-  const std::uint64_t words = std::uint64_t{1} << options.log2_table;
-  const std::uint64_t updates = options.updates ? options.updates : 4 * words;
-  const unsigned cores = cores_of_this_process();
-  if (options.threads == 0) options.threads = cores;
-  if (const auto available = gups::available_host_memory_bytes()) {
-    if (auto shortfall = gups::memory_shortfall(8.0 * static_cast<double>(words), *available, "the table")) {
-      fmt::print(stderr, "gups-shared-table: error: {}\n", *shortfall);
-      return kExitBadInput;
-    }
-  }
-  if (options.threads > cores) {
-    fmt::print(stderr,
-               "gups-shared-table: note: {} threads on {} cores: threads take turns, which changes both the "
-               "rate and how often two updates meet\n",
-               options.threads, cores);
-  }
+  return locks_option;
+}
 
+// The runs, their lines and, if asked, their JSON; the exit status.
+int run_and_report(const Options& options, const std::string& protection_name, std::uint64_t words,
+                   std::uint64_t updates, unsigned cores) {
   std::optional<gups::StripedLocks> locks;
   if (options.protection == gups::Protection::locks) locks.emplace(options.locks);
   const std::string protection_text =
@@ -173,4 +148,45 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  std::string protection_name = "none";
+  CLI::App app{"k threads updating one shared table (the paper's Table 2): rate and lost updates.",
+               "gups-shared-table"};
+  auto* locks_option = declare_options(app, options, protection_name);
+  try {
+    app.parse(argc, argv);
+    if (locks_option->count() > 0 && protection_name != "locks") {
+      throw CLI::ValidationError("--locks needs --protection locks");
+    }
+  } catch (const CLI::CallForHelp&) {
+    fmt::print("{}", app.help());
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    fmt::print(stderr, "gups-shared-table: error: {}\n", error.what());
+    return kExitBadInput;
+  }
+  options.protection = gups::protection_named(protection_name);
+  const std::uint64_t words = std::uint64_t{1} << options.log2_table;
+  const std::uint64_t updates = options.updates ? options.updates : 4 * words;
+  const unsigned cores = cores_of_this_process();
+  if (options.threads == 0) options.threads = cores;
+  if (const auto available = gups::available_host_memory_bytes()) {
+    if (auto shortfall = gups::memory_shortfall(8.0 * static_cast<double>(words), *available, "the table")) {
+      fmt::print(stderr, "gups-shared-table: error: {}\n", *shortfall);
+      return kExitBadInput;
+    }
+  }
+  if (options.threads > cores) {
+    fmt::print(stderr,
+               "gups-shared-table: note: {} threads on {} cores: threads take turns, which changes both the "
+               "rate and how often two updates meet\n",
+               options.threads, cores);
+  }
+
+  return run_and_report(options, protection_name, words, updates, cores);
 }

@@ -18,8 +18,6 @@ FOLDERS = ("kernel", "sim", "models")
 LIMIT = 80
 # path:function -> why it may be longer (issue 72 splits these; each split removes its line).
 ALLOWED = {
-    "models/src/apex_map_model_main.cpp:main": "apex-map-model's options and its run in one; not yet split",
-    "kernel/bench/shared_table_main.cpp:main": "gups-shared-table's options and its runs in one; not yet split",
     "sim/sim_options.py:parse_arguments": "gups-sim's own options, one add_argument each (the probes' come from the catalogue); not yet split",
     "kernel/programs/gups_main.cpp:run": "the driver's phases in one sequence; not yet split",
     "models/src/gups_model_main.cpp:run": "gups-model's report sequence; not yet split",
