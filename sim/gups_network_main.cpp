@@ -210,15 +210,7 @@ int main(int argc, char** argv) {
   CLI::App app{"gups-network: a machine's network alone under global-exchange traffic, timed by a network level "
                "(queue, latency or packet); prints what it delivers against the peak of its longest line"};
   declare_options(app, c);
-  try {
-    gups::cli::refuse_old_spellings(app, argc, argv);
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "gups-network: error: " << e.what() << "\n";
-    return 2;
-  }
+  if (const auto status = gups::cli::parse_or_exit(app, argc, argv, "gups-network")) return *status;
   try {
     return drive(c);
   } catch (const std::invalid_argument& e) {

@@ -46,6 +46,10 @@ class Catalogue:
     def variant(self, name):
         return next(v for v in self.variants if v["name"] == name)
 
+    def names_with(self, trait):
+        """The update algorithms with a trait of variants.def ("routes_over_torus", "specialised_cores")."""
+        return tuple(v["name"] for v in self.variants if v["family"] == self.UPDATE and v[trait])
+
     def probes(self):
         """Every variant that is not an update algorithm."""
         return self.names(self.APEX_MAP, self.EXCHANGE)
@@ -214,8 +218,8 @@ def parse_arguments(argv, catalogue):
                    help=f"{catalogue.scope_help('--link-load')}measure how busy each dimension's torus links were (each message's bytes on "
                         "the links of its route), and name the resource that binds")
     p.add_argument("--no-run-ahead", dest="run_ahead", action="store_false",
-                   help=f"{catalogue.scope_help('--link-load')[:-2]}, at the levels that time messages themselves: each "
-                        "core waits out its "
+                   help=f"{', '.join(catalogue.names_with('routes_over_torus'))}, at the levels that time messages "
+                        "themselves: each core waits out its "
                         "work before every send and post, rather than handing them to the clock as events at the "
                         "end of that work (for comparison: the same results where no two events share a time)")
     p.add_argument("--no-early-looks", dest="early_looks", action="store_false",

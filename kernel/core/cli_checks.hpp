@@ -9,7 +9,10 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <iostream>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernel/core/renamed_options.hpp"
@@ -49,6 +52,22 @@ inline void refuse_old_spellings(const CLI::App& app, int argc, const char* cons
       if (row.old_value.empty() || value == row.old_value) throw CLI::ValidationError(renamed_message(row));
     }
   }
+}
+
+// A program's command line parsed, its old spellings refused first: the
+// exit status to return at once (0 after --help, 2 after one error line
+// "PROGRAM: error: ..."), or none to go on.
+inline std::optional<int> parse_or_exit(CLI::App& app, int argc, const char* const* argv, std::string_view program) {
+  try {
+    refuse_old_spellings(app, argc, argv);
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return 2;
+  }
+  return std::nullopt;
 }
 
 }  // namespace gups::cli

@@ -20,11 +20,4 @@ std::string renamed_message(const RenamedOption& row) {
          " (CHANGELOG.md, one name for one concept)";
 }
 
-const RenamedOption* renamed_value(std::string_view option, std::string_view value) {
-  for (const auto& row : renamed_options()) {
-    if (row.old_name == option && !row.old_value.empty() && row.old_value == value) return &row;
-  }
-  return nullptr;
-}
-
 }  // namespace gups

@@ -20,7 +20,5 @@ struct RenamedOption {
 const std::vector<RenamedOption>& renamed_options();
 // "--bandwidth-scale is now --bandwidth-scale (CHANGELOG, 2026-12-02)".
 std::string renamed_message(const RenamedOption& row);
-// The row renaming `value` of `option`, if any.
-const RenamedOption* renamed_value(std::string_view option, std::string_view value);
 
 }  // namespace gups

@@ -106,15 +106,7 @@ int main(int argc, char** argv) {
                "time per access of one process as the largest of what its core, its round trips and the busiest "
                "torus link need (docs/apexmap.md)"};
   declare_options(app, c);
-  try {
-    gups::cli::refuse_old_spellings(app, argc, argv);
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "apex-map-model: error: " << e.what() << "\n";
-    return 2;
-  }
+  if (const auto status = gups::cli::parse_or_exit(app, argc, argv, "apex-map-model")) return *status;
   try {
     return model(c);
   } catch (const std::invalid_argument& e) {

@@ -307,15 +307,7 @@ int main(int argc, char** argv) {
       "machine file's torus"};
   declare_case_options(app, request);
   declare_report_options(app, request);
-  try {
-    gups::cli::refuse_old_spellings(app, argc, argv);
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "gups-model: error: " << e.what() << "\n";
-    return 2;
-  }
+  if (const auto status = gups::cli::parse_or_exit(app, argc, argv, "gups-model")) return *status;
   try {
     return run(request);
   } catch (const std::invalid_argument& e) {

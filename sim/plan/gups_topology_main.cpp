@@ -303,15 +303,7 @@ int main(int argc, char** argv) {
                "--charges, the SimGrid platform, hostfile and per-core charges of the simulation"};
   declare_run_options(app, c);
   declare_output_options(app, c);
-  try {
-    gups::cli::refuse_old_spellings(app, argc, argv);
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "gups-topology: error: " << e.what() << "\n";
-    return 2;
-  }
+  if (const auto status = gups::cli::parse_or_exit(app, argc, argv, "gups-topology")) return *status;
   if (print_lists(c)) return 0;
   return plan_and_write(c);
 }
