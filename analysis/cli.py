@@ -59,6 +59,9 @@ def add_sweep_plot_report_parser(sub):
                                 "hold); model and simulation place them alike")
             s.add_argument("--resume", action="store_true",
                            help="keep the runs whose finished results are in OUT/raw (same command), run the rest")
+            s.add_argument("--allow-skips", action="store_true",
+                           help="exit 0 when measured runs that need more cores or nodes than there are were not "
+                                "run (default: the last line names them and the sweep exits 3)")
             slurm.add_arguments(s)
 
 

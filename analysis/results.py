@@ -1,4 +1,5 @@
 """Raw results on disk: one JSON file per run, read back into flat records."""
+import contextlib
 import csv
 import datetime
 import json
@@ -18,6 +19,23 @@ def raw_folder(out):
 
 def raw_path(out, name):
     return os.path.join(raw_folder(out), name + ".json")
+
+
+@contextlib.contextmanager
+def results_folder(out):
+    """OUT and OUT/raw made for a job; if the job fails before it writes anything there, it leaves neither behind
+    (a folder that was there before is kept)."""
+    made = [folder for folder in (out, raw_folder(out)) if not os.path.isdir(folder)]
+    os.makedirs(raw_folder(out), exist_ok=True)
+    try:
+        yield out
+    except BaseException:
+        for folder in reversed(made):
+            try:
+                os.rmdir(folder)  # only when empty
+            except OSError:
+                pass
+        raise
 
 
 def write_whole(path, document):

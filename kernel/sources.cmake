@@ -22,6 +22,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/run_report.cpp
   kernel/core/shared_cores.cpp
   kernel/core/host_load.cpp
+  kernel/core/launcher_world.cpp
   kernel/core/shared_table.cpp
   kernel/core/steady_watch.cpp
   kernel/core/stream_stretches.cpp

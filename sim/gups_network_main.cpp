@@ -71,7 +71,7 @@ void declare_options(CLI::App& app, CommandLine& c) {
   app.add_option("--set", c.settings,
                  "KEY=VALUE: one of the level's parameters (the machine file's network_levels.LEVEL.KEY) for this "
                  "run, VALUE as JSON (--set channel_buffer_chunks=64 --set routing='\"deterministic\"')");
-  app.add_option("--json", c.json_path, "write the result as JSON here");
+  app.add_option("--json", c.json_path, "write the result as JSON here")->check(gups::cli::kOutputFile);
   app.add_flag("--quiet,-q", c.quiet, "no progress lines");
 }
 

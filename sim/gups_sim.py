@@ -494,9 +494,14 @@ def main(argv):
         except BrokenPipeError:  # its reader left (| head): the JSON is still written and the work folder removed
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=2)
-            f.write("\n")
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(result, f, indent=2)
+                f.write("\n")
+        except OSError as error:  # checked before the run; the path changed since
+            print(f"gups-sim: error: cannot write --json {args.json}: {error.strerror}", file=sys.stderr)
+            discard_workdir(args, workdir)
+            return 2
     # A temporary folder is kept only when it can tell why a run failed (a run --max-wall stopped did not fail).
     discard_workdir(args, workdir, keep=status not in (0, 4) and bool(os.listdir(workdir)))
     if args.converge and status == 0 and not result["convergence"]["converged"]:

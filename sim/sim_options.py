@@ -292,6 +292,8 @@ def mechanism_options(args):
 
 def check_writable(path, option):
     """Checked before the run, so that a long run does not end unable to write its result."""
+    if os.path.isdir(path):
+        raise BadInput(f"{option} {path} is a folder: name a file in it")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise BadInput(f"{option} {path}: no such folder {folder}")

@@ -28,12 +28,38 @@ def sweep(args):
     runs = len(algorithms) * (("model" in sources) + len(nodes) * args.repeat *
                               (("sim" in sources) + ("measured" in sources) * len(args.owners.split(","))))
     progress = Progress(runs)
-    os.makedirs(results.raw_folder(args.out), exist_ok=True)
-    runner = slurm.from_args(args, args.out)
-    tasks = []
-    for algorithm in algorithms:
+    with results.results_folder(args.out):
+        # Every run planned (gups-topology refuses bad input) before any is run or written.
+        tasks, skipped = planned_tasks(args, algorithms, nodes, sources, (sim, gups), progress)
+        runner = slurm.from_args(args, args.out)
+        if runner.name == "slurm":
+            fitting = []
+            for task in tasks:
+                if task.meta["source"] != "measured" or runner.fits(task, progress):
+                    fitting.append(task)
+                else:
+                    skipped.append(task.what)
+            tasks = fitting
+            for task in tasks:
+                if task.meta["source"] == "sim":
+                    slurm.size_simulation(task)
         if "model" in sources:
-            model_series(args, model, algorithm, nodes, progress)
+            for algorithm in algorithms:
+                model_series(args, model, algorithm, nodes, progress)
+        outcomes = runner.run(tasks, progress, args.resume)
+    failed = [task.what for task, (document, _) in zip(tasks, outcomes) if document is None]
+    records = results.load_records(args.out)
+    results.write_csv(records, os.path.join(args.out, "results.csv"))
+    print(f"sweep: {len(records)} results in {args.out}/raw, joined in {args.out}/results.csv", file=sys.stderr)
+    return closing_status(args, runs, skipped, failed)
+
+
+def planned_tasks(args, algorithms, nodes, sources, binaries, progress):
+    """The simulations' and measured runs' tasks, and the measured runs this host cannot hold (not run: never
+    oversubscribed; under Slurm the partition decides)."""
+    sim, gups = binaries
+    tasks, skipped = [], []
+    for algorithm in algorithms:
         for n in nodes:
             for repeat in range(1, args.repeat + 1):
                 if "sim" in sources:
@@ -41,16 +67,28 @@ def sweep(args):
                 if "measured" in sources:
                     for owner in args.owners.split(","):
                         task = measurement(args, gups, algorithm, n, repeat, owner)
-                        if (runner.fits(task, progress) if runner.name == "slurm" else fits_this_host(task, progress)):
+                        if getattr(args, "launcher", "local") == "slurm" or fits_this_host(task, progress):
                             tasks.append(task)
-    if runner.name == "slurm":
-        for task in tasks:
-            if task.meta["source"] == "sim":
-                slurm.size_simulation(task)
-    runner.run(tasks, progress, args.resume)
-    records = results.load_records(args.out)
-    results.write_csv(records, os.path.join(args.out, "results.csv"))
-    print(f"sweep: {len(records)} results in {args.out}/raw, joined in {args.out}/results.csv", file=sys.stderr)
+                        else:
+                            skipped.append(task.what)
+    return tasks, skipped
+
+
+def closing_status(args, runs, skipped, failed):
+    """The sweep's last line when some of its runs were not run or failed, and its exit status: 1 when a run
+    failed, 3 when runs were skipped (0 with --allow-skips), else 0."""
+    if failed:
+        print(f"sweep: {len(failed)} of {runs} runs FAILED ({'; '.join(failed)}); their rows are missing from "
+              "results.csv (--resume runs them again)", file=sys.stderr)
+        return 1
+    if skipped:
+        accepted = getattr(args, "allow_skips", False)
+        print(f"sweep: {len(skipped)} of {runs} runs NOT RUN, as they need more than the "
+              f"{'partition' if getattr(args, 'launcher', 'local') == 'slurm' else 'host'} gives "
+              f"({'; '.join(skipped)}); their rows are missing from results.csv"
+              + (" (--allow-skips: exit 0)" if accepted else " (exit 3; --allow-skips accepts that)"),
+              file=sys.stderr)
+        return 0 if accepted else 3
     return 0
 
 

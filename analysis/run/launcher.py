@@ -91,11 +91,15 @@ def mpi_launcher(program):
     return "mpirun"
 
 
-def srun_prefix(task):
-    # Debian's Slurm has the pmix plugin and its Open MPI is built against PMIx: srun starts the ranks itself.
-    # Block distribution puts consecutive ranks (a torus node's cores, then the next node) on one machine node,
-    # as the plan's --nodes-per-host places them.
-    return ["srun", "--mpi=pmix", "--ntasks", str(task.ranks), "--nodes", str(task.hosts), "--distribution=block"]
+SRUN_MPI = "pmix"  # Debian's Slurm has the pmix plugin and its Open MPI is built against PMIx
+
+
+def srun_prefix(task, mpi_plugin=SRUN_MPI):
+    """srun starts the ranks itself, through the site's MPI plugin (--srun-mpi; `srun --mpi=list` names them).
+    Block distribution puts consecutive ranks (a torus node's cores, then the next node) on one machine node, as
+    the plan's --nodes-per-host places them."""
+    return ["srun", f"--mpi={mpi_plugin}", "--ntasks", str(task.ranks), "--nodes", str(task.hosts),
+            "--distribution=block"]
 
 
 def execute(task, mpi_prefix=mpirun_prefix):
@@ -174,7 +178,9 @@ def task_main(argv):
     """python3 -m analysis task TASKS.json INDEX: one task of a Slurm array (SLURM_ARRAY_TASK_ID)."""
     path, index = argv
     with open(path, encoding="utf-8") as f:
-        task = Task(**json.load(f)["tasks"][int(index)])
-    _, wall, failed, why = execute(task, srun_prefix)
+        document = json.load(f)
+    task = Task(**document["tasks"][int(index)])
+    plugin = document.get("srun_mpi", SRUN_MPI)
+    _, wall, failed, why = execute(task, lambda t: srun_prefix(t, plugin))
     print(f"{task.what}: {'failed, ' + why if failed else 'done'} in {wall:.1f} s", flush=True)
     return 1 if failed else 0

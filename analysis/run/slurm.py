@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -40,6 +41,14 @@ class Options:
     time_factor: float = 3.0
     sbatch_arguments: str = ""
     poll_seconds: float = 10.0
+    srun_mpi: str = launcher.SRUN_MPI
+
+
+def plugin_name(text):
+    """--srun-mpi's value: a plugin's name, as `srun --mpi=list` prints them."""
+    if not re.fullmatch(r"[\w.-]+", text):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a plugin name (srun --mpi=list names them)")
+    return text
 
 
 def add_arguments(parser):
@@ -54,6 +63,9 @@ def add_arguments(parser):
                         help="slurm: a task's time limit is its expected wall time times this (default 3; at "
                              f"least {MIN_MINUTES} minutes)")
     parser.add_argument("--sbatch-arguments", default="", help="slurm: more sbatch arguments, as one string")
+    parser.add_argument("--srun-mpi", default=launcher.SRUN_MPI, type=plugin_name,
+                        help=f"slurm: the MPI plugin srun starts measured runs' ranks with (srun --mpi=; default "
+                             f"{launcher.SRUN_MPI}; `srun --mpi=list` names a site's)")
     parser.add_argument("--poll-seconds", type=float, default=10.0, help=argparse.SUPPRESS)
 
 
@@ -64,7 +76,7 @@ def from_args(args, folder, jobs=1):
     if args.time_factor <= 0 or args.poll_seconds <= 0:
         raise SlurmError("--time-factor and --poll-seconds must be more than 0")
     return Slurm(folder, Options(args.partition, args.account, args.qos, args.time_factor, args.sbatch_arguments,
-                                 args.poll_seconds))
+                                 args.poll_seconds, args.srun_mpi))
 
 
 def run(command):
@@ -107,7 +119,9 @@ def memory_mib(task):
 
 class Slurm:
     name = "slurm"
-    mpi_prefix = staticmethod(launcher.srun_prefix)
+
+    def mpi_prefix(self, task):
+        return launcher.srun_prefix(task, self.options.srun_mpi)
 
     def __init__(self, folder, options):
         self.folder = os.path.abspath(os.path.join(folder, "slurm"))
@@ -194,7 +208,8 @@ class Slurm:
         stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}-{self.arrays}"
         task_file = os.path.join(self.folder, f"tasks-{stamp}.json")
         with open(task_file, "w", encoding="utf-8") as f:
-            json.dump({"tasks": [dataclasses.asdict(t) for t in tasks]}, f, indent=1)
+            json.dump({"srun_mpi": self.options.srun_mpi, "tasks": [dataclasses.asdict(t) for t in tasks]}, f,
+                      indent=1)
         script = os.path.join(self.folder, f"task-{stamp}.sh")
         with open(script, "w", encoding="utf-8") as f:
             f.write("#!/bin/sh\n# One task of a torus-gups Slurm array: runs task $SLURM_ARRAY_TASK_ID of the file.\n"

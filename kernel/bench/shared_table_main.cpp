@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "kernel/core/cli_checks.hpp"
 #include "kernel/core/host_memory.hpp"
 #include "kernel/core/local_table.hpp"
 #include "kernel/core/shared_table.hpp"
@@ -98,7 +99,8 @@ CLI::Option* declare_options(CLI::App& app, Options& options, std::string& prote
   app.add_option("--repeats", options.repeats, "runs, each on a fresh table")
       ->check(CLI::Range(1u, 1000u))
       ->capture_default_str();
-  app.add_option("--json", options.json_path, "also write the runs as JSON to this file");
+  app.add_option("--json", options.json_path, "also write the runs as JSON to this file")
+      ->check(gups::cli::kOutputFile);
   return locks_option;
 }
 

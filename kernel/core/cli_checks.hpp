@@ -8,7 +8,10 @@
 #endif
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -33,6 +36,21 @@ inline const CLI::Validator kFinitePositive(
       return std::string();
     },
     "POSITIVE", "");
+
+// An output file, checked before the run, so that a long run does not end
+// unable to write its result: its folder exists and can be written, and the
+// path itself is not a folder. "" where it is fine, else why not.
+inline std::string output_file_problem(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) return path + " is a folder: name a file in it";
+  const auto parent = std::filesystem::absolute(path, error).parent_path();
+  if (!std::filesystem::is_directory(parent, error)) return "no such directory: " + parent.string();
+  if (::access(parent.c_str(), W_OK) != 0) return "cannot write in " + parent.string();
+  if (std::filesystem::exists(path, error) && ::access(path.c_str(), W_OK) != 0) return "cannot write " + path;
+  return {};
+}
+
+inline const CLI::Validator kOutputFile([](std::string& path) { return output_file_problem(path); }, "FILE", "");
 
 // Refuses, with a line naming the new spelling, the old names of the options
 // this program has (renamed_options.hpp), and their old values: call just

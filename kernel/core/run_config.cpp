@@ -38,14 +38,6 @@ std::string one_line(std::string text) {
   return text;
 }
 
-// Checked before the run, so that a long run does not end unable to write.
-std::string writable_path(const std::string& path) {
-  const auto parent = std::filesystem::absolute(path).parent_path();
-  if (!std::filesystem::is_directory(parent)) return "no such directory: " + parent.string();
-  if (::access(parent.c_str(), W_OK) != 0) return "cannot write in " + parent.string();
-  return {};
-}
-
 const std::map<std::string, Verification>& verification_names() {
   static const std::map<std::string, Verification> names{
       {"full", Verification::full}, {"checksum", Verification::checksum}, {"none", Verification::none}};
@@ -218,7 +210,7 @@ void declare_run_options(CLI::App& app, RunConfig& config, GupsOptionText& text,
       ->check(CLI::Range(1u, 1u << 24));
   app.add_flag("--explain", config.explain, "print what each core does and the bucket sizes");
   app.add_option("--json", config.json_path, "also write the result as JSON to this file")
-      ->check(writable_path);
+      ->check(cli::kOutputFile);
   app.add_option("--stream-offset", config.stream_offset,
                  "skip this many steps of the stream first (0: HPCC, whose start is sparse and skews "
                  "short runs toward node 0)")
@@ -292,7 +284,7 @@ void declare_simulation_options(CLI::App& app, RunConfig& config) {
   app.add_option("--progress-json", config.progress_path,
                  "also append rank 0's progress to FILE, one JSON object per line (phases: phase, "
                  "wall_seconds; figures: clock, seconds, rank0_generated_percent, wall_seconds)")
-      ->check(writable_path);
+      ->check(cli::kOutputFile);
   app.add_flag("--run-ahead,!--no-run-ahead", config.run_ahead,
                algorithms_with(AlgorithmTrait::routes_over_torus, ", ") +
                    ", at the levels that time messages themselves: a core's sends and posts take "

@@ -59,6 +59,19 @@ nlohmann::json settling_json(const std::optional<SettlingReport>& settling) {
   return json;
 }
 
+// 3, 4, 5, 9 as "3-5, 9".
+std::string number_ranges(const std::vector<unsigned>& sorted) {
+  std::string text;
+  for (std::size_t i = 0; i < sorted.size();) {
+    std::size_t j = i;
+    while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
+    text += (text.empty() ? "" : ", ") +
+            (j == i ? fmt::format("{}", sorted[i]) : fmt::format("{}-{}", sorted[i], sorted[j]));
+    i = j + 1;
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string format_hpcc_lines(const RunResult& r) {
@@ -90,7 +103,14 @@ std::string format_hpcc_lines(const RunResult& r) {
   }
   out += fmt::format("Total Main table size = 2^{} = {} words\n", r.config.log2_table,
                      r.total_words);
-  out += fmt::format("PE Main table size = {} words/PE MAX\n", r.max_local_words);
+  // HPCC's line holds a rank's share; where a node's ranks share one slice
+  // (multicore, mode 8), the slice is the node's and the line says so.
+  if (r.cores_per_node <= 1) {
+    out += fmt::format("PE Main table size = {} words/PE MAX\n", r.max_local_words);
+  } else {
+    out += fmt::format("Node Main table size = {} words/node MAX (one slice a node, its {} ranks share it)\n",
+                       r.max_local_words, r.cores_per_node);
+  }
   out += fmt::format("Number of updates EXECUTED = {}\n", r.updates);
   out += fmt::format("Real time used = {:.6f} seconds\n", r.seconds);
   out += fmt::format("{:.9f} Billion(10^9) Updates    per second [GUP/s]\n", r.gups());
@@ -129,7 +149,14 @@ std::string format_hpcc_lines(const RunResult& r) {
   out += fmt::format("Most updates pending at once = {} ({}, {}; {})\n", r.node_pending_bound, limit,
                      r.node_pending_bound <= node_limit ? "within budget" : "OVER BUDGET",
                      r.node_pending_exact ? "each node's own count" : "sum of each node's cores' peaks");
+  // A node of many hardware threads leaves most idle under some plans: they
+  // are counted in one line, not one line each.
+  std::vector<unsigned> idle;
   for (const auto& core : r.cores) {
+    if (core.role == "idle") {
+      idle.push_back(core.core);
+      continue;
+    }
     const double share = r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0;
     const double stalled = r.seconds > 0 ? core.mean_stalled_seconds / r.seconds : 0.0;
     out += fmt::format(
@@ -142,6 +169,10 @@ std::string format_hpcc_lines(const RunResult& r) {
             ? fmt::format("{:.0f}%, stalled on a full bucket {:.0f}%, waiting for input {:.0f}%", 100.0 * share,
                           100.0 * stalled, 100.0 * std::max(0.0, 1 - share - stalled))
             : "not measured");
+  }
+  if (!idle.empty()) {
+    out += fmt::format("  {} idle core(s) or thread(s) of each node, with no role in the plan: {}\n", idle.size(),
+                       number_ranges(idle));
   }
   out += fmt::format("Verification: Real time used = {:.6f} seconds\n", r.verification_seconds);
   switch (r.config.verify) {
@@ -161,9 +192,16 @@ std::string format_hpcc_lines(const RunResult& r) {
   return out;
 }
 
+static nlohmann::json measured_or_null(double value) { return value > 0 ? nlohmann::json(value) : nlohmann::json(); }
+
 nlohmann::json to_json(const RunResult& r) {
   const auto& s = r.stats;
   auto cores = nlohmann::json::array();
+  // An algorithm that keeps no busy clock (direct) has null shares, never a
+  // 0 that was not measured; where it keeps one, an idle core's 0 is measured.
+  const bool busy_measured = r.seconds > 0 && std::any_of(r.cores.begin(), r.cores.end(), [](const auto& core) {
+                               return core.mean_busy_seconds > 0;
+                             });
   for (const auto& core : r.cores) {
     const auto& t = core.totals;
     cores.push_back({{"core", core.core},
@@ -184,10 +222,10 @@ nlohmann::json to_json(const RunResult& r) {
                      {"max_pending", t.max_pending},
                      {"max_waiting_messages", t.max_waiting_messages},
                      {"mean_bucket_fill", core.mean_bucket_fill},
-                     {"busy_seconds_mean", core.mean_busy_seconds},
-                     {"busy_share", r.seconds > 0 ? core.mean_busy_seconds / r.seconds : 0.0},
-                     {"stalled_seconds_mean", core.mean_stalled_seconds},
-                     {"stalled_share", r.seconds > 0 ? core.mean_stalled_seconds / r.seconds : 0.0}});
+                     {"busy_seconds_mean", busy_measured ? nlohmann::json(core.mean_busy_seconds) : nullptr},
+                     {"busy_share", busy_measured ? nlohmann::json(core.mean_busy_seconds / r.seconds) : nullptr},
+                     {"stalled_seconds_mean", busy_measured ? nlohmann::json(core.mean_stalled_seconds) : nullptr},
+                     {"stalled_share", busy_measured ? nlohmann::json(core.mean_stalled_seconds / r.seconds) : nullptr}});
   }
   auto links = nlohmann::json::array();
   for (const auto& load : r.link_loads) {
@@ -198,6 +236,11 @@ nlohmann::json to_json(const RunResult& r) {
                      {"max_utilisation", load.max_utilisation}});
     if (!load.link_class.empty()) links.back()["class"] = load.link_class;
   }
+  // What an algorithm does not measure (direct keeps no timeline of applied
+  // updates) is null: a script must tell "zero" from "not measured".
+  const bool steady = r.steady.rate > 0;
+  const auto& counts = r.applied_over_time.counts();
+  const bool timeline = std::any_of(counts.begin(), counts.end(), [](double c) { return c > 0; });
   return {
       {"schema", "torus-gups/result/1"},
       {"algorithm", to_string(r.config.algorithm)},
@@ -208,18 +251,21 @@ nlohmann::json to_json(const RunResult& r) {
       {"updates", r.updates},
       {"seconds", r.seconds},
       {"gups", r.gups()},
-      {"window_gups", r.window_gups},
-      {"steady_gups", 1e-9 * r.steady.rate},
-      {"steady_quarters_gups", {1e-9 * r.steady.first_quarter, 1e-9 * r.steady.second_quarter}},
-      {"steady_spread", r.steady.spread()},
+      {"window_gups", measured_or_null(r.window_gups)},
+      {"steady_gups", steady ? nlohmann::json(1e-9 * r.steady.rate) : nullptr},
+      {"steady_quarters_gups",
+       steady ? nlohmann::json{1e-9 * r.steady.first_quarter, 1e-9 * r.steady.second_quarter} : nullptr},
+      {"steady_spread", steady ? nlohmann::json(r.steady.spread()) : nullptr},
       {"steady_standard_error", r.steady.standard_error ? nlohmann::json(*r.steady.standard_error) : nlohmann::json()},
       // b of the network bound, as the run put its updates on the network.
       {"network_bytes_per_update",
        s.updates_sent ? static_cast<double>(s.network_bytes_sent) / static_cast<double>(s.updates_sent) : 0.0},
-      {"first_generator_done_seconds", r.first_generator_done},
+      {"first_generator_done_seconds", measured_or_null(r.first_generator_done)},
       {"settling", settling_json(r.settling)},
       {"wake_ups", wake_ups_json(r)},
-      {"applied_timeline", {{"bin_seconds", r.applied_over_time.width()}, {"updates", r.applied_over_time.counts()}}},
+      {"applied_timeline", timeline ? nlohmann::json{{"bin_seconds", r.applied_over_time.width()},
+                                                      {"updates", r.applied_over_time.counts()}}
+                                    : nullptr},
       {"errors", r.config.verify == Verification::full ? nlohmann::json(r.errors) : nlohmann::json()},
       {"passed", r.config.verify != Verification::none ? nlohmann::json(r.passed) : nlohmann::json()},
       {"verified", r.config.verify != Verification::none},

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <cstdio>
 #include <functional>
@@ -27,6 +28,7 @@
 #include "kernel/mpi/patient_collectives.hpp"
 #include "kernel/mpi/phase_barrier.hpp"
 #include "kernel/mpi/progress_report.hpp"
+#include "kernel/core/launcher_world.hpp"
 #include "kernel/mpi/run_statistics.hpp"
 #include "kernel/mpi/simulation.hpp"
 #include "kernel/mpi/update_algorithm.hpp"
@@ -287,6 +289,15 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
     if (rank == 0 && !message.empty()) std::fprintf(stderr, "gups: error: %s\n", message.c_str());
     return kExitBadInput;
   };
+  // Before anything is read or run: a launcher of another MPI starts this
+  // many one-rank runs; the first of them, as the launcher numbers them, says so.
+  if (!simulation::active()) {
+    const auto announced = announced_world([](const char* name) { return std::getenv(name); });
+    if (const auto mismatch = launcher_mismatch(announced, ranks, mpi_library_version()); !mismatch.empty()) {
+      if (announced->rank == 0) std::fprintf(stderr, "gups: error: %s\n", mismatch.c_str());
+      return kExitBadInput;
+    }
+  }
 
   // Before any message: the platform's network level decides what messages cost.
   try {

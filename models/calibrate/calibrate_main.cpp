@@ -8,6 +8,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <ctime>
 #include <fstream>
@@ -19,8 +20,10 @@
 #include <utility>
 #include <vector>
 
+#include "kernel/core/cli_checks.hpp"
 #include "kernel/core/destination_buckets.hpp"
 #include "kernel/core/host_memory.hpp"
+#include "kernel/core/launcher_world.hpp"
 #include "kernel/core/role_plan.hpp"
 #include "kernel/core/route_step.hpp"
 #include "models/calibrate/compute_costs.hpp"
@@ -37,6 +40,7 @@ using nlohmann::json;
 struct Options {
   std::string output = "host.json";
   std::string name = "host";
+  std::string json_path;  // the summary for scripts; the machine file is --output
   unsigned log2_table = 22;  // the host's whole table, as its runs hold it
   unsigned repeats = 5;
   std::string shape = "2x1x1";
@@ -430,6 +434,25 @@ void print_summary(const gups::model::Machine& machine) {
              machine.link_latency * 1e6);
 }
 
+// What a script reads of a calibration: the machine file's costs with their
+// spreads (null where a cost has none), its clock and the time taken.
+bool write_summary_json(const std::string& path, const gups::model::Machine& machine, const std::string& machine_file,
+                        double seconds) {
+  const auto file = gups::model::to_json(machine);
+  json spreads = json::object();
+  for (const auto& [name, cycles] : file.at("costs_cycles").items()) {
+    const auto found = machine.cost_spread.find(name);
+    spreads[name] = found == machine.cost_spread.end() ? json(nullptr) : json(found->second);
+  }
+  const json summary{{"machine_file", machine_file},  {"name", machine.name},
+                     {"clock_hz", machine.clock_hz},  {"costs_cycles", file.at("costs_cycles")},
+                     {"cost_spread", spreads},        {"link_bandwidth_bytes_per_s", machine.link_bandwidth},
+                     {"link_latency_s", machine.link_latency}, {"wall_seconds", seconds}};
+  std::ofstream out(path);
+  out << summary.dump(2) << "\n";
+  return static_cast<bool>(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -437,11 +460,26 @@ int main(int argc, char** argv) {
   int rank = 0, ranks = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  // Another MPI's launcher starts one-rank runs, each of which would refuse
+  // its single rank: the first says why instead.
+  const auto announced = gups::announced_world([](const char* name) { return std::getenv(name); });
+  if (const auto mismatch = gups::launcher_mismatch(announced, ranks, "the one it was built with");
+      !mismatch.empty()) {
+    if (announced->rank == 0) fmt::print(stderr, "gups-calibrate: error: {}\n", mismatch);
+    MPI_Finalize();
+    return 2;
+  }
   Options options;
   CLI::App app{"gups-calibrate: measure this host's per-operation costs and write a machine file. "
                "Run with 2 ranks: mpirun -np 2 gups-calibrate"};
-  app.add_option("--output,-o", options.output, "machine file to write")->capture_default_str();
+  app.add_option("--output,-o", options.output, "machine file to write")
+      ->check(gups::cli::kOutputFile)
+      ->capture_default_str();
   app.add_option("--name", options.name, "machine name in the file")->capture_default_str();
+  app.add_option("--json", options.json_path,
+                 "also write what was measured (each cost in cycles with its spread, the clock, the time taken) "
+                 "as JSON to this file")
+      ->check(gups::cli::kOutputFile);
   app.add_option("--log2-table", options.log2_table,
                  "the host's whole table, 2^N words (as gups --log2-table): one core alone updates all of it, every "
                  "rank at once its share")
@@ -486,8 +524,12 @@ int main(int argc, char** argv) {
       for (const auto& warning : machine.notes.at("warnings")) {
         fmt::print(stderr, "gups-calibrate: warning: {}\n", warning.get<std::string>());
       }
-      fmt::print("wrote {} in {:.1f} s\n", options.output,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      fmt::print("wrote {} in {:.1f} s\n", options.output, seconds);
+      if (!options.json_path.empty() && !write_summary_json(options.json_path, machine, options.output, seconds)) {
+        fmt::print(stderr, "gups-calibrate: error: cannot write {}\n", options.json_path);
+        status = 2;
+      }
     }
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);

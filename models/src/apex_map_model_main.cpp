@@ -48,7 +48,7 @@ void declare_options(CLI::App& app, CommandLine& c) {
   app.add_option("--samples", c.request.samples_per_process, "start indices drawn per process for the link loads")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20))
       ->capture_default_str();
-  app.add_option("--json", c.json_path, "also write the points as JSON here");
+  app.add_option("--json", c.json_path, "also write the points as JSON here")->check(gups::cli::kOutputFile);
 }
 
 // The table on stdout and, if asked, the points as JSON; throws std::invalid_argument.

@@ -278,7 +278,8 @@ void declare_report_options(CLI::App& app, Request& request) {
   app.add_option("--nodes-per-host", request.nodes_per_host, kNodesPerHostHelp)
       ->check(CLI::IsMember({"fill"}) | CLI::Range(1u, 1024u))
       ->capture_default_str();
-  app.add_option("--json", request.json_path, "also write the figures as JSON to this file");
+  app.add_option("--json", request.json_path, "also write the figures as JSON to this file")
+      ->check(gups::cli::kOutputFile);
   app.add_option("--bisection", request.bisection_path,
                  "a bisection probe's JSON (gups or gups-sim --algo bisection --json): at its node count the "
                  "network bound 4B/b takes its measured B (without sizes: its own shape or node count)");

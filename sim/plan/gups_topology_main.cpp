@@ -92,7 +92,7 @@ struct CommandLine {
   gups::topology::PlanRequest request;
   std::string algorithm = "multicore", owner = "division", wrap = "torus", nodes_per_host = "1", level = "flow";
   std::string shape_rule = "machine";
-  std::string platform_path, hostfile_path, charges_path;
+  std::string platform_path, hostfile_path, charges_path, json_path;
   unsigned log2_table = 0, updates_per_word = 0;
   std::uint64_t updates_per_node = 0;
   bool paper_buckets = false;
@@ -202,9 +202,12 @@ void declare_output_options(CLI::App& app, CommandLine& c) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--sizes", c.sizes, "global-exchange probes: message sizes in bytes (gups --sizes), for the buffers' memory");
-  app.add_option("--platform", c.platform_path, "write the SimGrid platform XML here");
-  app.add_option("--hostfile", c.hostfile_path, "write the hostfile here");
-  app.add_option("--charges", c.charges_path, "write the per-core charges (gups-smpi --charges) here");
+  app.add_option("--platform", c.platform_path, "write the SimGrid platform XML here")->check(gups::cli::kOutputFile);
+  app.add_option("--hostfile", c.hostfile_path, "write the hostfile here")->check(gups::cli::kOutputFile);
+  app.add_option("--charges", c.charges_path, "write the per-core charges (gups-smpi --charges) here")
+      ->check(gups::cli::kOutputFile);
+  app.add_option("--json", c.json_path, "also write the plan (the line printed) as JSON to this file")
+      ->check(gups::cli::kOutputFile);
 }
 
 // The lists asked for, printed; false when none was asked for.
@@ -242,7 +245,9 @@ int plan_and_write(CommandLine& c) {
     if (!c.platform_path.empty()) write_file(c.platform_path, gups::topology::platform_xml(plan.machine, plan.shape, c.options));
     if (!c.hostfile_path.empty()) write_file(c.hostfile_path, gups::topology::hostfile(plan.shape, plan.ranks_per_node));
     if (!c.charges_path.empty()) write_file(c.charges_path, charges.dump(2));
-    std::cout << gups::topology::to_json(plan).dump() << "\n";
+    const auto line = gups::topology::to_json(plan).dump();
+    if (!c.json_path.empty()) write_file(c.json_path, line + "\n");
+    std::cout << line << "\n";
     return 0;
   };
   try {

@@ -32,7 +32,7 @@ def run_gups(build, ranks, log2_table, algorithm, folder):
     result = json.load(open(path, encoding="utf-8")) if done.returncode == 0 and os.path.exists(path) else {}
     if not result.get("passed"):
         raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
-    return result["gups"]
+    return result["gups"], (result.get("host_load") or {}).get("others_cpu_share")
 
 
 def main(args):
@@ -43,14 +43,18 @@ def main(args):
     hpcc.write_input(folder, args.log2_table, args.ranks)
     algorithms = ["direct", "routed", "multicore"] if args.ranks > 1 else ["direct", "routed"]
     rates = {name: [] for name in ["hpcc"] + algorithms}
+    loads = {name: [] for name in rates}  # the share of the host's cores others used during each run
     hpcc_runs = []
     try:
         for repeat in range(1, args.repeats + 1):
             print(f"hpcc_peer: repeat {repeat} of {args.repeats}", file=sys.stderr, flush=True)
             hpcc_runs.append(hpcc.run(folder, args.ranks, MPI_ENV))
             rates["hpcc"].append(hpcc_runs[-1]["GUPs"])
+            loads["hpcc"].append(hpcc_runs[-1]["others_cpu_share"])
             for algorithm in algorithms:
-                rates[algorithm].append(run_gups(args.build, args.ranks, args.log2_table, algorithm, folder))
+                rate, load = run_gups(args.build, args.ranks, args.log2_table, algorithm, folder)
+                rates[algorithm].append(rate)
+                loads[algorithm].append(load)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     words = {int(r["N"]) for r in hpcc_runs}
@@ -63,14 +67,30 @@ def main(args):
           f"{'passed' if verified else 'FAILED'} (errors at most "
           f"{100 * max(r['ErrorsFraction'] for r in hpcc_runs):.3g}% of the table).")
     print()
-    print("| program | median GUP/s | min..max | ratio to HPCC |")
-    print("| --- | ---: | ---: | ---: |")
+    print("| program | median GUP/s | min..max | ratio to HPCC | others' CPU share (most) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     labels = {"hpcc": "HPCC MPIRandomAccess", "direct": "gups --algo direct", "routed": "gups --algo routed",
               "multicore": f"gups --algo multicore --cores-per-node {args.ranks}"}
     for name, values in rates.items():
         m = statistics.median(values)
-        print(f"| {labels[name]} | {m:.4f} | {min(values):.4f}..{max(values):.4f} | {m / base:.2f}x |")
+        print(f"| {labels[name]} | {m:.4f} | {min(values):.4f}..{max(values):.4f} | {m / base:.2f}x | "
+              f"{load_cell(loads[name])} |")
+    busiest = max((v for values in loads.values() for v in values if v is not None), default=None)
+    print()
+    print("Others' CPU share: of this host's cores, what other processes used during a run (gups: its update "
+          "phase, its JSON's host_load; HPCC: its whole run, read around it), the most over the repeats. "
+          + (f"Above {BUSY_SHARE:.0%} (here up to {busiest:.0%}) a ratio says as much about the host as about the "
+             "programs." if busiest is not None and busiest > BUSY_SHARE else
+             f"All at most {BUSY_SHARE:.0%}: the host was quiet enough for the ratios."))
     return 0 if verified else 1
+
+
+BUSY_SHARE = 0.10  # gups's own threshold (kernel/core/host_load.hpp, kBusyHostShare)
+
+
+def load_cell(values):
+    measured = [v for v in values if v is not None]
+    return f"{100 * max(measured):.0f}%" if measured else "not measured"
 
 
 if __name__ == "__main__":

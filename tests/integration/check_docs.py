@@ -178,6 +178,44 @@ def schema_fields_documented(source, build):
     return [f"{MACHINE_FILE_GUIDE} does not describe {field} (gups-model --schema lists it)" for field in missing]
 
 
+README_MOST_LINES = 150  # the project's rule for the README: short, the guides hold the rest
+
+
+def readme_claims(source):
+    """The README fits its length, and every `-np N` it shows fits the machine it describes (a 2-core machine: more
+    ranks than cores time-share them, and gups itself calls that rate meaningless)."""
+    with open(os.path.join(source, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    problems = []
+    lines = text.count("\n")
+    if lines > README_MOST_LINES:
+        problems.append(f"README.md has {lines} lines, more than {README_MOST_LINES}")
+    described = re.search(r"(\d+)-core machine", text)
+    cores = int(described.group(1)) if described else None
+    for ranks in re.findall(r"-np (\d+)", text):
+        if cores is not None and int(ranks) > cores:
+            problems.append(f"README.md runs -np {ranks} on the {cores}-core machine it describes")
+    return problems
+
+
+def host_table_claims(source):
+    """What the guides say of the main job's host table is the table `analysis main` uses by default."""
+    sys.path.insert(0, source)
+    from analysis import cli  # noqa: E402 (the source's own analysis package)
+    main_parser = cli.parser()._subparsers._group_actions[0].choices["main"]
+    default = main_parser.get_default("host_log2_table")
+    problems = []
+    for guide in ["README.md"] + [os.path.join("docs", f) for f in os.listdir(os.path.join(source, "docs"))
+                                  if f.endswith(".md")]:
+        with open(os.path.join(source, guide), encoding="utf-8") as f:
+            text = " ".join(f.read().split())
+        for claimed in re.findall(r"main job's host runs use (?:2\^|\d[\d,]* words \(2\^)(\d+)", text):
+            if int(claimed) != default:
+                problems.append(f"{guide} says the main job's host runs use 2^{claimed} words; they use "
+                                f"2^{default} (analysis main --host-log2-table)")
+    return problems
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("source")
@@ -199,7 +237,8 @@ def main(argv):
         if problem:
             failures.append(f"{where}: {line}\n    {problem}")
     ran, ran_count = machine_file_checks(source, build)
-    failures += ran + plan_claims(source, build) + schema_fields_documented(source, build)
+    failures += ran + plan_claims(source, build) + schema_fields_documented(source, build) + readme_claims(source) + \
+        host_table_claims(source)
     tables = subprocess.run([sys.executable, os.path.join(source, "docs", "update.py"), "--check"],
                             capture_output=True, text=True)
     if tables.returncode != 0:

@@ -34,6 +34,7 @@ NOT_A_SHAPE = {"two sides": "4x4", "zero side": "0x4x4", "negative side": "-4x4x
                "empty side": "4xx4", "beyond 64 bits": "99999999999999999999x1x1", "seven dimensions": "2x2x2x2x2x2x2",
                "empty": ""}
 NOWHERE = "/nonexistent-folder/out.json"
+A_FOLDER = "/tmp"  # an output file named as a folder: refused before the run, not after it
 # gups-topology and gups-sim take tori of 1 to 6 dimensions: two sides are a shape there.
 NOT_A_SHAPE_OF_ANY_SIZE = {k: v for k, v in NOT_A_SHAPE.items() if k != "two sides"}
 
@@ -63,7 +64,7 @@ def gups_cases(gups):
     cases += option_cases("gups", gups, ["--algo", "routed"], "--shape", {**NOT_A_SHAPE, "other node count": "2x1x1"})
     cases += option_cases("gups", gups, [], "--algo", {"unknown": "magic", "empty": "", "case": "Direct"})
     cases += option_cases("gups", gups, [], "--owner", {"unknown": "guess", "empty": ""})
-    cases += option_cases("gups", gups, [], "--json", {"no such folder": NOWHERE})
+    cases += option_cases("gups", gups, [], "--json", {"no such folder": NOWHERE, "a folder": A_FOLDER})
     cases += [
         Case("gups", "combined sizes", [gups, "--log2-table", "62", "--updates-per-word", "1024"], "2^72 updates"),
         Case("gups", "combined sizes", [gups, "--log2-table", "61", "--updates-per-word", "5"], "beyond 2^63 updates"),
@@ -95,7 +96,7 @@ def model_cases(model):
     cases += option_cases("gups-model", model, [], "--owner", {"unknown": "guess"})
     cases += option_cases("gups-model", model, [], "--machine", {"unknown name": "nosuch", "no such file": "/x/y.json",
                                                                  "a folder": "/tmp"})
-    cases += option_cases("gups-model", model, [], "--json", {"no such folder": NOWHERE})
+    cases += option_cases("gups-model", model, [], "--json", {"no such folder": NOWHERE, "a folder": A_FOLDER})
     cases += [Case("gups-model", "too many nodes", [model, "--nodes", "99999999999999"], "10^14 nodes"),
               Case("gups-model", "mistyped option", [model, "--node", "64"], "--node")]
     return cases
@@ -112,6 +113,8 @@ def topology_cases(topology, out):
     cases += option_cases("gups-topology", topology, files + ["--nodes", "8"], "--wrap", {"unknown": "ring"})
     cases += option_cases("gups-topology", topology, ["--nodes", "8", "--hostfile", os.path.join(out, "h.txt")],
                           "--platform", {"no such folder": "/nonexistent-folder/p.xml"})
+    cases += option_cases("gups-topology", topology, ["--nodes", "8"], "--json",
+                          {"no such folder": NOWHERE, "a folder": A_FOLDER})
     cases += [Case("gups-topology", "too many nodes", [topology] + files + ["--nodes", "99999999999999"], "10^14")]
     return cases
 
@@ -123,7 +126,8 @@ def calibrate_cases(calibrate):
     cases += option_cases("gups-calibrate", calibrate, [], "--repeats", {"zero": "0", "above the range": "101",
                                                                         "non-numeric": "abc"})
     cases += option_cases("gups-calibrate", calibrate, [], "--shape", {"two sides": "4x4", "non-numeric": "axbxc"})
-    cases += option_cases("gups-calibrate", calibrate, [], "--output", {"no such folder": NOWHERE})
+    cases += option_cases("gups-calibrate", calibrate, [], "--output", {"no such folder": NOWHERE, "a folder": A_FOLDER})
+    cases += option_cases("gups-calibrate", calibrate, [], "--json", {"no such folder": NOWHERE, "a folder": A_FOLDER})
     return cases
 
 
@@ -151,7 +155,7 @@ def sim_cases(sim):
     cases += option_cases("gups-sim", sim, quiet, "--costs", {"unknown": "free"})
     cases += option_cases("gups-sim", sim, quiet, "--extra-cfg", {"no value": "network/model", "empty": ""})
     cases += option_cases("gups-sim", sim, quiet, "--machine", {"unknown name": "nosuch", "no such file": "/x/y.json"})
-    cases += option_cases("gups-sim", sim, quiet, "--json", {"no such folder": NOWHERE})
+    cases += option_cases("gups-sim", sim, quiet, "--json", {"no such folder": NOWHERE, "a folder": A_FOLDER})
     cases += [
         Case("gups-sim", "combined sizes", [sim] + quiet + ["--log2-table", "62", "--updates-per-word", "1024"],
              "2^72 updates"),
@@ -162,6 +166,21 @@ def sim_cases(sim):
         Case("gups-sim", "both sizes", [sim, "--quiet", "--nodes", "8", "--shape", "2x2x2"], "--nodes and --shape"),
     ]
     return cases
+
+
+def other_launcher_cases(paths):
+    """The build's MPI programs started by the other MPI's launcher (MPICH's Hydra for an Open MPI build, Open MPI's
+    mpirun for an MPICH build): each rank would run alone, so the first refuses with one line."""
+    with open(os.path.join(os.path.dirname(paths["gups"]), "gups-mpirun"), encoding="utf-8") as f:
+        built_with_open_mpi = "Open MPI" in f.read()
+    other = shutil.which("mpiexec.mpich" if built_with_open_mpi else "mpirun.openmpi")
+    if other is None:
+        return []
+    launcher = [other, "-n", "2"] + ([] if built_with_open_mpi else ["--oversubscribe", "--quiet"])
+    return [Case("gups", "another MPI's launcher", launcher + [paths["gups"], "--log2-table", "10"],
+                 f"{os.path.basename(other)} -n 2 gups"),
+            Case("gups-calibrate", "another MPI's launcher", launcher + [paths["gups-calibrate"], "--log2-table", "10"],
+                 f"{os.path.basename(other)} -n 2 gups-calibrate")]
 
 
 ANALYSIS_SUBCOMMANDS = ("main", "study", "sweep", "report", "plot", "table2", "explain", "apexmap", "probes")
@@ -191,6 +210,9 @@ def analysis_cases(out, build):
                                                        "--sources", "model", *built], "--repeat", {"zero": "0"}, "sweep: ")
     cases += option_cases("analysis", sys.executable, ["-m", "analysis", "main", "--out", os.path.join(out, "m"), *built],
                           "--budget", {"zero": "0", "not a number": "nan"}, "main: ")
+    cases += option_cases("analysis", sys.executable, ["-m", "analysis", "sweep", "--out", os.path.join(out, "w"),
+                                                       "--sources", "model", *built], "--srun-mpi",
+                          {"not a plugin name": "pmix;rm"}, "sweep: ")
     empty = os.path.join(out, "empty")
     os.makedirs(empty, exist_ok=True)
     cases += [Case("analysis", "report: no results", analysis + ["report", "--out", empty], "an empty folder")]
@@ -348,7 +370,8 @@ def main(argv):
                    "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
     with tempfile.TemporaryDirectory(prefix="torus-gups-fuzz-") as out:
         cases = gups_cases(paths["gups"]) + model_cases(paths["gups-model"]) + \
-            topology_cases(paths["gups-topology"], out) + calibrate_cases(paths["gups-calibrate"])
+            topology_cases(paths["gups-topology"], out) + calibrate_cases(paths["gups-calibrate"]) + \
+            other_launcher_cases(paths)
         if not args.no_sim:
             cases += sim_cases(paths["gups-sim"])
         cases += machine_cases(paths["gups-model"], paths["gups-topology"], paths["gups-sim"], args.source, out)

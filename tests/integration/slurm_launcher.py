@@ -4,8 +4,11 @@
 1. a study of tiny simulations run here and through --launcher slurm gives the same table, field for field (wall
    time and peak memory aside: they measure the host, not the machine);
 2. a task killed with scancel is reported failed, with its state and log, and --resume submits it alone;
-3. a measured sweep under Slurm (srun, PMIx) ends with verified runs and records where they ran;
-4. bad input ends with one error line and exit 2: an unknown partition, sbatch missing, a task larger than the node.
+3. a measured sweep under Slurm (srun, PMIx) ends with verified runs and records where they ran, names on its last
+   line the run the partition cannot hold and exits 3 (0 with --allow-skips);
+4. docs/cluster.md's job script runs gups across the allocation with HPCC's table size, and the guide's calibration
+   through srun works;
+5. bad input ends with one error line and exit 2: an unknown partition, sbatch missing, a task larger than the node.
 
 Prints what it checks as it goes (the README quotes it). Exits 1 with the reason when Slurm cannot start.
 Usage: slurm_launcher.py --build BUILD --out DIR"""
@@ -125,18 +128,57 @@ def cancelled_task_is_redone(args, env):
           "--resume kept the finished task and submitted the cancelled one alone; both rows have results")
 
 
+def gups_job(args, env):
+    """docs/cluster.md's job script: gups across the allocation, its table sized by HPCC's rule from --mem."""
+    out = os.path.join(args.out, "job.json")
+    command = ["sbatch", "--wait", "--nodes", "1", "--ntasks", "2", "--mem", "128M", "--output",
+               os.path.join(args.out, "job.out"), os.path.join(SOURCE, "kernel", "launch", "gups-job.sh"), "--algo",
+               "direct"]
+    start = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=args.out,
+                          env={**env, "TORUS_GUPS_BUILD": args.build, "GUPS_JSON": out})
+    say(f"$ sbatch --wait --nodes 1 --ntasks 2 --mem 128M kernel/launch/gups-job.sh --algo direct   "
+        f"# {time.monotonic() - start:.1f} s, exit {done.returncode}")
+    with open(os.path.join(args.out, "job.out"), encoding="utf-8", errors="replace") as f:
+        log = f.read()
+    sized = [line for line in log.splitlines() if line.startswith("gups-job:")]
+    for line in sized:
+        say("  " + line)
+    result = json.load(open(out, encoding="utf-8")) if os.path.exists(out) else {}
+    # 128 MiB a node, half of it: 64 MiB, 2^23 words of 8 bytes.
+    check(done.returncode == 0 and result.get("passed") and result.get("ranks") == 2
+          and result.get("log2_table") == 23 and len(sized) == 1 and "2^23 words" in sized[0],
+          "the job script ran gups on the allocation's 2 ranks with HPCC's table (2^23 words: half of 128 MiB), "
+          f"verified ({result.get('gups', 0):.4f} GUP/s)")
+    done = subprocess.run(["bash", os.path.join(SOURCE, "kernel", "launch", "gups-job.sh")], capture_output=True,
+                          text=True, env={k: v for k, v in env.items() if not k.startswith("SLURM_JOB")})
+    check(done.returncode == 2 and done.stderr.startswith("gups-job: error: not inside a Slurm job"),
+          "the job script run outside a job: one error line, exit 2")
+
+
 def measured_sweep(args, env):
     host = os.path.join(args.out, "host.json")
-    done = subprocess.run([os.path.join(args.build, "kernel", "gups-mpirun"), "-np", "2", os.path.join(args.build, "models", "gups-calibrate"), "--repeats",
-                           "1", "--log2-table", "16", "--output", host], capture_output=True, text=True,
-                          env={**env, **MPI_ENV})
-    check(done.returncode == 0, "this host calibrated (gups-calibrate) for the measured sweep's machine file")
+    # As docs/cluster.md calibrates: on a node of the cluster, through srun (which root may run, unlike mpirun).
+    done = subprocess.run(["srun", "--mpi=pmix", "--nodes", "1", "--ntasks", "2",
+                           os.path.join(args.build, "models", "gups-calibrate"), "--repeats", "1", "--log2-table",
+                           "16", "--output", host], capture_output=True, text=True, env=env)
+    check(done.returncode == 0, "a node calibrated through srun (gups-calibrate) for the measured sweep's machine "
+          f"file{'' if done.returncode == 0 else ': ' + done.stderr.strip()[-300:]}")
     out = os.path.join(args.out, "measured")
     done = analysis("sweep", "--machine", host, "--algorithms", "direct,routed,multicore", "--nodes", "1,2",
                     "--sources", "model,measured", "--log2-table", "18", "--build", args.build, "--out", out,
-                    "--launcher", "slurm", "--poll-seconds", "1", env=env)
+                    "--launcher", "slurm", "--poll-seconds", "1", env=env, check_status=3)
     skipped = [line.split("] ", 1)[1].split(" (measured runs")[0] for line in done.stderr.splitlines()
                if "not run" in line]
+    last = done.stderr.strip().splitlines()[-1]
+    say("  " + last)
+    check(last.startswith("sweep: 1 of 9 runs NOT RUN") and "measured multicore 2 nodes" in last
+          and "--allow-skips" in last, "the sweep's last line names the run it skipped and it exits 3")
+    again = analysis("sweep", "--machine", host, "--algorithms", "direct,routed,multicore", "--nodes", "1,2",
+                     "--sources", "model,measured", "--log2-table", "18", "--build", args.build, "--out", out,
+                     "--launcher", "slurm", "--poll-seconds", "1", "--resume", "--allow-skips", env=env)
+    check("--allow-skips: exit 0" in again.stderr.strip().splitlines()[-1],
+          "with --allow-skips (and --resume: nothing run again) the same sweep exits 0")
     for line in skipped:
         say("  " + line)
     # This host's machine file has 2 cores a node: multicore runs 2 ranks a torus node, one torus node a host.
@@ -204,6 +246,7 @@ def main():
     try:
         study_equals_local(args, env)
         cancelled_task_is_redone(args, env)
+        gups_job(args, env)
         measured_sweep(args, env)
         bad_input(args, env)
     except Failed as failure:
