@@ -100,6 +100,11 @@ def bucket_rule(mechanisms):
     return "reference" if "paper-buckets" in chosen or "all" in chosen else "sizing"
 
 
+def measured_share(share):
+    """A core's share rounded, or None where the run kept no clock for it (never a 0 that was not measured)."""
+    return None if share is None else round(share, 3)
+
+
 def sim_fields(document, wall):
     if document is None:
         return {"sim_gups": None, "sim_steady_gups": None, "steady_spread": None, "binds": "failed", "busy_shares": None,
@@ -111,8 +116,8 @@ def sim_fields(document, wall):
     return {"sim_gups": document.get("gups"), "sim_steady_gups": document.get("steady_gups"),
             "steady_spread": document.get("steady_spread"), "steady_settled": verdict.get("settled"),
             "binds": binds.get("resource", ""), "sim_bucket": document.get("bucket_capacity"),
-            "busy_shares": [round(c["busy_share"], 3) for c in cores],
-            "stalled_shares": [round(c.get("stalled_share", 0.0), 3) for c in cores],
+            "busy_shares": [measured_share(c.get("busy_share")) for c in cores],
+            "stalled_shares": [measured_share(c.get("stalled_share")) for c in cores],
             "network_level": document.get("simulation", {}).get("network_level"),
             "wall_seconds": round(document.get("simulation", {}).get("wall_seconds", wall), 1),
             "peak_mib": round(document.get("simulation", {}).get("peak_memory_bytes", 0) / 2**20),

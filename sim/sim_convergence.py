@@ -5,17 +5,23 @@ import math
 
 def what_binds(result):
     """The busiest core role and, when measured, the busiest dimension's links: whichever was busy the larger
-    share of the update phase is the resource that binds."""
-    busiest = max(result["cores"], key=lambda c: c["busy_share"])
-    binds = {"core": busiest["core"], "role": busiest["role"], "core_busy_share": busiest["busy_share"],
-             "resource": f"core {busiest['core']} ({busiest['role']})"}
+    share of the update phase is the resource that binds. An algorithm that keeps no busy clock (direct: its
+    cores' shares are null) names no core: only links can be said to bind, when measured."""
+    timed = [c for c in result["cores"] if c.get("busy_share") is not None]
+    if timed:
+        busiest = max(timed, key=lambda c: c["busy_share"])
+        binds = {"core": busiest["core"], "role": busiest["role"], "core_busy_share": busiest["busy_share"],
+                 "resource": f"core {busiest['core']} ({busiest['role']})"}
+    else:
+        binds = {"core": None, "role": None, "core_busy_share": None,
+                 "resource": "not measured (this algorithm keeps no busy clock)"}
     if result.get("link_load"):
         links = max(result["link_load"], key=lambda d: d["mean_utilisation"])
         binds.update({"dimension": links["dimension"], "link_mean_utilisation": links["mean_utilisation"],
                       "link_max_utilisation": links["max_utilisation"]})
         if "class" in links:  # off the torus: a fat-tree level, a dragonfly colour
             binds["link_class"] = links["class"]
-        if links["mean_utilisation"] > busiest["busy_share"]:
+        if links["mean_utilisation"] > (binds["core_busy_share"] or 0.0):
             binds["resource"] = f"network ({link_name(binds)} links)"
     return binds
 
@@ -25,7 +31,9 @@ def link_name(binds):
 
 
 def binds_line(binds):
-    line = f"Binds: {binds['resource']}; core {binds['core']} busy {binds['core_busy_share']:.0%} of the update phase"
+    line = f"Binds: {binds['resource']}"
+    if binds["core_busy_share"] is not None:
+        line += f"; core {binds['core']} busy {binds['core_busy_share']:.0%} of the update phase"
     if "dimension" in binds:
         line += (f", {link_name(binds)} links {binds['link_mean_utilisation']:.0%} on average "
                  f"(busiest link {binds['link_max_utilisation']:.0%})")
@@ -61,7 +69,8 @@ def steady_verdict(result, tolerance=SETTLED_TOLERANCE, convergence=None):
     ran = result.get("simulation", {}).get("updates_per_node")
     binds = result.get("binds", {})
     core = next((c for c in result.get("cores", []) if c.get("core") == binds.get("core")), None)
-    waiting = None if core is None else max(0.0, 1 - core["busy_share"] - core.get("stalled_share", 0.0))
+    waiting = None if core is None or core.get("busy_share") is None else \
+        max(0.0, 1 - core["busy_share"] - (core.get("stalled_share") or 0.0))
     noise = result.get("steady_standard_error")
     # With the error at the tolerance, the quarters' difference scatters by twice it: only a wider gap is a climb.
     quarters_limit = tolerance if noise is None else 2 * tolerance

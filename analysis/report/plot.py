@@ -74,8 +74,8 @@ def shares_plot(records, raw_documents, out):
         if source == "model":
             shares = [c["share"] for c in document["row"]["cores"]]
         else:
-            shares = [c.get("busy_share", 0) for c in document.get("cores", [])]
-        if shares:
+            shares = [c.get("busy_share") for c in document.get("cores", [])]
+        if shares and None not in shares:  # a run that kept no busy clock has nothing to plot
             rows.append((source, nodes, shares))
     if not rows:
         return []

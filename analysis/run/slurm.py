@@ -76,7 +76,7 @@ def from_args(args, folder, jobs=1):
     if args.time_factor <= 0 or args.poll_seconds <= 0:
         raise SlurmError("--time-factor and --poll-seconds must be more than 0")
     return Slurm(folder, Options(args.partition, args.account, args.qos, args.time_factor, args.sbatch_arguments,
-                                 args.poll_seconds, args.srun_mpi))
+                                 args.poll_seconds, getattr(args, "srun_mpi", launcher.SRUN_MPI)))
 
 
 def run(command):

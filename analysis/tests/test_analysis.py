@@ -370,3 +370,73 @@ def test_a_simulated_steady_state_is_set_against_the_models_interval():
     line = convergence.interval_line(direct, "file")
     assert line.startswith("Against the interval: the whole run's rate (no steady state measured) 0.323 GUP/s")
     assert "with no standard error to allow" in line and "steady state 0.323" not in line
+
+
+def test_a_job_that_fails_before_writing_leaves_no_folder(tmp_path):
+    """results_folder: OUT and OUT/raw go again when the job fails before writing; a folder that was there stays."""
+    out = tmp_path / "sweep"
+    with pytest.raises(ValueError):
+        with results.results_folder(str(out)):
+            assert (out / "raw").is_dir()
+            raise ValueError("refused by gups-topology")
+    assert not out.exists()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with pytest.raises(ValueError):
+        with results.results_folder(str(kept)):
+            raise ValueError("refused")
+    assert kept.is_dir() and not (kept / "raw").exists()
+    # What a job wrote before failing stays (--resume reads it).
+    with pytest.raises(ValueError):
+        with results.results_folder(str(out)):
+            results.write_raw(str(out), "model-8", {"sweep": {}})
+            raise ValueError("later")
+    assert (out / "raw" / "model-8.json").exists()
+
+
+@needs_build
+def test_a_sweep_refused_by_the_plan_leaves_no_folder(tmp_path):
+    """A bad --log2-table is the plan's refusal: one error line, exit 2, and no empty OUT/raw."""
+    host = tmp_path / "host.json"
+    machine = json.loads(open(os.path.join(ROOT, "models", "machines", "bgp.json"), encoding="utf-8").read())
+    machine["name"] = "host"
+    host.write_text(json.dumps(machine))
+    out = tmp_path / "D"
+    done = subprocess.run(["/usr/bin/python3", "-m", "analysis", "sweep", "--machine", str(host), "--algorithms",
+                           "direct", "--nodes", "1", "--sources", "measured", "--log2-table", "-5", "--out", str(out),
+                           "--build", BUILD], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.startswith("analysis: error:"), done.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("skipped,failed,allow,status,words", [
+    ([], [], False, 0, None),
+    (["measured multicore 2 nodes #1"], [], False, 3, "1 of 9 runs NOT RUN"),
+    (["measured multicore 2 nodes #1"], [], True, 0, "--allow-skips: exit 0"),
+    (["a"], ["measured direct 2 nodes #1"], True, 1, "1 of 9 runs FAILED"),
+])
+def test_a_sweep_that_could_not_run_everything_says_so_last(capsys, skipped, failed, allow, status, words):
+    args = argparse.Namespace(allow_skips=allow, launcher="local")
+    assert sweep.closing_status(args, 9, skipped, failed) == status
+    err = capsys.readouterr().err.strip()
+    if words is None:
+        assert err == ""
+    else:
+        assert words in err.splitlines()[-1]
+
+
+def test_what_was_not_measured_is_an_empty_cell_not_a_zero(tmp_path):
+    document = run_doc("measured", 2, 0.17, 1, algorithm="direct")
+    document.update(steady_gups=None, steady_spread=None, window_gups=None)
+    write(tmp_path, "measured-direct-2-1", document)
+    records = results.load_records(tmp_path)
+    results.write_csv(records, tmp_path / "results.csv")
+    row = next(csv.DictReader(open(tmp_path / "results.csv", encoding="utf-8")))
+    assert row["steady_gups"] == "" and row["steady_spread"] == "" and row["window_gups"] == ""
+    assert float(row["gups"]) == 0.17
+
+
+def test_srun_takes_the_sites_mpi_plugin():
+    task = launcher.Task("m", "measured", ["gups"], "m.json", "sweep", ranks=4, hosts=2)
+    assert task.full_command(lambda t: launcher.srun_prefix(t, "pmi2"))[:2] == ["srun", "--mpi=pmi2"]
+    assert launcher.srun_prefix(task)[1] == f"--mpi={launcher.SRUN_MPI}"

@@ -453,6 +453,27 @@ bool write_summary_json(const std::string& path, const gups::model::Machine& mac
   return static_cast<bool>(out);
 }
 
+void declare_options(CLI::App& app, Options& options) {
+  app.add_option("--output,-o", options.output, "machine file to write")
+      ->check(gups::cli::kOutputFile)
+      ->capture_default_str();
+  app.add_option("--name", options.name, "machine name in the file")->capture_default_str();
+  app.add_option("--json", options.json_path,
+                 "also write what was measured (each cost in cycles with its spread, the clock, the time taken) "
+                 "as JSON to this file")
+      ->check(gups::cli::kOutputFile);
+  app.add_option("--log2-table", options.log2_table,
+                 "the host's whole table, 2^N words (as gups --log2-table): one core alone updates all of it, every "
+                 "rank at once its share")
+      ->check(CLI::Range(10u, 34u))
+      ->capture_default_str();
+  app.add_option("--repeats", options.repeats, "repeats of every measurement (the least is kept: interference only adds time)")
+      ->check(CLI::Range(1u, 100u))
+      ->capture_default_str();
+  app.add_option("--shape", options.shape, "routed torus whose bucket size sets routing_hop")->capture_default_str();
+  app.add_option("--cores", options.cores, "cores per node (default: this host's)")->check(CLI::Range(1u, 1024u));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -472,24 +493,7 @@ int main(int argc, char** argv) {
   Options options;
   CLI::App app{"gups-calibrate: measure this host's per-operation costs and write a machine file. "
                "Run with 2 ranks: mpirun -np 2 gups-calibrate"};
-  app.add_option("--output,-o", options.output, "machine file to write")
-      ->check(gups::cli::kOutputFile)
-      ->capture_default_str();
-  app.add_option("--name", options.name, "machine name in the file")->capture_default_str();
-  app.add_option("--json", options.json_path,
-                 "also write what was measured (each cost in cycles with its spread, the clock, the time taken) "
-                 "as JSON to this file")
-      ->check(gups::cli::kOutputFile);
-  app.add_option("--log2-table", options.log2_table,
-                 "the host's whole table, 2^N words (as gups --log2-table): one core alone updates all of it, every "
-                 "rank at once its share")
-      ->check(CLI::Range(10u, 34u))
-      ->capture_default_str();
-  app.add_option("--repeats", options.repeats, "repeats of every measurement (the least is kept: interference only adds time)")
-      ->check(CLI::Range(1u, 100u))
-      ->capture_default_str();
-  app.add_option("--shape", options.shape, "routed torus whose bucket size sets routing_hop")->capture_default_str();
-  app.add_option("--cores", options.cores, "cores per node (default: this host's)")->check(CLI::Range(1u, 1024u));
+  declare_options(app, options);
   int status = 0;
   try {
     app.parse(argc, argv);
