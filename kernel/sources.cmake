@@ -7,6 +7,7 @@ set(GUPS_CORE_SOURCES
   kernel/core/exchange_pattern.cpp
   kernel/core/host_memory.cpp
   kernel/core/hpcc_stream.cpp
+  kernel/core/hypercube_stages.cpp
   kernel/core/local_table.cpp
   kernel/core/mapping_mode.cpp
   kernel/core/operation_charges.cpp

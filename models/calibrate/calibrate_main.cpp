@@ -223,6 +223,7 @@ std::vector<std::string> calibration_warnings(const Measured& m, unsigned repeat
     }
   }
   const std::tuple<const char*, double, double> differences[] = {
+      {"routing_hop", m.routed_pair.min_ns, m.routed_update_all_ranks.min_ns},
       {"update", m.routed_update.min_ns, m.generate.min_ns},
       {"update_streamed", m.generate_update.min_ns, m.generate.min_ns},
       {"update_all_cores", m.routed_update_all_ranks.min_ns, m.generate.min_ns},
