@@ -29,6 +29,10 @@ std::optional<double> host_busy_seconds() {
   return busy / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
+bool load_measurable(double wall_seconds) {
+  return wall_seconds >= kLeastLoadTicks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 double own_cpu_seconds() {
   timespec t{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);

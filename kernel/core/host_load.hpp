@@ -14,6 +14,11 @@ namespace gups {
 // Above this share of a host's cores taken by others, the report says so.
 inline constexpr double kBusyHostShare = 0.10;
 
+// /proc/stat counts in ticks of 1/CLK_TCK (10 ms on Linux): over a phase
+// shorter than ten ticks the share is mostly rounding, so it is not measured.
+inline constexpr double kLeastLoadTicks = 10;
+bool load_measurable(double wall_seconds);
+
 // CPU seconds all processes of this host have spent since boot; nothing
 // where /proc/stat cannot be read.
 std::optional<double> host_busy_seconds();

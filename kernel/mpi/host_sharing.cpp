@@ -104,7 +104,7 @@ std::optional<double> HostLoadWatch::end(double wall_seconds) {
   const double host_spent = spending[2 * static_cast<std::size_t>(members.front())];
   double own = 0;
   for (const int member : members) own += spending[2 * static_cast<std::size_t>(member) + 1];
-  const double mine = host_spent < 0 ? -1.0
+  const double mine = host_spent < 0 || !load_measurable(wall_seconds) ? -1.0
                                      : others_share(host_spent, own, wall_seconds,
                                                     static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
   double busiest = -1.0;

@@ -16,6 +16,13 @@ TEST(HostLoad, OthersShareIsWhatTheHostSpentBeyondTheRunsOwnOverItsCores) {
   EXPECT_DOUBLE_EQ(others_share(5.0, 3.0, 0.0, 4), 0.0);
 }
 
+TEST(HostLoad, APhaseOfAFewTicksIsNotMeasured) {
+  // The counters tick every 10 ms: a 2 ms run's share would be rounding, a second's is not.
+  EXPECT_FALSE(load_measurable(0.002));
+  EXPECT_FALSE(load_measurable(0.05));
+  EXPECT_TRUE(load_measurable(1.0));
+}
+
 TEST(HostLoad, TheReportSaysABusyHostOnlyAboveTheThreshold) {
   EXPECT_EQ(host_load_line(std::nullopt), "");
   EXPECT_EQ(host_load_line(kBusyHostShare), "");
