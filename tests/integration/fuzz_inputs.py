@@ -42,9 +42,10 @@ NOT_A_SHAPE_OF_ANY_SIZE = {k: v for k, v in NOT_A_SHAPE.items() if k != "two sid
 class Case:
     """One bad input; cut_short: the command is good, and its output is cut short instead (its reader gone)."""
 
-    def __init__(self, program, category, argv, what, cut_short=False):
+    def __init__(self, program, category, argv, what, cut_short=False, leaks_checked=True):
         self.program, self.category, self.argv, self.what = program, category, argv, what
         self.cut_short = cut_short
+        self.leaks_checked = leaks_checked
 
 
 def option_cases(program, binary, base, option, values, category_prefix=""):
@@ -172,15 +173,20 @@ def other_launcher_cases(paths):
     """The build's MPI programs started by the other MPI's launcher (MPICH's Hydra for an Open MPI build, Open MPI's
     mpirun for an MPICH build): each rank would run alone, so the first refuses with one line."""
     with open(os.path.join(os.path.dirname(paths["gups"]), "gups-mpirun"), encoding="utf-8") as f:
-        built_with_open_mpi = "Open MPI" in f.read()
+        flavour = re.search(r"was built with, (.+?) \(", f.read())  # the flavour CMake wrote into its comment
+    if flavour is None:
+        return []
+    built_with_open_mpi = flavour.group(1) == "Open MPI"
     other = shutil.which("mpiexec.mpich" if built_with_open_mpi else "mpirun.openmpi")
     if other is None:
         return []
     launcher = [other, "-n", "2"] + ([] if built_with_open_mpi else ["--oversubscribe", "--quiet"])
+    # Under the sanitizers, MPICH's singleton start under Open MPI's launcher leaks from a module LeakSanitizer
+    # cannot name (so no suppression can): the MPI library's, not the program's.
     return [Case("gups", "another MPI's launcher", launcher + [paths["gups"], "--log2-table", "10"],
-                 f"{os.path.basename(other)} -n 2 gups"),
+                 f"{os.path.basename(other)} -n 2 gups", leaks_checked=False),
             Case("gups-calibrate", "another MPI's launcher", launcher + [paths["gups-calibrate"], "--log2-table", "10"],
-                 f"{os.path.basename(other)} -n 2 gups-calibrate")]
+                 f"{os.path.basename(other)} -n 2 gups-calibrate", leaks_checked=False)]
 
 
 ANALYSIS_SUBCOMMANDS = ("main", "study", "sweep", "report", "plot", "table2", "explain", "apexmap", "probes")
@@ -312,6 +318,8 @@ def run_case(case, environment, source):
     # A refused input must leave no temporary files: each case gets a TMPDIR of its own, looked at afterwards.
     scratch = tempfile.mkdtemp(prefix="tg-tmp-")
     environment = {**environment, "OMPI_MCA_orte_tmpdir_base": session, "TMPDIR": scratch}
+    if not case.leaks_checked:
+        environment["ASAN_OPTIONS"] = ":".join(filter(None, [environment.get("ASAN_OPTIONS"), "detect_leaks=0"]))
     start = time.monotonic()
     closed = None
     if case.cut_short:  # a pipe whose reader has gone: the first write fails
