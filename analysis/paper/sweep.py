@@ -29,17 +29,10 @@ def sweep(args):
                               (("sim" in sources) + ("measured" in sources) * len(args.owners.split(","))))
     progress = Progress(runs)
     with results.results_folder(args.out):
-        # Every run planned (gups-topology refuses bad input) before any is run or written.
-        tasks, skipped = planned_tasks(args, algorithms, nodes, sources, (sim, gups), progress)
         runner = slurm.from_args(args, args.out)
+        # Every run planned (gups-topology refuses bad input) before any is run or written.
+        tasks, skipped = planned_tasks(args, algorithms, nodes, sources, (sim, gups), runner, progress)
         if runner.name == "slurm":
-            fitting = []
-            for task in tasks:
-                if task.meta["source"] != "measured" or runner.fits(task, progress):
-                    fitting.append(task)
-                else:
-                    skipped.append(task.what)
-            tasks = fitting
             for task in tasks:
                 if task.meta["source"] == "sim":
                     slurm.size_simulation(task)
@@ -51,12 +44,12 @@ def sweep(args):
     records = results.load_records(args.out)
     results.write_csv(records, os.path.join(args.out, "results.csv"))
     print(f"sweep: {len(records)} results in {args.out}/raw, joined in {args.out}/results.csv", file=sys.stderr)
-    return closing_status(args, runs, skipped, failed)
+    return closing_status(args, runs, skipped, failed, "partition" if runner.name == "slurm" else "host")
 
 
-def planned_tasks(args, algorithms, nodes, sources, binaries, progress):
-    """The simulations' and measured runs' tasks, and the measured runs this host cannot hold (not run: never
-    oversubscribed; under Slurm the partition decides)."""
+def planned_tasks(args, algorithms, nodes, sources, binaries, runner, progress):
+    """The simulations' and measured runs' tasks, and the measured runs this host (under Slurm, the partition)
+    cannot hold: not run, never oversubscribed."""
     sim, gups = binaries
     tasks, skipped = [], []
     for algorithm in algorithms:
@@ -67,14 +60,14 @@ def planned_tasks(args, algorithms, nodes, sources, binaries, progress):
                 if "measured" in sources:
                     for owner in args.owners.split(","):
                         task = measurement(args, gups, algorithm, n, repeat, owner)
-                        if getattr(args, "launcher", "local") == "slurm" or fits_this_host(task, progress):
+                        if runner.fits(task, progress) if runner.name == "slurm" else fits_this_host(task, progress):
                             tasks.append(task)
                         else:
                             skipped.append(task.what)
     return tasks, skipped
 
 
-def closing_status(args, runs, skipped, failed):
+def closing_status(args, runs, skipped, failed, holder="host"):
     """The sweep's last line when some of its runs were not run or failed, and its exit status: 1 when a run
     failed, 3 when runs were skipped (0 with --allow-skips), else 0."""
     if failed:
@@ -83,8 +76,7 @@ def closing_status(args, runs, skipped, failed):
         return 1
     if skipped:
         accepted = getattr(args, "allow_skips", False)
-        print(f"sweep: {len(skipped)} of {runs} runs NOT RUN, as they need more than the "
-              f"{'partition' if getattr(args, 'launcher', 'local') == 'slurm' else 'host'} gives "
+        print(f"sweep: {len(skipped)} of {runs} runs NOT RUN, as they need more than the {holder} gives "
               f"({'; '.join(skipped)}); their rows are missing from results.csv"
               + (" (--allow-skips: exit 0)" if accepted else " (exit 3; --allow-skips accepts that)"),
               file=sys.stderr)

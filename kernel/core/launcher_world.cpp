@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace gups {
@@ -49,6 +51,14 @@ std::string launcher_mismatch(const std::optional<AnnouncedWorld>& announced, in
       "({}), so each process would run alone; start it with the build's kernel/gups-mpirun, or srun with the "
       "plugin of that MPI",
       announced->launcher, announced->size, announced->variable, announced->size, world_size, library);
+}
+
+bool refuse_another_mpis_launcher(const char* program, int world_size, const std::string& library) {
+  const auto announced = announced_world([](const char* name) { return std::getenv(name); });
+  const auto mismatch = launcher_mismatch(announced, world_size, library);
+  if (mismatch.empty()) return false;
+  if (announced->rank == 0) std::fprintf(stderr, "%s: error: %s\n", program, mismatch.c_str());
+  return true;
 }
 
 }  // namespace gups

@@ -31,4 +31,10 @@ std::optional<AnnouncedWorld> announced_world(const EnvironmentLookup& environme
 std::string launcher_mismatch(const std::optional<AnnouncedWorld>& announced, int world_size,
                               const std::string& library);
 
+// The check every MPI program of the build makes before it reads anything:
+// with this process's environment, true when the launcher's world differs
+// from MPI_COMM_WORLD's, having printed "PROGRAM: error: ..." on stderr from
+// the process the launcher numbered 0 (each of the others is a run alone too).
+bool refuse_another_mpis_launcher(const char* program, int world_size, const std::string& library);
+
 }  // namespace gups

@@ -59,6 +59,8 @@ nlohmann::json settling_json(const std::optional<SettlingReport>& settling) {
   return json;
 }
 
+nlohmann::json measured_or_null(double value) { return value > 0 ? nlohmann::json(value) : nlohmann::json(); }
+
 // 3, 4, 5, 9 as "3-5, 9".
 std::string number_ranges(const std::vector<unsigned>& sorted) {
   std::string text;
@@ -191,8 +193,6 @@ std::string format_hpcc_lines(const RunResult& r) {
   }
   return out;
 }
-
-static nlohmann::json measured_or_null(double value) { return value > 0 ? nlohmann::json(value) : nlohmann::json(); }
 
 nlohmann::json to_json(const RunResult& r) {
   const auto& s = r.stats;

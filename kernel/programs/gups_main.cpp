@@ -6,7 +6,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fmt/format.h>
 #include <cstdio>
 #include <functional>
@@ -15,6 +14,7 @@
 #include <string>
 
 #include "kernel/apex_map/probe.hpp"
+#include "kernel/core/launcher_world.hpp"
 #include "kernel/core/option_scopes.hpp"
 #include "kernel/core/program_variants.hpp"
 #include "kernel/core/result_output.hpp"
@@ -28,7 +28,6 @@
 #include "kernel/mpi/patient_collectives.hpp"
 #include "kernel/mpi/phase_barrier.hpp"
 #include "kernel/mpi/progress_report.hpp"
-#include "kernel/core/launcher_world.hpp"
 #include "kernel/mpi/run_statistics.hpp"
 #include "kernel/mpi/simulation.hpp"
 #include "kernel/mpi/update_algorithm.hpp"
@@ -291,13 +290,7 @@ int main_with_mpi(int argc, char** argv, PhaseReport::Clock::time_point process_
   };
   // Before anything is read or run: a launcher of another MPI starts this
   // many one-rank runs; the first of them, as the launcher numbers them, says so.
-  if (!simulation::active()) {
-    const auto announced = announced_world([](const char* name) { return std::getenv(name); });
-    if (const auto mismatch = launcher_mismatch(announced, ranks, mpi_library_version()); !mismatch.empty()) {
-      if (announced->rank == 0) std::fprintf(stderr, "gups: error: %s\n", mismatch.c_str());
-      return kExitBadInput;
-    }
-  }
+  if (!simulation::active() && refuse_another_mpis_launcher("gups", ranks, mpi_library_version())) return kExitBadInput;
 
   // Before any message: the platform's network level decides what messages cost.
   try {

@@ -8,7 +8,6 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <map>
 #include <ctime>
 #include <fstream>
@@ -484,10 +483,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   // Another MPI's launcher starts one-rank runs, each of which would refuse
   // its single rank: the first says why instead.
-  const auto announced = gups::announced_world([](const char* name) { return std::getenv(name); });
-  if (const auto mismatch = gups::launcher_mismatch(announced, ranks, "the one it was built with");
-      !mismatch.empty()) {
-    if (announced->rank == 0) fmt::print(stderr, "gups-calibrate: error: {}\n", mismatch);
+  if (gups::refuse_another_mpis_launcher("gups-calibrate", ranks, "the one it was built with")) {
     MPI_Finalize();
     return 2;
   }
