@@ -39,6 +39,7 @@ set(GUPS_CORE_SOURCES
   kernel/exchange/run.cpp)
 set(GUPS_MPI_SOURCES
   kernel/mpi/direct.cpp
+  kernel/mpi/hypercube.cpp
   kernel/mpi/distributed_verification.cpp
   kernel/mpi/host_memory_check.cpp
   kernel/mpi/host_sharing.cpp

@@ -6,8 +6,8 @@ namespace gups {
 
 const std::vector<AlgorithmTraits>& algorithm_table() {
   static const std::vector<AlgorithmTraits> table{
-#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, run) \
-  {Algorithm::id, name, help, routes_over_torus, specialised_cores},
+#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, in_stages, run) \
+  {Algorithm::id, name, help, routes_over_torus, specialised_cores, in_stages},
 #include "kernel/core/variants.def"
   };
   return table;
@@ -20,6 +20,7 @@ const AlgorithmTraits& traits(Algorithm algorithm) {
 
 AlgorithmModel model_of(Algorithm algorithm) {
   const auto& row = traits(algorithm);
+  if (row.in_stages) return AlgorithmModel::hypercube;
   if (!row.routes_over_torus) return AlgorithmModel::direct;
   return row.specialised_cores ? AlgorithmModel::multicore : AlgorithmModel::routed;
 }
@@ -32,6 +33,8 @@ std::string_view to_string(AlgorithmModel model) {
       return "routed";
     case AlgorithmModel::multicore:
       return "multicore";
+    case AlgorithmModel::hypercube:
+      return "hypercube";
   }
   return "";
 }
@@ -52,11 +55,27 @@ std::vector<std::string> algorithm_names() {
 }
 
 bool has(const AlgorithmTraits& row, AlgorithmTrait trait) noexcept {
-  return trait == AlgorithmTrait::routes_over_torus ? row.routes_over_torus : row.specialised_cores;
+  switch (trait) {
+    case AlgorithmTrait::routes_over_torus:
+      return row.routes_over_torus;
+    case AlgorithmTrait::specialised_cores:
+      return row.specialised_cores;
+    case AlgorithmTrait::in_stages:
+      return row.in_stages;
+  }
+  return false;
 }
 
 std::string_view to_string(AlgorithmTrait trait) {
-  return trait == AlgorithmTrait::routes_over_torus ? "routes_over_torus" : "specialised_cores";
+  switch (trait) {
+    case AlgorithmTrait::routes_over_torus:
+      return "routes_over_torus";
+    case AlgorithmTrait::specialised_cores:
+      return "specialised_cores";
+    case AlgorithmTrait::in_stages:
+      return "in_stages";
+  }
+  return "";
 }
 
 std::string algorithms_with(AlgorithmTrait trait, std::string_view last_separator) {

@@ -11,7 +11,7 @@
 namespace gups {
 
 enum class Algorithm {
-#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, run) id,
+#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, in_stages, run) id,
 #include "kernel/core/variants.def"
 };
 
@@ -21,6 +21,7 @@ struct AlgorithmTraits {
   std::string_view summary;
   bool routes_over_torus;  // variants.def says what each means
   bool specialised_cores;
+  bool in_stages;
 };
 
 // What the model, the mapping modes and the simulation's charges know of an
@@ -32,6 +33,7 @@ enum class AlgorithmModel {
   direct,     // straight to the owner: no routing, every rank generates and updates
   routed,     // one rank per node routes every dimension (Eq. 1)
   multicore,  // the node's cores specialised by a role plan (Eq. 6/7)
+  hypercube,  // every process in the same synchronous stages, halving the set each time
 };
 AlgorithmModel model_of(Algorithm algorithm);
 std::string_view to_string(AlgorithmModel model);  // the name of the algorithm it was made for
@@ -44,7 +46,7 @@ std::optional<Algorithm> algorithm_named(std::string_view name);
 std::vector<std::string> algorithm_names();
 
 // The traits an option or a mechanism can ask of an algorithm (variants.def).
-enum class AlgorithmTrait { routes_over_torus, specialised_cores };
+enum class AlgorithmTrait { routes_over_torus, specialised_cores, in_stages };
 bool has(const AlgorithmTraits& row, AlgorithmTrait trait) noexcept;
 std::string_view to_string(AlgorithmTrait trait);
 // The algorithms with the trait, as help and errors name them: "routed and

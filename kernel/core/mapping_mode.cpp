@@ -48,6 +48,14 @@ void check_mapping_mode(unsigned number, Algorithm algorithm) {
             number, mode.describe()));
       }
       return;
+    case AlgorithmModel::hypercube:
+      if (number != 1) {
+        throw std::invalid_argument(fmt::format(
+            "mapping mode {} ({}): hypercube runs every process with its own table, stream and limit (mode 1); "
+            "one process a node is its one-stream, one-limit placement",
+            number, mode.describe()));
+      }
+      return;
     case AlgorithmModel::multicore:
       if (!mode.generation_per_node) {
         throw std::invalid_argument(fmt::format(

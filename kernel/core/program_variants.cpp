@@ -6,11 +6,11 @@ namespace gups {
 
 const std::vector<ProgramVariant>& program_variants() {
   static const std::vector<ProgramVariant> table{
-#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, run) \
-  {VariantFamily::update_algorithm, name, help, routes_over_torus, specialised_cores, 0},
-#define GUPS_APEX_MAP(id, name, help, make) {VariantFamily::apex_map, name, help, false, false, 0},
+#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, in_stages, run) \
+  {VariantFamily::update_algorithm, name, help, routes_over_torus, specialised_cores, in_stages, 0},
+#define GUPS_APEX_MAP(id, name, help, make) {VariantFamily::apex_map, name, help, false, false, false, 0},
 #define GUPS_EXCHANGE_PROBE(id, name, help, receive_buffers, run) \
-  {VariantFamily::exchange_probe, name, help, false, false, receive_buffers},
+  {VariantFamily::exchange_probe, name, help, false, false, false, receive_buffers},
 #include "kernel/core/variants.def"
   };
   return table;

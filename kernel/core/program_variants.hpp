@@ -20,6 +20,7 @@ struct ProgramVariant {
   std::string_view help;
   bool routes_over_torus = false;   // update algorithms (variants.def says what each field means)
   bool specialised_cores = false;   // update algorithms
+  bool in_stages = false;           // update algorithms
   std::size_t receive_buffers = 0;  // exchange probes
 };
 

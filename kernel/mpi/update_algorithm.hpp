@@ -54,7 +54,7 @@ std::vector<std::string> update_algorithm_names();
 
 // Each row's function (routed and multicore share one engine, driven by the
 // role plan of the setup; declaring it twice is harmless).
-#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, run) \
+#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, in_stages, run) \
   UpdateStats run(const UpdateContext& context, LocalTable& table);
 #include "kernel/core/variants.def"
 

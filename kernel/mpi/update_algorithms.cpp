@@ -4,7 +4,7 @@ namespace gups {
 
 const std::vector<AlgorithmEntry>& update_algorithms() {
   static const std::vector<AlgorithmEntry> entries{
-#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, run) {Algorithm::id, &run},
+#define GUPS_UPDATE_ALGORITHM(id, name, help, routes_over_torus, specialised_cores, in_stages, run) {Algorithm::id, &run},
 #include "kernel/core/variants.def"
   };
   return entries;

@@ -57,6 +57,7 @@ struct Measured {
   std::string clock_source;
   double measured_clock_hz = 0;
   Timing generate, generate_update, generate_dependent_update, routed_update, route, direct_bucketing, poll;
+  Timing stage_split;  // the hypercube's, per update and stage
   // The two table loops timed on every rank at once, each its own table.
   Timing generate_update_all_ranks, routed_update_all_ranks;
   // A routed run over the two ranks, one torus node each, as `gups --algo
@@ -109,6 +110,7 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
     m.routed_update = time_routing_loop(MPI_COMM_SELF, options.log2_table, options.repeats);
     m.route = time_route(gups::TorusShape::parse("4x4x4"), routed.bucket, 20'000'000, options.repeats);
     m.direct_bucketing = time_direct_bucketing(64, 1024, 20'000'000, options.repeats);
+    m.stage_split = time_stage_split(kOwnerTableLog2, 64, 1024, 20'000'000, options.repeats);
     // Owners among 64 (a shift) and 96 (the paper's smallest Table 3 size).
     using gups::OwnerMode;
     m.owner_shift = time_generate_and_owner(kOwnerTableLog2, 64, OwnerMode::division, 20'000'000, options.repeats);
@@ -160,7 +162,7 @@ void fit_calls(Measured& m) {
 Measured at_medians(Measured m) {
   const auto typical = [](Timing& t) { t.min_ns = t.median_ns; };
   for (Timing* t : {&m.generate, &m.generate_update, &m.generate_dependent_update, &m.routed_update, &m.route,
-                    &m.direct_bucketing, &m.poll, &m.generate_update_all_ranks, &m.routed_update_all_ranks,
+                    &m.direct_bucketing, &m.stage_split, &m.poll, &m.generate_update_all_ranks, &m.routed_update_all_ranks,
                     &m.routed_pair, &m.owner_shift, &m.owner_division, &m.owner_prediction}) {
     typical(*t);
   }
@@ -211,7 +213,7 @@ std::vector<std::string> calibration_warnings(const Measured& m, unsigned repeat
   const std::pair<const char*, const Timing*> timed[] = {
       {"generate", &m.generate},           {"generate_and_update", &m.generate_update},
       {"routed_update", &m.routed_update}, {"route", &m.route},
-      {"direct_bucketing", &m.direct_bucketing}, {"poll", &m.poll},
+      {"direct_bucketing", &m.direct_bucketing}, {"stage_split", &m.stage_split}, {"poll", &m.poll},
       {"generate_and_update_all_ranks", &m.generate_update_all_ranks},
       {"routed_update_all_ranks", &m.routed_update_all_ranks}, {"routed_pair", &m.routed_pair}};
   for (const auto& [name, timing] : timed) {
@@ -271,6 +273,7 @@ gups::model::CycleCosts host_costs(const Options& options, const Measured& m) {
   for (unsigned core = 0; core < plan.cores(); ++core) {
     c.core_overhead.push_back(cycles(core_overhead_ns(plan.role(core), m, hop_parts_ns(m))));
   }
+  c.stage_split = cycles(m.stage_split.min_ns);
   c.owner_division = cycles(std::max(0.0, m.owner_division.min_ns - m.owner_shift.min_ns));
   c.owner_prediction = cycles(std::max(0.0, m.owner_prediction.min_ns - m.owner_shift.min_ns));
   return c;
@@ -346,6 +349,9 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
        fmt::format("timed: stream step plus the owner among 96 of 2^{} words by HPCC's divisions, less the same "
                    "among 64 (a shift)", kOwnerTableLog2)},
       {"costs_cycles.owner_prediction", "timed: as owner_division, by the paper's prediction (4.2)"},
+      {"costs_cycles.stage_split",
+       fmt::format("timed: the hypercube's stage loop over a chunk of 1,024 updates, each's owner among 64 of 2^{} "
+                   "words found and the update kept or put out by its half (stage_split in notes)", kOwnerTableLog2)},
       {"costs_cycles.core_overhead",
        m.handoff ? fmt::format("per update: a routing core's routing step (as in routing_hop) and its copy into the "
                                "next core's hand-off slot; every core but the first, its copy out of the slot "
@@ -387,6 +393,7 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
                    {"routing_hop_composed", composed_hop},
                    {"route", timing_json(m.route)},
                    {"direct_bucketing", timing_json(m.direct_bucketing)},
+                   {"stage_split", timing_json(m.stage_split)},
                    {"poll", timing_json(m.poll)},
                    {"calls", calls},
                    {"send_fit_ns", {{"intercept", m.send_fit.intercept}, {"per_update", m.send_fit.slope}}},
@@ -424,7 +431,7 @@ void print_summary(const gups::model::Machine& machine) {
       {"update_streamed_all_cores", c.update_streamed_all_cores}, {"send_call", c.send_call},
       {"receive_call", c.receive_call}, {"routing_hop", c.routing_hop},
       {"message_overhead", c.message_overhead}, {"owner_division", c.owner_division},
-      {"owner_prediction", c.owner_prediction}};
+      {"owner_prediction", c.owner_prediction}, {"stage_split", c.stage_split}};
   for (const auto& [key, cycles] : costs) fmt::print("  {:<26} {:>9.1f} {:>8}\n", key, cycles, spread(key));
   for (std::size_t i = 0; i < c.core_overhead.size(); ++i) {
     fmt::print("  {:<26} {:>9.1f} {:>8}\n", fmt::format("core_overhead[{}]", i), c.core_overhead[i],

@@ -147,6 +147,38 @@ Timing time_direct_bucketing(std::uint32_t destinations, std::uint32_t lookahead
   });
 }
 
+Timing time_stage_split(unsigned log2_words, std::uint64_t owners, std::uint64_t chunk, std::uint64_t operations,
+                        unsigned repeats) {
+  const TableLayout layout(log2_words, owners);
+  const OwnerFinder owner_of(layout, OwnerMode::division);
+  std::vector<std::uint64_t> held(chunk), outgoing;
+  outgoing.reserve(chunk);
+  std::uint64_t a = starts(7);
+  for (auto& update : held) update = a = next_random(a);
+  const std::uint64_t half = owners / 2;
+  return repeat_timing(repeats, [&] {
+    std::uint64_t moved = 0;
+    const auto start = Clock::now();
+    for (std::uint64_t done = 0; done < operations; done += chunk) {
+      // The stage's split, as the kernel does it; what moved comes back, so
+      // that every pass looks at a whole chunk.
+      outgoing.clear();
+      std::size_t kept = 0;
+      for (const std::uint64_t update : held) {
+        if (owner_of(layout.index_of(update)) >= half) {
+          outgoing.push_back(update);
+        } else {
+          held[kept++] = update;
+        }
+      }
+      moved += outgoing.size();
+      std::copy(outgoing.begin(), outgoing.end(), held.begin() + static_cast<std::ptrdiff_t>(kept));
+    }
+    keep(moved);
+    return ns_per(start, operations);
+  });
+}
+
 double measured_clock_hz() {
   // A chain of dependent adds retires one per cycle on any current core.
   constexpr std::uint64_t kAdds = 400'000'000;

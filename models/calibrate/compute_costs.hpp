@@ -58,6 +58,12 @@ Timing time_generate_and_owner(unsigned log2_words, std::uint64_t owners, OwnerM
 Timing time_direct_bucketing(std::uint32_t destinations, std::uint32_t lookahead, std::uint64_t operations,
                              unsigned repeats);
 
+// The hypercube algorithm's stage work: a chunk of `chunk` updates, each's
+// owner among `owners` of a 2^log2_words table found and the update kept or
+// put out to the partner by the half it lies in, ns per update and stage.
+Timing time_stage_split(unsigned log2_words, std::uint64_t owners, std::uint64_t chunk, std::uint64_t operations,
+                        unsigned repeats);
+
 // Core clock: /proc/cpuinfo's "cpu MHz" if present, else a dependent-add
 // loop (one add per cycle). `source` says which.
 double clock_hz(std::string& source);

@@ -60,9 +60,9 @@ void place_prediction_on_hosts(const Machine& machine, const ModelOptions& optio
   // and routes applies one at a time between its other work.
   bool streamed = false;
   const auto model = model_of(options.algorithm);
-  if (model == AlgorithmModel::direct) {
+  if (model == AlgorithmModel::direct || model == AlgorithmModel::hypercube) {
     ranks = updaters = options.processes_per_node;
-    streamed = true;
+    streamed = true;  // hypercube: a chunk's updates applied in a loop of their own
   } else if (model == AlgorithmModel::multicore) {
     ranks = plan->cores();
     updaters = plan->updaters();
@@ -144,6 +144,68 @@ void direct_bound(const Machine& machine, const ModelOptions& options, Predictio
     p.cpu_gups = static_cast<double>(p.nodes) * shared_process_rate(machine, options.processes_per_node, load) * 1e-9;
   }
   bound_by_node_resources(machine, remote * packets / p.mean_fill * options.processes_per_node, p);
+}
+
+const HypercubeTraffic& hypercube_traffic_of(const Machine& machine, const ModelOptions& options, Prediction& p,
+                                             HypercubeTraffic& uncached) {
+  const auto wraps = machine.wraps_of(p.shape);
+  const auto key = fmt::format("{} {} {} {} {}", machine.topology->name, machine.network_parameters,
+                               p.shape.to_string(), wraps_letters(wraps), options.processes_per_node);
+  if (options.routes_cache) {
+    auto& cache = options.routes_cache->hypercube;
+    auto found = cache.find(key);
+    if (found == cache.end()) {
+      found = cache.emplace(key, hypercube_traffic(*physical_links(machine, p.shape, wraps), options.processes_per_node)).first;
+    }
+    return found->second;
+  }
+  uncached = hypercube_traffic(*physical_links(machine, p.shape, wraps), options.processes_per_node);
+  return uncached;
+}
+
+// Every process goes through the stages a chunk at a time (its look-ahead,
+// mode 1): it generates the chunk, and at each stage looks at every update it
+// holds, sends its partner those owned across the split (messages of at most
+// a chunk) and takes what its partner sends; it then applies what it holds.
+// A chunk's time is its cores' work plus what the synchronous stages wait on
+// the network (Prediction::stage_wait_seconds).
+void hypercube_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
+  const auto& c = machine.costs;
+  const unsigned per_node = options.processes_per_node;
+  p.processes = p.nodes * per_node;
+  const double chunk = static_cast<double>(options.lookahead);
+  HypercubeTraffic uncached;
+  const auto& traffic = hypercube_traffic_of(machine, options, p, uncached);
+  p.stages = static_cast<unsigned>(traffic.stages.size());
+  p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.processes);
+  double split = 0, packets = 0, moved = 0, wire_bytes = 0;
+  for (const auto& stage : traffic.stages) {
+    const double held = stage.active_share;
+    const double updates = chunk * stage.moved_share;  // in this stage's message(s)
+    const auto whole = static_cast<std::uint64_t>(std::ceil(updates));
+    const double messages = std::floor(updates / chunk) + 1;  // the last one shorter than a chunk, maybe empty
+    const double stage_packets = message_packets(machine.packet, whole);
+    split += held * (c.stage_split + p.owner_cycles);
+    p.send_cycles += held * messages * machine.send_call_cycles() / chunk;
+    p.receive_cycles += held * stage_packets * machine.packet_receive_cycles(true) / chunk;
+    packets += held * stage_packets / chunk;
+    moved += held * updates;
+    wire_bytes += held * static_cast<double>(message_wire_bytes(machine.packet, whole));
+    if (stage.longest_route > 0) {
+      p.stage_wait_seconds += stage.longest_route * machine.link_latency +
+                              static_cast<double>(message_wire_bytes(machine.packet, whole)) / machine.link_bandwidth;
+    }
+  }
+  p.mean_fill = p.stages > 0 ? moved / p.stages : 0;
+  p.bytes_per_update = moved > 0 ? wire_bytes / moved : 0;
+  const double cycles = c.generate + c.loop_overhead + split + p.send_cycles + p.receive_cycles + p.update_cycles;
+  p.cores = {{fmt::format("generate, {} stages of split, send, receive, then update", p.stages), cycles, 1.0,
+              p.update_wait_cycles, 0, cycles}};
+  p.cpu_cycles_per_update = cycles;
+  const double node_rate = shared_process_rate(machine, per_node, {cycles - p.update_wait_cycles, p.update_wait_cycles});
+  const double chunk_seconds = per_node * chunk / node_rate + p.stage_wait_seconds;
+  p.cpu_gups = static_cast<double>(p.nodes) * per_node * chunk / chunk_seconds * 1e-9;
+  bound_by_node_resources(machine, packets * per_node, p);
 }
 
 void routed_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
@@ -263,11 +325,36 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, const 
   bound_by_node_resources(machine, p.expected_hops * message_packets(machine.packet, p.bucket_size) / p.bucket_size, p);
 }
 
+// The hypercube's stages one after another: each stage's busiest link, at
+// its bandwidth, holds the whole run for its time (whatever the topology;
+// the bisection is told for comparison).
+void hypercube_network_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
+  HypercubeTraffic uncached;
+  const auto& traffic = hypercube_traffic_of(machine, options, p, uncached);
+  p.bisection_bytes_per_s = machine.topology->is_virtual_torus ? bisection_bandwidth(p.shape, machine.link_bandwidth, p.wraps)
+                                                               : partition_bisection(machine, p.nodes);
+  p.model_bisection_bytes_per_s = p.bisection_bytes_per_s;
+  double busiest = 0, most = 0;
+  for (const auto& stage : traffic.stages) {
+    busiest += stage.busiest_link_load;
+    if (stage.busiest_link_load > most) {
+      most = stage.busiest_link_load;
+      p.network_bottleneck = stage.busiest_class;
+    }
+  }
+  p.software_hops = traffic.network_crossings;
+  p.physical_hops_per_software_hop = traffic.network_crossings > 0 ? traffic.link_crossings / traffic.network_crossings : 0;
+  if (busiest <= 0 || p.bytes_per_update <= 0) return;
+  p.routes_network_gups = static_cast<double>(p.nodes) * machine.link_bandwidth / (busiest * p.bytes_per_update) * 1e-9;
+  p.network_gups = p.routes_network_gups;
+}
+
 // On a torus, the paper's 4B/b (the busiest links are the bisection's when
 // the virtual torus is the physical one); elsewhere the busiest link of the
 // traffic routed as the network routes it.
 // (On a torus direct's all-to-all traffic is not routed: 4B/b alone.)
 void network_bound_of(const Machine& machine, const ModelOptions& options, Prediction& p) {
+  if (model_of(options.algorithm) == AlgorithmModel::hypercube) return hypercube_network_bound(machine, options, p);
   const bool routes = traits(options.algorithm).routes_over_torus;
   const bool on_torus = machine.topology->is_virtual_torus;
   if (on_torus) {
@@ -333,6 +420,9 @@ Prediction cpu_bound(const Machine& machine, const TorusShape& shape, const Mode
       break;
     case AlgorithmModel::multicore:
       multicore_bound(machine, options, *plan, p);
+      break;
+    case AlgorithmModel::hypercube:
+      hypercube_bound(machine, options, p);
       break;
   }
   return p;

@@ -12,6 +12,7 @@
 #include "kernel/core/role_plan.hpp"
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
+#include "models/src/hypercube_traffic.hpp"
 #include "models/src/measured_bisection.hpp"
 #include "models/src/network_bound.hpp"
 
@@ -32,13 +33,14 @@ enum class BucketRule {
 struct RoutesCache {
   std::map<std::string, NetworkBound> bounds;
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::uint64_t>> direct_message_sizes;
+  std::map<std::string, HypercubeTraffic> hypercube;
 };
 
 struct ModelOptions {
   Algorithm algorithm = Algorithm::multicore;
   std::uint64_t lookahead = 1024;
   unsigned cores_per_node = 0;          // multicore: 0 = the machine's
-  unsigned processes_per_node = 1;      // direct: 4 on Blue Gene/P is virtual-node mode
+  unsigned processes_per_node = 1;      // direct, hypercube: 4 on Blue Gene/P is virtual-node mode
   // The paper's Table 1 mode (0: the algorithm's own, default_mapping_mode).
   // Direct in modes 5 and 6 sends to nodes, whose processes share a table,
   // under a look-ahead of the node's (6) or each process's (5).
@@ -98,6 +100,11 @@ struct Prediction {
   unsigned updating_cores = 1;          // cores of one machine node applying updates at once
   double update_cycles = 0;             // tu at that many updating cores
   double update_wait_cycles = 0;        // of update_cycles, those its thread waits on memory (node_hardware.hpp)
+  // hypercube: its stages, and what each chunk of look-ahead waits on the
+  // network besides the cores' work (every stage's longest route's latency
+  // and its message's transfer: the stages are synchronous).
+  unsigned stages = 0;
+  double stage_wait_seconds = 0;
   std::vector<CoreLoad> cores;          // one entry for direct and routed
   // multicore: the plan the cores follow, how it was chosen ("paper",
   // "best", "given") and whether the machine's per-core overheads were

@@ -40,6 +40,7 @@ struct CycleCosts {
   // core pays per hop besides the calls it makes. A machine file without it
   // (Blue Gene: message_overhead is derived so) gives message_overhead.
   double routing_hop_without_calls = 0;
+  double stage_split = 0;           // hypercube: one update in one stage, kept or put out to the partner
   std::vector<double> core_overhead;  // multicore: top0 .. top(k-1), per update
   bool core_overhead_uniform = false; // the file gives one figure for every core, whatever their number
   // Finding an update's owner when the owner count is not a power of two,

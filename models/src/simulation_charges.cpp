@@ -39,6 +39,15 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, const 
       charges.receive_call = c.receive_call_batched;
       break;
     }
+    case AlgorithmModel::hypercube: {
+      // Each stage looks at every update held once (route), finding its owner.
+      charges.route = c.stage_split;
+      const auto update = machine.update_load(true, updating_cores);
+      charges.apply = update.issue + update.wait;
+      charges.apply_wait = update.wait;
+      charges.receive_call = machine.packet_receive_cycles(true);
+      break;
+    }
     case AlgorithmModel::multicore:
       // A routing core pays its overhead per update it sends on; a core that
       // only updates pays it per update it applies (Eq. 6: top3 on core 3).

@@ -37,6 +37,7 @@ nlohmann::ordered_json variants_json() {
     if (variant.family == gups::VariantFamily::update_algorithm) {
       row["routes_over_torus"] = variant.routes_over_torus;
       row["specialised_cores"] = variant.specialised_cores;
+      row["in_stages"] = variant.in_stages;
       row["model"] = to_string(gups::model_of(*gups::algorithm_named(variant.name)));
     }
     if (variant.family == gups::VariantFamily::exchange_probe) row["receive_buffers"] = variant.receive_buffers;

@@ -41,9 +41,11 @@ TEST(ProgramVariants, AnAlgorithmTakesTheModelOfItsTraits) {
   EXPECT_EQ(model_of(Algorithm::direct), AlgorithmModel::direct);
   EXPECT_EQ(model_of(Algorithm::routed), AlgorithmModel::routed);
   EXPECT_EQ(model_of(Algorithm::multicore), AlgorithmModel::multicore);
+  EXPECT_EQ(model_of(Algorithm::hypercube), AlgorithmModel::hypercube);
   for (const auto& row : algorithm_table()) {
     const auto model = model_of(row.algorithm);
-    EXPECT_EQ(model == AlgorithmModel::direct, !row.routes_over_torus) << row.name;
+    EXPECT_EQ(model == AlgorithmModel::hypercube, row.in_stages) << row.name;
+    EXPECT_EQ(model == AlgorithmModel::direct, !row.routes_over_torus && !row.in_stages) << row.name;
     EXPECT_EQ(model == AlgorithmModel::multicore, row.specialised_cores) << row.name;
   }
   EXPECT_EQ(to_string(AlgorithmModel::routed), "routed");
