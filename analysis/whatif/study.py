@@ -266,17 +266,25 @@ def mode_lines(rows):
         if not table:
             continue
         cells = []
-        for mode in table["modes"]:
-            chosen = " (chosen)" if mode["mode"] == table["chosen"] else ""
+        # The best placement of each (mode, algorithm); the chosen is the best of all.
+        best = {}
+        for index, mode in enumerate(table["modes"]):
+            key = (mode["mode"], mode["algorithm"])
+            if mode["fits"] and (key not in best or mode["gups"] > best[key][1]["gups"]):
+                best[key] = (index, mode)
+            best.setdefault(key, (index, mode))
+        for index, mode in best.values():
+            chosen = " (chosen)" if index == table["chosen_index"] else ""
             if not mode["fits"]:
-                cells.append(f"mode {mode['mode']}: does not fit ({mode['why_not']})")
+                cells.append(f"mode {mode['mode']} {mode['algorithm']}: does not fit ({mode['why_not']})")
                 continue
             cells.append(f"mode {mode['mode']}{chosen}: {mode['algorithm']}, {mode['placement']}, "
                          f"{study_tools.fmt(mode['gups'])} GUPS ({mode['binds']})")
         lines.append(f"- {row['machine']}, {row['nodes']} nodes: " + "; ".join(cells))
     if not lines:
         return []
-    return ["", "Mapping modes HPCC permits (gups-model's mode planner; the table above is multicore's, mode 8):",
+    return ["", "Placements HPCC permits, the best of each mode and algorithm (gups-model's mode planner; the table "
+            "above is multicore's, mode 8):",
             ""] + lines
 
 

@@ -512,8 +512,89 @@ Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const
   return cpu_bound(machine, shape, options);
 }
 
+namespace {
+
+// A torus of processes: the node's processes one more dimension, first
+// (fastest), whose hops stay inside the node: a move along it costs a core
+// what a move between nodes does (an MPI message, over shared memory), and
+// no link. A node torus of six dimensions (the most a virtual torus takes)
+// folds them into its first instead, each line of it then ppn times longer.
+TorusShape torus_of_processes(const TorusShape& nodes, unsigned per_node) {
+  std::vector<std::uint32_t> sizes(nodes.sizes().begin(), nodes.sizes().end());
+  if (sizes.size() >= 6) {
+    sizes.front() *= per_node;
+  } else {
+    sizes.insert(sizes.begin(), per_node);
+  }
+  return TorusShape(sizes);
+}
+
+// Routed or multicore with several processes (multicore: groups of cores)
+// on each node, in HPCC's mode 1: each routes over a torus of processes with
+// its own look-ahead and stream (a multicore group, its own role plan over
+// its share of the node's cores). The cores' bound is that of a torus of
+// processes placed several to a node (sharing its cores and memory); the
+// network's is the node torus's, carrying the updates' hops between nodes.
+Prediction routed_processes(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  const unsigned per_node = options.processes_per_node;
+  const bool groups = model_of(options.algorithm) == AlgorithmModel::multicore;
+  ModelOptions each = options;
+  each.processes_per_node = 1;
+  each.nodes_per_host = per_node;
+  if (groups) {
+    const unsigned cores = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+    if (cores % per_node != 0) {
+      throw std::invalid_argument(fmt::format("{} groups of cores do not divide a node of {} cores", per_node, cores));
+    }
+    each.cores_per_node = cores / per_node;
+  }
+  Prediction p = cpu_bound(machine, torus_of_processes(shape, per_node), each);
+  // The node's own resources serve all its processes.
+  if (p.messaging_unit_gups) *p.messaging_unit_gups /= per_node;
+  if (p.near_memory_gups) *p.near_memory_gups /= per_node;
+  if (!groups) {  // processes beyond the cores share them as hardware threads
+    const double wait = p.update_wait_cycles;
+    p.cores_gups = static_cast<double>(shape.nodes()) *
+                   shared_process_rate(machine, per_node, {p.cpu_cycles_per_update - wait, wait}) * 1e-9;
+  }
+  p.cpu_gups = p.cores_gups;
+  p.node_binds = "cores";
+  if (p.messaging_unit_gups && *p.messaging_unit_gups < p.cpu_gups) {
+    p.cpu_gups = *p.messaging_unit_gups;
+    p.node_binds = "messaging unit";
+  }
+  if (p.near_memory_gups && *p.near_memory_gups < p.cpu_gups) {
+    p.cpu_gups = *p.near_memory_gups;
+    p.node_binds = "near-memory updates";
+  }
+  p.nodes = shape.nodes();
+  p.shape = shape;  // the processes' torus is the shape's with one more dimension (torus_of_processes)
+  p.wraps = machine.wraps_of(shape);
+  p.mesh = std::none_of(p.wraps.begin(), p.wraps.end(), [](bool w) { return w; });
+  p.topology = machine.topology;
+  Prediction network = p;  // the node torus, carrying what the processes' buckets carry
+  network_bound_of(machine, options, network);
+  for (double Prediction::*field : {&Prediction::bisection_bytes_per_s, &Prediction::model_bisection_bytes_per_s,
+                                     &Prediction::software_hops, &Prediction::physical_hops_per_software_hop}) {
+    p.*field = network.*field;
+  }
+  p.bisection_measured = network.bisection_measured;
+  p.links_network_gups = network.links_network_gups;
+  p.network_bottleneck = network.network_bottleneck;
+  p.routes_network_gups = network.routes_network_gups;
+  p.network_gups = network.network_gups;
+  p.network_binds = p.network_gups && *p.network_gups < p.cpu_gups;
+  p.gups = p.network_binds ? *p.network_gups : p.cpu_gups;
+  return p;
+}
+
+}  // namespace
+
 Prediction predict(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
   if (options.lookahead == 0) throw std::invalid_argument("the look-ahead must be at least 1");
+  if (traits(options.algorithm).routes_over_torus && options.processes_per_node > 1) {
+    return routed_processes(machine, shape, options);
+  }
   Prediction p = cpu_bound(machine, shape, options);
   if (!machine.cost_spread.empty()) {  // only the CPU bound depends on the costs
     Machine typical = machine;

@@ -254,7 +254,8 @@ void declare_case_options(CLI::App& app, Request& request) {
                  "(the planner's: pipelines, routers and updaters balanced by their costs), or a plan such as "
                  "2xX/YZ+3 (default: the machine file's role_plan, else paper, as gups runs)");
   app.add_option("--processes-per-node", request.options.processes_per_node,
-                 "direct: processes per node (4 on Blue Gene/P is virtual-node mode)")
+                 "direct, hypercube, routed: processes per node (4 on Blue Gene/P is virtual-node mode); multicore: groups "
+                 "of whole cores a node, each its own node")
       ->check(CLI::Range(1u, 256u))
       ->capture_default_str();
   app.add_option("--mapping-mode", request.mapping_mode,

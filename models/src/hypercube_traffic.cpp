@@ -23,32 +23,50 @@ HypercubeTraffic hypercube_traffic(const PhysicalLinks& links, unsigned processe
   traffic.stages.resize(stage_count);
   std::vector<std::vector<double>> load(stage_count, std::vector<double>(links.count(), 0.0));
   std::vector<std::uint32_t> route;
-  // Each process makes 1/processes_per_node of its node's updates.
-  const double weight = static_cast<double>(stride) / processes_per_node;
-  const double per_process = static_cast<double>(stride) / static_cast<double>(processes);
+  // What each process holds, in its own chunks: the updates a process holds
+  // at a stage are owned evenly across its group, so a share of the other
+  // half's size moves. Followed exactly where every process is counted;
+  // with a stride, every process holds one chunk (exact for a power of two).
+  const bool exact = stride == 1;
+  std::vector<double> held(exact ? processes : 0, 1.0);
+  std::vector<std::vector<HypercubeStage>> stages_of;  // of each process counted
   for (std::uint64_t p = 0; p < processes; p += stride) {
-    const auto stages = hypercube_stages(static_cast<int>(p), static_cast<int>(processes));
-    for (std::size_t s = 0; s < stages.size(); ++s) {
+    stages_of.push_back(hypercube_stages(static_cast<int>(p), static_cast<int>(processes)));
+  }
+  const double weight = static_cast<double>(stride) / processes_per_node;  // a process makes 1/ppn of its node's updates
+  const double per_process = static_cast<double>(stride) / static_cast<double>(processes);
+  std::vector<double> moved_total(stage_count, 0.0), held_total(stage_count, 0.0);
+  for (std::size_t s = 0; s < stage_count; ++s) {
+    std::vector<double> arriving(exact ? processes : 0, 0.0);
+    for (std::uint64_t p = 0; p < processes; p += stride) {
+      const auto& stages = stages_of[p / stride];
+      if (s >= stages.size()) continue;
       const auto& stage = stages[s];
       const int lower = stage.mid - stage.lo, upper = stage.hi - stage.mid;
-      const bool in_lower = stage.in_lower(static_cast<int>(p));
-      const double moved = static_cast<double>(in_lower ? upper : lower) / (stage.hi - stage.lo);
-      auto& row = traffic.stages[s];
-      row.moved_share += moved * per_process;
-      row.active_share += per_process;
+      const double other = static_cast<double>(stage.in_lower(static_cast<int>(p)) ? upper : lower) / (stage.hi - stage.lo);
+      const double holds = exact ? held[p] : 1.0;
+      const double moved = holds * other;
+      if (exact) {
+        arriving[static_cast<std::uint64_t>(*stage.send_to)] += moved;
+        held[p] -= moved;
+      }
+      moved_total[s] += moved;
+      held_total[s] += holds;
+      traffic.stages[s].active_share += per_process;
       const std::uint64_t from = p / processes_per_node, to = static_cast<std::uint64_t>(*stage.send_to) / processes_per_node;
       if (from == to) continue;
       links.route(from, to, route);
       for (const auto link : route) load[s][link] += moved * weight;
-      row.longest_route = std::max(row.longest_route, static_cast<std::uint32_t>(route.size()));
+      traffic.stages[s].longest_route = std::max(traffic.stages[s].longest_route, static_cast<std::uint32_t>(route.size()));
       traffic.network_crossings += moved * per_process;
       traffic.link_crossings += moved * per_process * static_cast<double>(route.size());
     }
+    for (std::uint64_t p = 0; exact && p < processes; ++p) held[p] += arriving[p];
+    if (held_total[s] > 0) traffic.stages[s].moved_share = moved_total[s] / held_total[s];
   }
   const auto classes = links.class_names();
   for (std::size_t s = 0; s < stage_count; ++s) {
     auto& row = traffic.stages[s];
-    if (row.active_share > 0) row.moved_share /= row.active_share;
     for (std::uint32_t link = 0; link < links.count(); ++link) {
       if (!links.exists(link)) continue;
       const double relative = load[s][link] / links.bandwidth_factor(link);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "kernel/core/mapping_mode.hpp"
@@ -12,13 +13,34 @@ namespace {
 std::string what_binds(const Prediction& p) { return p.network_binds ? "network" : p.node_binds; }
 
 ModeOption option_of(unsigned mode, const ModelOptions& options, const Prediction& p) {
-  ModeOption option{mode, options, "", true, "", p.gups, what_binds(p)};
-  if (p.role_plan) {
-    option.placement = "role plan " + p.role_plan->to_string();
-  } else {
-    option.placement = fmt::format("{} process(es) a node", options.processes_per_node);
-  }
+  ModeOption option{mode, options.processes_per_node, options, "", true, "", p.gups, what_binds(p)};
+  const bool groups = model_of(options.algorithm) == AlgorithmModel::multicore;
+  const auto processes = fmt::format("{} {} a node", options.processes_per_node,
+                                     groups ? (options.processes_per_node == 1 ? "group" : "groups")
+                                            : (options.processes_per_node == 1 ? "process" : "processes"));
+  option.placement = p.role_plan ? processes + ", role plan " + p.role_plan->to_string() : processes;
   return option;
+}
+
+// A placement the model cannot take (a look-ahead too small for its
+// buckets, more ranks than threads) does not fit, and says why.
+ModeOption weigh(const Machine& machine, const TorusShape& shape, const ModelOptions& tried, unsigned mode) {
+  try {
+    return option_of(mode, tried, predict(machine, shape, tried));
+  } catch (const std::invalid_argument& error) {
+    ModeOption option{mode, tried.processes_per_node, tried, "", false, error.what(), 0, ""};
+    option.placement = fmt::format("{} a node", tried.processes_per_node);
+    return option;
+  }
+}
+
+bool runs_in(Algorithm algorithm, unsigned mode) {
+  try {
+    check_mapping_mode(mode, algorithm);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
 }
 
 }  // namespace
@@ -28,44 +50,49 @@ const std::vector<unsigned>& permitted_mapping_modes() {
   return modes;
 }
 
-ModeOption best_of_mode(const Machine& machine, const TorusShape& shape, const ModelOptions& options, unsigned mode) {
-  ModeOption best{mode, options, "", false, "", 0, ""};
-  auto consider = [&](const ModelOptions& tried) {
-    try {
-      const auto p = predict(machine, shape, tried);
-      if (!best.fits || p.gups > best.gups * (1 + 1e-9)) best = option_of(mode, tried, p);
-    } catch (const std::invalid_argument& error) {
-      if (!best.fits) best.why_not = error.what();
-    }
-  };
-  ModelOptions tried = options;
-  tried.mapping_mode = mode;
-  if (mapping_mode(mode).generation_per_node) {
-    tried.algorithm = Algorithm::multicore;
-    if (tried.role_plan.empty() || tried.role_plan == "paper") tried.role_plan = "best";
-    consider(tried);
-    return best;
-  }
-  // One process on a thread of every core, then two, up to every thread.
-  tried.algorithm = Algorithm::direct;
+std::vector<unsigned> process_counts(const Machine& machine, const ModelOptions& options) {
   const unsigned cores = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
-  for (unsigned threads = 1; threads <= machine.node.threads_per_core; ++threads) {
-    tried.processes_per_node = cores * threads;
-    consider(tried);
+  const unsigned threads = cores * machine.node.threads_per_core;
+  std::vector<unsigned> counts;
+  for (unsigned n = 1; n <= threads; n *= 2) counts.push_back(n);
+  for (const unsigned n : {cores, threads}) {
+    if (std::find(counts.begin(), counts.end(), n) == counts.end()) counts.push_back(n);
   }
-  return best;
+  std::sort(counts.begin(), counts.end());
+  return counts;
+}
+
+std::vector<ModeOption> placements_of_mode(const Machine& machine, const TorusShape& shape,
+                                           const ModelOptions& options, unsigned mode) {
+  std::vector<ModeOption> placements;
+  const unsigned cores = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+  for (const auto& row : algorithm_table()) {
+    if (!runs_in(row.algorithm, mode)) continue;
+    ModelOptions tried = options;
+    tried.algorithm = row.algorithm;
+    tried.mapping_mode = mode;
+    const bool groups = model_of(row.algorithm) == AlgorithmModel::multicore;
+    if (groups && (tried.role_plan.empty() || tried.role_plan == "paper")) tried.role_plan = "best";
+    for (const unsigned count : process_counts(machine, options)) {
+      if (groups && (count > cores || cores % count != 0)) continue;  // groups of whole cores
+      tried.processes_per_node = count;
+      placements.push_back(weigh(machine, shape, tried, mode));
+    }
+  }
+  return placements;
 }
 
 ModeChoice choose_mapping_mode(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
   ModeChoice choice;
   choice.nodes = shape.nodes();
   for (const auto mode : permitted_mapping_modes()) {
-    choice.modes.push_back(best_of_mode(machine, shape, options, mode));
-    const auto& option = choice.modes.back();
-    if (option.fits && (!choice.chosen.fits || option.gups > choice.chosen.gups * (1 + 1e-9))) choice.chosen = option;
+    for (auto& option : placements_of_mode(machine, shape, options, mode)) {
+      if (option.fits && (!choice.chosen.fits || option.gups > choice.chosen.gups * (1 + 1e-9))) choice.chosen = option;
+      choice.modes.push_back(std::move(option));
+    }
   }
   if (!choice.chosen.fits) {
-    throw std::invalid_argument(fmt::format("no mapping mode HPCC permits fits a {} torus under a look-ahead of {}",
+    throw std::invalid_argument(fmt::format("no placement HPCC permits fits a {} torus under a look-ahead of {}",
                                             shape.to_string(), options.lookahead));
   }
   return choice;
@@ -75,19 +102,36 @@ ModeChoice choose_mapping_mode(const Machine& machine, const TorusShape& shape, 
 
 namespace gups::model {
 
+std::size_t chosen_index(const ModeChoice& choice) {
+  for (std::size_t i = 0; i < choice.modes.size(); ++i) {
+    const auto& option = choice.modes[i];
+    if (option.fits && option.mode == choice.chosen.mode && option.options.algorithm == choice.chosen.options.algorithm &&
+        option.processes_per_node == choice.chosen.processes_per_node) {
+      return i;
+    }
+  }
+  return 0;
+}
+
 std::string format_mode_choices(const std::vector<ModeChoice>& choices) {
-  std::string text = "Mapping modes HPCC permits (the paper's Table 1), each with its best placement; * the chosen\n";
-  text += fmt::format("{:>8}  {:>4}  {:<40}  {:>10}  {}\n", "nodes", "mode", "placement", "GUPS", "binds");
+  std::string text =
+      "Placements HPCC permits (the paper's Table 1 modes 1, 6, 8; every algorithm a mode runs, every processes a "
+      "node); * the chosen\n";
+  text += fmt::format("{:>8}  {:>4}  {:<10} {:<44}  {:>10}  {}\n", "nodes", "mode", "algorithm", "placement", "GUPS",
+                      "binds");
   for (const auto& choice : choices) {
-    for (const auto& option : choice.modes) {
-      const bool chosen = option.mode == choice.chosen.mode;
+    const std::size_t chosen = chosen_index(choice);
+    for (std::size_t i = 0; i < choice.modes.size(); ++i) {
+      const auto& option = choice.modes[i];
       const auto nodes = fmt::format("{}", choice.nodes);
+      const auto algorithm = std::string(to_string(option.options.algorithm));
       if (!option.fits) {
-        text += fmt::format("{:>8}  {:>4}  {}\n", nodes, option.mode, "does not fit: " + option.why_not);
+        text += fmt::format("{:>8}  {:>4}  {:<10} {:<44}  {:>10}  does not fit: {}\n", nodes, option.mode, algorithm,
+                            option.placement, "-", option.why_not);
         continue;
       }
-      text += fmt::format("{:>8}  {:>3}{}  {:<40}  {:>10.4g}  {}\n", nodes, option.mode, chosen ? "*" : " ",
-                          option.placement, option.gups, option.binds);
+      text += fmt::format("{:>8}  {:>3}{}  {:<10} {:<44}  {:>10.4g}  {}\n", nodes, option.mode, i == chosen ? "*" : " ",
+                          algorithm, option.placement, option.gups, option.binds);
     }
   }
   return text;
@@ -98,9 +142,11 @@ nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choic
   for (const auto& choice : choices) {
     auto modes = nlohmann::ordered_json::array();
     for (const auto& option : choice.modes) {
-      nlohmann::ordered_json row{{"mode", option.mode}, {"fits", option.fits}};
+      nlohmann::ordered_json row{{"mode", option.mode},
+                                 {"algorithm", std::string(to_string(option.options.algorithm))},
+                                 {"processes_per_node", option.processes_per_node},
+                                 {"fits", option.fits}};
       if (option.fits) {
-        row["algorithm"] = std::string(to_string(option.options.algorithm));
         row["placement"] = option.placement;
         row["gups"] = option.gups;
         row["binds"] = option.binds;
@@ -109,7 +155,12 @@ nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choic
       }
       modes.push_back(row);
     }
-    rows.push_back({{"nodes", choice.nodes}, {"chosen", choice.chosen.mode}, {"modes", modes}});
+    rows.push_back({{"nodes", choice.nodes},
+                    {"chosen", choice.chosen.mode},
+                    {"chosen_algorithm", std::string(to_string(choice.chosen.options.algorithm))},
+                    {"chosen_processes_per_node", choice.chosen.processes_per_node},
+                    {"chosen_index", chosen_index(choice)},
+                    {"modes", modes}});
   }
   return rows;
 }

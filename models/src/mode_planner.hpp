@@ -1,9 +1,17 @@
-// Which mapping mode (the paper's Table 1) a node runs: the planner weighs
-// the modes HPCC permits (1, 6 and 8), each with its best placement under
-// its own look-ahead, and names the one with the highest model GUPS. On a
-// node of many hardware threads the mode decides how many updates each
-// buffer holds (a look-ahead a process in mode 1, a node's in 6 and 8) and
-// so which resource binds.
+// Which placement a node runs: the planner weighs every update algorithm of
+// variants.def in every mapping mode HPCC permits (the paper's Table 1: 1, 6
+// and 8) that it can run, with every processes-per-node count from 1 to the
+// node's hardware threads (the powers of two, the core count and the thread
+// count), each process under the look-ahead its mode gives it, and names
+// the one with the highest model GUPS. On a node of many hardware threads
+// the placement decides how many updates each buffer holds (a look-ahead a
+// process in mode 1, a node's in 6 and 8) and so which resource binds.
+//
+// Mode 1 runs direct, routed (each process routes over a torus of
+// processes: bounds.hpp) and hypercube; mode 6 direct; mode 8 multicore,
+// the node's cores one group (the paper's), or split into groups of whole
+// cores, each group a node of its own: its own table slice, stream and
+// look-ahead, and its own role plan over its cores' threads.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -16,6 +24,7 @@ namespace gups::model {
 
 struct ModeOption {
   unsigned mode = 0;
+  unsigned processes_per_node = 1;  // multicore: groups of cores a node
   // The options that give its prediction: the algorithm, processes per
   // node or role plan, mapping_mode.
   ModelOptions options;
@@ -29,19 +38,24 @@ struct ModeOption {
 struct ModeChoice {
   std::uint64_t nodes = 0;
   ModeOption chosen;
-  std::vector<ModeOption> modes;  // each permitted mode's best, in mode order
+  // Every (mode, algorithm, processes a node) weighed, in that order; one
+  // that does not fit says why.
+  std::vector<ModeOption> modes;
 };
 
 // The modes HPCC permits, in order.
 const std::vector<unsigned>& permitted_mapping_modes();
 
-// Each permitted mode's best on `shape` (direct's processes per node from
-// one thread of every core to all of them; multicore's role plan by the
-// role planner), and the best of all (ties to the lower mode).
+// Every placement on `shape` and the best of all (ties to the earlier).
 ModeChoice choose_mapping_mode(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
 
-// The best of one mode on `shape`.
-ModeOption best_of_mode(const Machine& machine, const TorusShape& shape, const ModelOptions& options, unsigned mode);
+// The processes-per-node counts weighed on `machine`: the powers of two up
+// to its hardware threads, its core count and its thread count.
+std::vector<unsigned> process_counts(const Machine& machine, const ModelOptions& options);
+
+// Every placement of one mode on `shape`, in algorithm and process order.
+std::vector<ModeOption> placements_of_mode(const Machine& machine, const TorusShape& shape,
+                                           const ModelOptions& options, unsigned mode);
 
 }  // namespace gups::model
 
@@ -50,6 +64,8 @@ namespace gups::model {
 // The planner's table: each size's modes, their placements and GUPS, the
 // chosen one marked; and the same as JSON.
 std::string format_mode_choices(const std::vector<ModeChoice>& choices);
+// Where the chosen placement is among choice.modes.
+std::size_t chosen_index(const ModeChoice& choice);
 nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choices);
 
 }  // namespace gups::model

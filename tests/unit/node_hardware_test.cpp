@@ -5,6 +5,8 @@
 
 #include "kernel/core/issue_port.hpp"
 
+#include <set>
+#include <tuple>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -201,24 +203,80 @@ TEST(ModePlanner, WeighsEachPermittedModeAndChoosesTheHighest) {
   const auto machine = load_document(bgp_with({{"threads_per_core", 2}, {"update_issue_cycles", 30}}));
   const TorusShape shape({8, 8, 8});
   const auto choice = choose_mapping_mode(machine, shape, ModelOptions{});
-  ASSERT_EQ(choice.modes.size(), 3u);
   double best = 0;
   for (const auto& option : choice.modes) {
-    ASSERT_TRUE(option.fits) << option.mode << ": " << option.why_not;
+    ASSERT_TRUE(option.fits) << option.mode << " " << to_string(option.options.algorithm) << " x"
+                             << option.processes_per_node << ": " << option.why_not;
     best = std::max(best, option.gups);
-    // Each mode's figure is the prediction of the options it names.
+    // Each placement's figure is the prediction of the options it names.
     EXPECT_NEAR(predict(machine, shape, option.options).gups, option.gups, 1e-12);
+    EXPECT_EQ(option.options.processes_per_node, option.processes_per_node);
   }
   EXPECT_DOUBLE_EQ(choice.chosen.gups, best);
-  EXPECT_EQ(choice.modes[0].options.algorithm, Algorithm::direct);
-  EXPECT_EQ(choice.modes[1].options.mapping_mode, 6u);
-  EXPECT_EQ(choice.modes[2].options.algorithm, Algorithm::multicore);
-  // Mode 1 tried one thread of each core and both: its best is no worse than either.
-  for (unsigned processes : {4u, 8u}) {
-    auto options = direct_with(processes);
-    options.mapping_mode = 1;
-    EXPECT_GE(choice.modes[0].gups, predict(machine, shape, options).gups * (1 - 1e-12));
+  EXPECT_DOUBLE_EQ(choice.modes[chosen_index(choice)].gups, best);
+}
+
+// The search is exhaustive over its stated space: every (permitted mode,
+// algorithm that runs in it, processes a node from the counts) once, the
+// counts being the powers of two up to the threads, the cores and the
+// threads; multicore's groups of whole cores only.
+TEST(ModePlanner, TheSearchIsEveryModeAlgorithmAndProcessCountOnce) {
+  const auto machine = load_document(bgp_with({{"threads_per_core", 3}, {"update_issue_cycles", 30}}));
+  const auto counts = process_counts(machine, ModelOptions{});
+  EXPECT_EQ(counts, (std::vector<unsigned>{1, 2, 4, 8, 12}));  // 4 cores of 3 threads
+  const auto choice = choose_mapping_mode(machine, TorusShape({4, 4, 4}), ModelOptions{});
+  std::set<std::tuple<unsigned, Algorithm, unsigned>> expected, weighed;
+  for (unsigned mode = 1; mode <= 8; ++mode) {
+    const bool permitted = mode == 1 || mode == 6 || mode == 8;
+    for (const auto& row : algorithm_table()) {
+      bool runs = true;
+      try {
+        check_mapping_mode(mode, row.algorithm);
+      } catch (const std::invalid_argument&) {
+        runs = false;
+      }
+      if (!permitted || !runs) continue;
+      for (unsigned n = 1; n <= 12; ++n) {
+        const bool listed = n == 1 || n == 2 || n == 4 || n == 8 || n == 4 || n == 12;
+        const bool whole_cores = model_of(row.algorithm) != AlgorithmModel::multicore || (n <= 4 && 4 % n == 0);
+        if (listed && whole_cores) expected.insert({mode, row.algorithm, n});
+      }
+    }
   }
+  for (const auto& option : choice.modes) {
+    EXPECT_TRUE(weighed.insert({option.mode, option.options.algorithm, option.processes_per_node}).second)
+        << "weighed twice";
+  }
+  EXPECT_EQ(weighed, expected);
+  EXPECT_GE(weighed.size(), 12u);
+  // Every algorithm of the table is weighed somewhere.
+  for (const auto& row : algorithm_table()) {
+    EXPECT_TRUE(std::any_of(weighed.begin(), weighed.end(), [&](const auto& w) { return std::get<1>(w) == row.algorithm; }))
+        << row.name;
+  }
+}
+
+// Each placement's look-ahead follows its mode: mode 1 gives every process
+// its own (more processes, more in flight a node: bigger direct messages
+// per destination process count), mode 6 shares the node's among them.
+TEST(ModePlanner, EachPlacementsLookAheadFollowsItsMode) {
+  const auto machine = testing::bgp();
+  const TorusShape shape({4, 4, 4});
+  auto one = direct_with(4), six = direct_with(4);
+  one.mapping_mode = 1;
+  six.mapping_mode = 6;
+  const auto p1 = predict(machine, shape, one), p6 = predict(machine, shape, six);
+  EXPECT_DOUBLE_EQ(p1.mean_fill, direct_fill(machine.packet, 256, 1024).mean_updates_per_message);
+  EXPECT_DOUBLE_EQ(p6.mean_fill, direct_fill(machine.packet, 64, 1024 / 4).mean_updates_per_message);
+  // Routed with 4 processes a node: each its own look-ahead over a torus of
+  // processes one dimension longer, so its buckets are those of that torus.
+  ModelOptions routed;
+  routed.algorithm = Algorithm::routed;
+  routed.processes_per_node = 4;
+  const auto r4 = predict(machine, shape, routed);
+  EXPECT_EQ(r4.processes, 256u);
+  EXPECT_EQ(r4.rule_bucket_size, size_buckets(RolePlan(1, 4), TorusShape({4, 4, 4, 4}), 1024).capacity);
+  EXPECT_EQ(r4.nodes, 64u);
 }
 
 // Mode 6 shares the node's look-ahead among its processes: under a tiny one
@@ -228,9 +286,14 @@ TEST(ModePlanner, AModeWhoseLookAheadLeavesAProcessNothingIsSaidAndPassedOver) {
   ModelOptions options;
   options.lookahead = 3;
   const auto choice = choose_mapping_mode(machine, TorusShape({2, 2, 2}), options);
-  EXPECT_FALSE(choice.modes[1].fits);
-  EXPECT_NE(choice.modes[1].why_not.find("look-ahead"), std::string::npos);
-  EXPECT_NE(choice.chosen.mode, 6u);
+  const auto six = std::find_if(choice.modes.begin(), choice.modes.end(), [](const ModeOption& o) {
+    return o.mode == 6 && o.processes_per_node == 4;
+  });
+  ASSERT_NE(six, choice.modes.end());
+  EXPECT_FALSE(six->fits);
+  EXPECT_NE(six->why_not.find("look-ahead"), std::string::npos);
+  EXPECT_TRUE(choice.chosen.fits);
+  EXPECT_FALSE(choice.chosen.mode == 6 && choice.chosen.processes_per_node == 4);
 }
 
 // Modes 5 and 6: updates go to nodes, so a message holds more of them than
