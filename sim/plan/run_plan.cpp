@@ -177,16 +177,14 @@ static model::ModelOptions model_options(const PlanRequest& request, const model
   options.algorithm = request.algorithm;
   options.lookahead = request.lookahead;
   options.cores_per_node = ranks_per_node / machine.node.threads_per_core;
-  options.processes_per_node = ranks_per_node;  // the direct algorithm's processes (the others ignore it)
+  // The processes of a node that does not route (direct, hypercube); a
+  // routing node's ranks are its cores (multicore) or one (routed).
+  options.processes_per_node = traits(request.algorithm).routes_over_torus ? 1 : ranks_per_node;
   options.owner = request.owner;
   options.buckets = request.paper_buckets ? model::BucketRule::reference : model::BucketRule::sizing;
   options.nodes_per_host = request.nodes_per_host;
   options.role_plan = request.role_plan;
   return options;
-}
-
-static bool is_update_algorithm(Algorithm algorithm) {
-  return traits(algorithm).routes_over_torus || algorithm == Algorithm::direct;
 }
 
 // The model's exact interval for this run over the machine file's ranges
@@ -212,9 +210,6 @@ static void at_interval_end(const PlanRequest& request, const model::PredictionI
   if (request.inputs != "low" && request.inputs != "high") {
     throw std::invalid_argument(fmt::format("--inputs '{}': give file, low or high", request.inputs));
   }
-  if (!is_update_algorithm(request.algorithm)) {
-    throw std::invalid_argument("--inputs low|high applies to the update algorithms");
-  }
   const auto& end = request.inputs == "low" ? interval.low : interval.high;
   plan.machine = model::machine_at(plan.machine, end.inputs);
   plan.inputs = request.inputs;
@@ -230,7 +225,7 @@ RunPlan plan_run(const PlanRequest& request) {
   const auto nodes = plan.shape.nodes();
   // multicore: the model at the file's values, whose plan the run follows unless it runs an interval's end.
   std::optional<model::Prediction> at_file;
-  if (is_update_algorithm(request.algorithm)) {
+  {
     const auto interval = model_interval(request, plan);
     plan.model_interval = model::interval_to_json(interval);
     if (traits(request.algorithm).specialised_cores) {
@@ -239,8 +234,6 @@ RunPlan plan_run(const PlanRequest& request) {
       plan.model_binding_cores = binding_cores(*at_file);
     }
     if (request.inputs != "file") at_interval_end(request, interval, plan);
-  } else if (request.inputs != "file") {
-    throw std::invalid_argument("--inputs low|high applies to the update algorithms");
   }
   plan.mesh = request.wrap == Wrap::mesh || (request.wrap == Wrap::machine && plan.machine.is_mesh(nodes));
   if (request.wrap == Wrap::machine && request.wrap_pattern.empty() && !plan.mesh) {
