@@ -22,9 +22,10 @@ def hpl_n(log2_table):
     return 2 ** math.ceil(log2_table / 2)
 
 
-def command(ranks):
-    """Debian's hpcc is linked with Open MPI: its own launcher starts it whichever MPI `mpirun` names."""
-    return [shutil.which("mpirun.openmpi") or "mpirun", "--oversubscribe", "-np", str(ranks), "hpcc"]
+def command(ranks, binary="hpcc"):
+    """Debian's hpcc is linked with Open MPI (and hpcc_sandia's build too): its own launcher starts it whichever MPI
+    `mpirun` names."""
+    return [shutil.which("mpirun.openmpi") or "mpirun", "--oversubscribe", "-np", str(ranks), binary]
 
 
 def write_input(folder, log2_table, ranks):
@@ -37,14 +38,15 @@ def write_input(folder, log2_table, ranks):
         f.write("\n".join(lines) + "\n")
 
 
-def run(folder, ranks, env):
+def run(folder, ranks, env, binary="hpcc"):
     """One HPCC run in `folder` (its hpccinf.txt written): MPIRandomAccess's table words, GUP/s, errors' share and
-    updates. Raises RuntimeError."""
+    updates, and whether it ran Sandia's hypercube algorithm (RA_SANDIA_OPT2: HPCC prints which it was built
+    with). Raises RuntimeError."""
     output = os.path.join(folder, "hpccoutf.txt")
     if os.path.exists(output):
         os.remove(output)  # HPCC appends
     host_before, own_before, start = host_busy_seconds(), children_cpu_seconds(), time.monotonic()
-    done = subprocess.run(command(ranks), cwd=folder, capture_output=True, text=True, env={**os.environ, **env},
+    done = subprocess.run(command(ranks, binary), cwd=folder, capture_output=True, text=True, env={**os.environ, **env},
                           timeout=600)
     load = others_share(host_before, host_busy_seconds(), children_cpu_seconds() - own_before,
                         time.monotonic() - start)
@@ -58,6 +60,7 @@ def run(folder, ranks, env):
     except (KeyError, ValueError) as error:
         raise RuntimeError(f"hpcc wrote no MPIRandomAccess summary in {output}") from error
     result["others_cpu_share"] = load
+    result["sandia_opt2"] = summary.get("CPS_RA_SANDIA_OPT2") == "1"
     return result
 
 

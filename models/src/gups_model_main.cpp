@@ -179,7 +179,7 @@ int run(const Request& request) {
   if (mode == "best") {
     std::vector<ModeChoice> choices;
     for (const auto& shape : shapes) choices.push_back(choose_mapping_mode(machine, shape, options));
-    text += format_mode_choices(choices) + "\n";
+    text += format_mode_choices(choices) + (request.explain ? explain_mode_choices(choices) : "") + "\n";
     modes_json = mode_choices_to_json(choices);
   }
   for (const auto& algorithm : request.algorithms) {

@@ -19,6 +19,8 @@ ModeOption option_of(unsigned mode, const ModelOptions& options, const Predictio
                                      groups ? (options.processes_per_node == 1 ? "group" : "groups")
                                             : (options.processes_per_node == 1 ? "process" : "processes"));
   option.placement = p.role_plan ? processes + ", role plan " + p.role_plan->to_string() : processes;
+  option.updates_per_message = p.mean_fill;
+  option.cycles = p.cpu_cycles_per_update;
   return option;
 }
 
@@ -26,7 +28,12 @@ ModeOption option_of(unsigned mode, const ModelOptions& options, const Predictio
 // buckets, more ranks than threads) does not fit, and says why.
 ModeOption weigh(const Machine& machine, const TorusShape& shape, const ModelOptions& tried, unsigned mode) {
   try {
-    return option_of(mode, tried, predict(machine, shape, tried));
+    const auto p = predict(machine, shape, tried);
+    auto option = option_of(mode, tried, p);
+    option.threads = machine.hardware_threads();
+    const unsigned per_process = p.role_plan ? p.role_plan->cores() : 1;  // a plan's busy ranks (threads)
+    option.busy_threads = std::min(option.threads, tried.processes_per_node * per_process);
+    return option;
   } catch (const std::invalid_argument& error) {
     ModeOption option{mode, tried.processes_per_node, tried, "", false, error.what(), 0, ""};
     option.placement = fmt::format("{} a node", tried.processes_per_node);
@@ -111,6 +118,41 @@ std::size_t chosen_index(const ModeChoice& choice) {
     }
   }
   return 0;
+}
+
+std::string explain_mode_choices(const std::vector<ModeChoice>& choices) {
+  std::string text;
+  for (const auto& choice : choices) {
+    std::vector<const ModeOption*> best;  // of each (mode, algorithm)
+    for (const auto& option : choice.modes) {
+      if (!option.fits) continue;
+      auto same = std::find_if(best.begin(), best.end(), [&](const ModeOption* b) {
+        return b->mode == option.mode && b->options.algorithm == option.options.algorithm;
+      });
+      if (same == best.end()) {
+        best.push_back(&option);
+      } else if (option.gups > (*same)->gups) {
+        *same = &option;
+      }
+    }
+    std::sort(best.begin(), best.end(), [](const ModeOption* a, const ModeOption* b) { return a->gups > b->gups; });
+    text += fmt::format("\nWhy {} nodes run mode {} {}, {} (the best of each mode and algorithm, best first):\n",
+                        choice.nodes, choice.chosen.mode, to_string(choice.chosen.options.algorithm),
+                        choice.chosen.placement);
+    for (const auto* option : best) {
+      text += fmt::format("  mode {} {:<10} {:<42} {:>10.4g} GUPS, {:<14} {:>8.1f} cycles an update (slowest core or "
+                          "thread), {:>6.1f} updates a message, {}/{} threads busy\n",
+                          option->mode, to_string(option->options.algorithm), option->placement, option->gups,
+                          option->binds + " binds:", option->cycles, option->updates_per_message, option->busy_threads,
+                          option->threads);
+    }
+    if (best.size() > 1) {
+      text += fmt::format("  The chosen is {:.1f}% above the next ({} {}, {}).\n",
+                          100 * (best[0]->gups / best[1]->gups - 1), best[1]->mode,
+                          to_string(best[1]->options.algorithm), best[1]->placement);
+    }
+  }
+  return text;
 }
 
 std::string format_mode_choices(const std::vector<ModeChoice>& choices) {

@@ -33,6 +33,13 @@ struct ModeOption {
   std::string why_not;
   double gups = 0;
   std::string binds;      // "cores", "messaging unit", "near-memory updates" or "network"
+  // Why it reaches what it does (--explain): updates a message carries (a
+  // bucket, a direct message, a hypercube stage's), the slowest core's or
+  // thread's cycles per update, and the node's hardware threads it keeps busy.
+  double updates_per_message = 0;
+  double cycles = 0;
+  unsigned busy_threads = 0;
+  unsigned threads = 0;
 };
 
 struct ModeChoice {
@@ -64,6 +71,9 @@ namespace gups::model {
 // The planner's table: each size's modes, their placements and GUPS, the
 // chosen one marked; and the same as JSON.
 std::string format_mode_choices(const std::vector<ModeChoice>& choices);
+// --explain: the best of each (mode, algorithm) of each size, best first,
+// with what sets its figure, and by how much the chosen beats the next.
+std::string explain_mode_choices(const std::vector<ModeChoice>& choices);
 // Where the chosen placement is among choice.modes.
 std::size_t chosen_index(const ModeChoice& choice);
 nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choices);

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """HPCC's MPIRandomAccess (Debian's hpcc, the reference every site submits) beside gups on the same ranks and the
-same table: interleaved repeats of HPCC and of gups --algo direct, routed and multicore, medians, each one's ratio
-to HPCC's, and HPCC's own verification checked. Prints a Markdown table (tests/benchmarks/hpcc-peer.sh records it).
+same table: interleaved repeats of HPCC, of HPCC's own hypercube algorithm (RA_SANDIA_OPT2, built from Debian's
+source package by analysis/run/hpcc_sandia.py where it can be fetched; else one line says why and its row is left
+out) and of every gups update algorithm, medians, each one's ratio to HPCC's, and HPCC's own verification checked.
+Prints a Markdown table (tests/benchmarks/hpcc-peer.sh records it).
 
 HPCC is run as analysis/run/hpcc.py runs it (the main job's too).
 
-Usage: hpcc_peer.py --build BUILD [--ranks 2] [--log2-table 22] [--repeats 3] [--out DIR]
+Usage: hpcc_peer.py --build BUILD [--ranks 2] [--log2-table 22] [--repeats 3] [--cache DIR]
 """
 import argparse
 import json
@@ -17,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from analysis.run import hpcc  # noqa: E402
+from analysis.run import hpcc, hpcc_sandia  # noqa: E402
 from analysis.run.launcher import MPI_ENV  # noqa: E402
 
 
@@ -39,18 +41,26 @@ def main(args):
     if not hpcc.installed():
         sys.exit(f"hpcc_peer: hpcc is not installed ({hpcc.INSTALL_HINT}; tests/benchmarks/hpcc-peer.sh does)")
     n = hpcc.hpl_n(args.log2_table)
+    sandia, why_not = hpcc_sandia.build(args.cache)
+    if why_not:
+        print(f"hpcc_peer: {why_not}; its row is left out", file=sys.stderr)
     folder = tempfile.mkdtemp(prefix="tg-hpcc-")
     hpcc.write_input(folder, args.log2_table, args.ranks)
-    algorithms = ["direct", "routed", "multicore"] if args.ranks > 1 else ["direct", "routed"]
-    rates = {name: [] for name in ["hpcc"] + algorithms}
+    algorithms = ["direct", "routed", "multicore", "hypercube"] if args.ranks > 1 else ["direct", "routed", "hypercube"]
+    peers = ["hpcc"] + (["hpcc-sandia"] if sandia else [])
+    rates = {name: [] for name in peers + algorithms}
     loads = {name: [] for name in rates}  # the share of the host's cores others used during each run
     hpcc_runs = []
     try:
         for repeat in range(1, args.repeats + 1):
             print(f"hpcc_peer: repeat {repeat} of {args.repeats}", file=sys.stderr, flush=True)
-            hpcc_runs.append(hpcc.run(folder, args.ranks, MPI_ENV))
-            rates["hpcc"].append(hpcc_runs[-1]["GUPs"])
-            loads["hpcc"].append(hpcc_runs[-1]["others_cpu_share"])
+            for peer in peers:
+                hpcc_runs.append(hpcc.run(folder, args.ranks, MPI_ENV, sandia if peer == "hpcc-sandia" else "hpcc"))
+                if hpcc_runs[-1]["sandia_opt2"] != (peer == "hpcc-sandia"):
+                    sys.exit(f"hpcc_peer: {peer} ran {'Sandia' if hpcc_runs[-1]['sandia_opt2'] else 'the standard'} "
+                             "algorithm (HPCC's summary, CPS_RA_SANDIA_OPT2)")
+                rates[peer].append(hpcc_runs[-1]["GUPs"])
+                loads[peer].append(hpcc_runs[-1]["others_cpu_share"])
             for algorithm in algorithms:
                 rate, load = run_gups(args.build, args.ranks, args.log2_table, algorithm, folder)
                 rates[algorithm].append(rate)
@@ -67,10 +77,15 @@ def main(args):
           f"{'passed' if verified else 'FAILED'} (errors at most "
           f"{100 * max(r['ErrorsFraction'] for r in hpcc_runs):.3g}% of the table).")
     print()
+    print("HPCC's hypercube: " + ("Debian's hpcc 1.5.0 source package built with -DRA_SANDIA_OPT2 "
+                                  "(analysis/run/hpcc_sandia.py); its summary says so (CPS_RA_SANDIA_OPT2=1)."
+                                  if sandia else why_not + "."))
+    print()
     print("| program | median GUP/s | min..max | ratio to HPCC | others' CPU share (most) |")
     print("| --- | ---: | ---: | ---: | ---: |")
-    labels = {"hpcc": "HPCC MPIRandomAccess", "direct": "gups --algo direct", "routed": "gups --algo routed",
-              "multicore": f"gups --algo multicore --cores-per-node {args.ranks}"}
+    labels = {"hpcc": "HPCC MPIRandomAccess", "hpcc-sandia": "HPCC MPIRandomAccess, RA_SANDIA_OPT2 (hypercube)",
+              "direct": "gups --algo direct", "routed": "gups --algo routed",
+              "multicore": f"gups --algo multicore --cores-per-node {args.ranks}", "hypercube": "gups --algo hypercube"}
     for name, values in rates.items():
         m = statistics.median(values)
         print(f"| {labels[name]} | {m:.4f} | {min(values):.4f}..{max(values):.4f} | {m / base:.2f}x | "
@@ -99,6 +114,8 @@ if __name__ == "__main__":
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--log2-table", type=int, default=22)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--cache", default=os.path.join(os.path.expanduser("~"), ".cache", "torus-gups"),
+                        help="where HPCC built with RA_SANDIA_OPT2 is kept (built once)")
     arguments = parser.parse_args()
     if arguments.ranks < 1 or arguments.repeats < 1 or not 10 <= arguments.log2_table <= 34:
         sys.exit("hpcc_peer: --ranks and --repeats at least 1, --log2-table 10 to 34")
