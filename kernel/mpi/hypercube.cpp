@@ -43,7 +43,8 @@ class HypercubeUpdater {
         stages_(hypercube_stages(context.rank, context.ranks)),
         chunk_(std::max<std::uint64_t>(1, context.setup.limits.per_core)),
         messages_(make_message_slots(context.config.message_layer, context.comm, context.rank,
-                                     kFirstStageReceiveSlot + 2, {context.config.charges_path.empty(), {}, {}})) {
+                                     kFirstStageReceiveSlot + 2, {context.config.charges_path.empty(), {}, {}},
+                                     RealSends::standard)) {
     for (auto& buffer : receive_buffers_) buffer.resize(chunk_);
     held_.reserve(2 * chunk_);
     stats_.bucket_capacity = chunk_;
@@ -92,26 +93,33 @@ class HypercubeUpdater {
 
   // The held updates whose owners lie across this stage's split go to the
   // partner; what the stage's senders hand this process joins the rest.
+  // The owners' slices ascend, so an update's side is its index against the
+  // first word of the upper half (as HPCC's code tests it): no owner is
+  // found. Sorted without a branch, as direct sorts a batch.
   void exchange(std::size_t s) {
     const auto& stage = stages_[s];
     const TableLayout layout = context_.layout;
-    const OwnerFinder owner_of = context_.owner_of;
-    const int rank = context_.rank;
-    outgoing_.clear();
-    std::size_t kept = 0;
-    for (const std::uint64_t update : held_) {
-      if (stage.moves(rank, owner_of(layout.index_of(update)))) {
-        outgoing_.push_back(update);
-      } else {
-        held_[kept++] = update;
-      }
+    const std::uint64_t upper_start = layout.global_start(static_cast<std::uint64_t>(stage.mid));
+    const bool lower = stage.in_lower(context_.rank);
+    const std::size_t n = held_.size();
+    outgoing_.resize(n);
+    std::uint64_t* held = held_.data();
+    std::uint64_t* out = outgoing_.data();
+    std::size_t kept = 0, leaving = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t update = held[i];
+      const bool moves = (layout.index_of(update) >= upper_start) == lower;
+      out[leaving] = update;
+      held[kept] = update;
+      leaving += moves;
+      kept += !moves;
     }
-    context_.costs.routed(held_.size());
-    context_.costs.owner_found(held_.size());
+    outgoing_.resize(leaving);
     held_.resize(kept);
+    context_.costs.routed(n);
     for (std::size_t i = 0; i < stage.receive_from.size(); ++i) post(s, i);
     open_receives_ = stage.receive_from.size();
-    const bool odd_one_out = stage.in_lower(rank) && *stage.send_to == stage.mid && rank - stage.lo != 0;
+    const bool odd_one_out = lower && *stage.send_to == stage.mid && context_.rank - stage.lo != 0;
     send_channel_ = stage_channel(s, odd_one_out ? 1 : 0);
     send_to_ = *stage.send_to;
     sent_ = 0;

@@ -350,8 +350,8 @@ gups::model::Machine host_machine(const Options& options, const Measured& m, con
                    "among 64 (a shift)", kOwnerTableLog2)},
       {"costs_cycles.owner_prediction", "timed: as owner_division, by the paper's prediction (4.2)"},
       {"costs_cycles.stage_split",
-       fmt::format("timed: the hypercube's stage loop over a chunk of 1,024 updates, each's owner among 64 of 2^{} "
-                   "words found and the update kept or put out by its half (stage_split in notes)", kOwnerTableLog2)},
+       fmt::format("timed: the hypercube's stage loop over a chunk of 1,024 updates, each kept or put out by the half "
+                   "of 64 owners of 2^{} words its index lies in (stage_split in notes)", kOwnerTableLog2)},
       {"costs_cycles.core_overhead",
        m.handoff ? fmt::format("per update: a routing core's routing step (as in routing_hop) and its copy into the "
                                "next core's hand-off slot; every core but the first, its copy out of the slot "

@@ -150,29 +150,29 @@ Timing time_direct_bucketing(std::uint32_t destinations, std::uint32_t lookahead
 Timing time_stage_split(unsigned log2_words, std::uint64_t owners, std::uint64_t chunk, std::uint64_t operations,
                         unsigned repeats) {
   const TableLayout layout(log2_words, owners);
-  const OwnerFinder owner_of(layout, OwnerMode::division);
-  std::vector<std::uint64_t> held(chunk), outgoing;
-  outgoing.reserve(chunk);
+  const std::uint64_t upper_start = layout.global_start(owners / 2);
+  std::vector<std::uint64_t> held(chunk), outgoing(chunk);
   std::uint64_t a = starts(7);
   for (auto& update : held) update = a = next_random(a);
-  const std::uint64_t half = owners / 2;
   return repeat_timing(repeats, [&] {
     std::uint64_t moved = 0;
     const auto start = Clock::now();
     for (std::uint64_t done = 0; done < operations; done += chunk) {
-      // The stage's split, as the kernel does it; what moved comes back, so
-      // that every pass looks at a whole chunk.
-      outgoing.clear();
-      std::size_t kept = 0;
-      for (const std::uint64_t update : held) {
-        if (owner_of(layout.index_of(update)) >= half) {
-          outgoing.push_back(update);
-        } else {
-          held[kept++] = update;
-        }
+      // The stage's split, as the kernel does it (the side told by the
+      // index, no branch); what moved comes back, so every pass looks at a
+      // whole chunk.
+      std::size_t kept = 0, leaving = 0;
+      for (std::size_t i = 0; i < chunk; ++i) {
+        const std::uint64_t update = held[i];
+        const bool moves = layout.index_of(update) >= upper_start;
+        outgoing[leaving] = update;
+        held[kept] = update;
+        leaving += moves;
+        kept += !moves;
       }
-      moved += outgoing.size();
-      std::copy(outgoing.begin(), outgoing.end(), held.begin() + static_cast<std::ptrdiff_t>(kept));
+      moved += leaving;
+      std::copy(outgoing.begin(), outgoing.begin() + static_cast<std::ptrdiff_t>(leaving),
+                held.begin() + static_cast<std::ptrdiff_t>(kept));
     }
     keep(moved);
     return ns_per(start, operations);

@@ -58,9 +58,9 @@ Timing time_generate_and_owner(unsigned log2_words, std::uint64_t owners, OwnerM
 Timing time_direct_bucketing(std::uint32_t destinations, std::uint32_t lookahead, std::uint64_t operations,
                              unsigned repeats);
 
-// The hypercube algorithm's stage work: a chunk of `chunk` updates, each's
-// owner among `owners` of a 2^log2_words table found and the update kept or
-// put out to the partner by the half it lies in, ns per update and stage.
+// The hypercube algorithm's stage work: a chunk of `chunk` updates, each
+// kept or put out to the partner by the half of `owners` its index lies in
+// (a 2^log2_words table), ns per update and stage.
 Timing time_stage_split(unsigned log2_words, std::uint64_t owners, std::uint64_t chunk, std::uint64_t operations,
                         unsigned repeats);
 

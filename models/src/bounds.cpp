@@ -177,7 +177,9 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
   HypercubeTraffic uncached;
   const auto& traffic = hypercube_traffic_of(machine, options, p, uncached);
   p.stages = static_cast<unsigned>(traffic.stages.size());
-  p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.processes);
+  // A stage tells an update's side by its index against the upper half's
+  // first word (as HPCC's code does): no owner is found, whatever P.
+  p.owner_cycles = 0;
   double split = 0, packets = 0, moved = 0, wire_bytes = 0;
   for (const auto& stage : traffic.stages) {
     const double held = stage.active_share;
@@ -185,7 +187,7 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
     const auto whole = static_cast<std::uint64_t>(std::ceil(updates));
     const double messages = std::floor(updates / chunk) + 1;  // the last one shorter than a chunk, maybe empty
     const double stage_packets = message_packets(machine.packet, whole);
-    split += held * (c.stage_split + p.owner_cycles);
+    split += held * c.stage_split;
     p.send_cycles += held * messages * machine.send_call_cycles() / chunk;
     p.receive_cycles += held * stage_packets * machine.packet_receive_cycles(true) / chunk;
     packets += held * stage_packets / chunk;

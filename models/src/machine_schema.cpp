@@ -117,7 +117,7 @@ void add_cost_fields(std::vector<InputField>& fields) {
   // The hypercube's own: no file before it gave one.
   fields.push_back(GUPS_COST(
       stage_split, "cycles",
-      "hypercube: one update looked at in one stage, its owner's half tested and the update stored to keep or send",
+      "hypercube: one update looked at in one stage, its half told by its index and the update stored to keep or send",
       [](const Machine& m) { return cycles(2 * m.costs.generate); },
       "2 x generate (assumed, no measurement published: a load, a test and a store, about two stream steps)",
       "generate"));
