@@ -177,6 +177,7 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
   HypercubeTraffic uncached;
   const auto& traffic = hypercube_traffic_of(machine, options, p, uncached);
   p.stages = static_cast<unsigned>(traffic.stages.size());
+  p.stage_loads = traffic.stages;
   // A stage tells an update's side by its index against the upper half's
   // first word (as HPCC's code does): no owner is found, whatever P.
   p.owner_cycles = 0;
@@ -194,8 +195,13 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
     moved += held * updates;
     wire_bytes += held * static_cast<double>(message_wire_bytes(machine.packet, whole));
     if (stage.longest_route > 0) {
-      p.stage_wait_seconds += stage.longest_route * machine.link_latency +
-                              static_cast<double>(message_wire_bytes(machine.packet, whole)) / machine.link_bandwidth;
+      const double message_bytes = static_cast<double>(message_wire_bytes(machine.packet, whole));
+      const double latency = stage.longest_route * machine.link_latency;
+      p.stage_wait_seconds += latency + message_bytes / machine.link_bandwidth;
+      // The busiest link's bytes of the stage: what it carries per update
+      // made on a node, for a node's chunks, at the message's bytes an update.
+      const double busiest_bytes = stage.busiest_link_load * per_node * chunk * message_bytes / std::max(updates, 1.0);
+      p.contended_stage_wait_seconds += latency + std::max(message_bytes, busiest_bytes) / machine.link_bandwidth;
     }
   }
   p.mean_fill = p.stages > 0 ? moved / p.stages : 0;
@@ -205,8 +211,12 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
               p.update_wait_cycles, 0, cycles}};
   p.cpu_cycles_per_update = cycles;
   const double node_rate = shared_process_rate(machine, per_node, {cycles - p.update_wait_cycles, p.update_wait_cycles});
-  const double chunk_seconds = per_node * chunk / node_rate + p.stage_wait_seconds;
-  p.cpu_gups = static_cast<double>(p.nodes) * per_node * chunk / chunk_seconds * 1e-9;
+  const double work_seconds = per_node * chunk / node_rate;
+  const double made = static_cast<double>(p.nodes) * per_node * chunk * 1e-9;
+  p.cpu_gups = made / (work_seconds + p.stage_wait_seconds);
+  if (p.contended_stage_wait_seconds > p.stage_wait_seconds) {
+    p.contended_gups = made / (work_seconds + p.contended_stage_wait_seconds);
+  }
   bound_by_node_resources(machine, packets * per_node, p);
 }
 

@@ -105,6 +105,13 @@ struct Prediction {
   // and its message's transfer: the stages are synchronous).
   unsigned stages = 0;
   double stage_wait_seconds = 0;
+  std::vector<HypercubeStageLoad> stage_loads;  // each stage's traffic (hypercube_traffic.hpp)
+  // The same chunk with every message of a stage in flight at once, its
+  // busiest link shared by all it carries: the CPU bound's low end. Between
+  // the two lies what a network that shares links fairly gives (SimGrid's
+  // flow level); cpu_gups is the latency level's, each message alone.
+  double contended_stage_wait_seconds = 0;
+  std::optional<double> contended_gups;
   std::vector<CoreLoad> cores;          // one entry for direct and routed
   // multicore: the plan the cores follow, how it was chosen ("paper",
   // "best", "given") and whether the machine's per-core overheads were

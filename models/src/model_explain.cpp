@@ -90,11 +90,34 @@ std::string node_explained(const Machine& machine, const Prediction& p) {
 
 }  // namespace
 
+// The hypercube's stages: what each moves, how far, and its busiest link.
+std::string stages_explained(const Prediction& p) {
+  std::string text = fmt::format(
+      "\n{} synchronous stages a chunk; each waits {:.3g} us in all on the network besides the cores' work (its "
+      "longest route's latency and one message's transfer, added up):\n",
+      p.stages, 1e6 * p.stage_wait_seconds);
+  if (p.contended_gups) {
+    text += fmt::format("With every message of a stage in flight at once, each busiest link shared by all it carries, "
+                        "the stages wait {:.3g} us and the bound is {:.4g} GUPS: a network that shares its links "
+                        "fairly gives between the two, as the stages overlap less or more.\n",
+                        1e6 * p.contended_stage_wait_seconds, *p.contended_gups);
+  }
+  text += "  stage  moved share  held share  longest route  busiest link (updates per update made on a node)\n";
+  for (std::size_t s = 0; s < p.stage_loads.size(); ++s) {
+    const auto& stage = p.stage_loads[s];
+    text += fmt::format("  {:>5}  {:>11.3f}  {:>10.3f}  {:>13}  {:.3f}{}\n", s, stage.moved_share, stage.active_share,
+                        stage.longest_route, stage.busiest_link_load,
+                        stage.busiest_class.empty() ? "" : " (" + stage.busiest_class + ")");
+  }
+  return text;
+}
+
 std::string explain_prediction(const Machine& machine, const Prediction& p, const ModelOptions& options) {
   std::string text = fmt::format("## {} on {}, {} nodes\n\nVirtual torus {} on {}.\n", to_string(p.algorithm),
                                  machine.name, p.nodes, p.shape.to_string(), network_of(machine, p));
   if (model_of(p.algorithm) == AlgorithmModel::multicore) text += plan_explained(machine, p, options);
   text += node_explained(machine, p);
+  if (model_of(p.algorithm) == AlgorithmModel::hypercube) text += stages_explained(p);
   text += fmt::format(
       "\nNetwork: bisection {:.4g} B/s one way; {:.3f} software hops per update, {:.3f} links per software hop "
       "(on SimGrid's routes); {:.2f} bytes per update on the wire.\n",

@@ -296,6 +296,13 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
       if (p.near_memory_gups) rows.back()["near_memory_gups"] = *p.near_memory_gups;
     }
     if (p.mapping_mode) rows.back()["mapping_mode"] = p.mapping_mode;
+    if (p.stages > 0) {
+      rows.back().update({{"stages", p.stages}, {"stage_wait_seconds", p.stage_wait_seconds}});
+      if (p.contended_gups) {
+        rows.back().update({{"contended_stage_wait_seconds", p.contended_stage_wait_seconds},
+                            {"contended_gups", *p.contended_gups}});
+      }
+    }
   }
   return {{"algorithm", to_string(o.algorithm)},
           {"lookahead", o.lookahead},
