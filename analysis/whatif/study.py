@@ -280,6 +280,13 @@ def mode_lines(rows):
                 continue
             cells.append(f"mode {mode['mode']}{chosen}: {mode['algorithm']}, {mode['placement']}, "
                          f"{study_tools.fmt(mode['gups'])} GUPS ({mode['binds']})")
+        interval = table.get("chosen_interval") or {}
+        if interval.get("low") and interval.get("high"):
+            leading = ", ".join(f"{i['field']} {100 * i['share']:.0f}% ({i['kind']})"
+                                for i in interval.get("inputs", [])[:3] if i["share"] >= 0.1)
+            cells.append(f"the chosen's interval {study_tools.fmt(interval['low']['gups'])} .. "
+                         f"{study_tools.fmt(interval['high']['gups'])} over the ranges"
+                         + (f", leading inputs {leading}" if leading else ""))
         lines.append(f"- {row['machine']}, {row['nodes']} nodes: " + "; ".join(cells))
     if not lines:
         return []

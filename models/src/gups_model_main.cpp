@@ -178,8 +178,12 @@ int run(const Request& request) {
   nlohmann::ordered_json modes_json;
   if (mode == "best") {
     std::vector<ModeChoice> choices;
-    for (const auto& shape : shapes) choices.push_back(choose_mapping_mode(machine, shape, options));
-    text += format_mode_choices(choices) + (request.explain ? explain_mode_choices(choices) : "") + "\n";
+    for (const auto& shape : shapes) {
+      choices.push_back(choose_mapping_mode(machine, shape, options));
+      interval_of_choice(machine, shape, choices.back(), request.samples);
+    }
+    text += format_mode_choices(choices) + chosen_intervals(choices) +
+            (request.explain ? explain_mode_choices(choices) : "") + "\n";
     modes_json = mode_choices_to_json(choices);
   }
   for (const auto& algorithm : request.algorithms) {

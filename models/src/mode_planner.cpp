@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "kernel/core/mapping_mode.hpp"
+#include "models/src/model_intervals.hpp"
 
 namespace gups::model {
 namespace {
@@ -120,6 +121,44 @@ std::size_t chosen_index(const ModeChoice& choice) {
   return 0;
 }
 
+void interval_of_choice(const Machine& machine, const TorusShape& shape, ModeChoice& choice, unsigned samples) {
+  choice.chosen_interval = prediction_interval(machine, shape, choice.chosen.options, samples);
+}
+
+namespace {
+
+// "core_overhead 81% (assumed), ..." : the inputs with a tenth of the spread or more, at most three.
+std::string leading_inputs(const PredictionInterval& interval) {
+  std::string text;
+  int named = 0;
+  for (const auto& input : interval.inputs) {
+    if (input.share < 0.1 || named == 3) continue;
+    ++named;
+    text += fmt::format("{}{} {:.0f}% ({})", text.empty() ? "" : ", ", input.range.field, 100 * input.share,
+                        to_string(input.range.kind));
+  }
+  return text.empty() ? "none above a tenth" : text;
+}
+
+}  // namespace
+
+std::string chosen_intervals(const std::vector<ModeChoice>& choices) {
+  std::string text;
+  for (const auto& choice : choices) {
+    if (!choice.chosen_interval) continue;
+    const auto& interval = *choice.chosen_interval;
+    text += fmt::format("{:>8} nodes: the chosen, mode {} {} {}: {:.4g} GUPS, {:.4g} .. {:.4g} over the ranges",
+                        choice.nodes, choice.chosen.mode, to_string(choice.chosen.options.algorithm),
+                        choice.chosen.placement, interval.gups, interval.low.prediction.gups,
+                        interval.high.prediction.gups);
+    if (interval.samples > 0) {
+      text += fmt::format(", {:.4g} .. {:.4g} central", interval.central_low, interval.central_high);
+    }
+    text += "; leading inputs: " + leading_inputs(interval) + "\n";
+  }
+  return text;
+}
+
 std::string explain_mode_choices(const std::vector<ModeChoice>& choices) {
   std::string text;
   for (const auto& choice : choices) {
@@ -197,7 +236,10 @@ nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choic
       }
       modes.push_back(row);
     }
+    nlohmann::ordered_json interval;
+    if (choice.chosen_interval) interval = nlohmann::ordered_json::parse(interval_to_json(*choice.chosen_interval).dump());
     rows.push_back({{"nodes", choice.nodes},
+                    {"chosen_interval", interval},
                     {"chosen", choice.chosen.mode},
                     {"chosen_algorithm", std::string(to_string(choice.chosen.options.algorithm))},
                     {"chosen_processes_per_node", choice.chosen.processes_per_node},

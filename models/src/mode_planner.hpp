@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/src/bounds.hpp"
+#include "models/src/prediction_interval.hpp"
 
 namespace gups::model {
 
@@ -48,7 +49,13 @@ struct ModeChoice {
   // Every (mode, algorithm, processes a node) weighed, in that order; one
   // that does not fit says why.
   std::vector<ModeOption> modes;
+  // The chosen placement's interval over the machine file's ranges, when
+  // asked for (interval_of_choice).
+  std::optional<PredictionInterval> chosen_interval;
 };
+
+// The chosen placement's interval, `samples` draws (0: its ends only).
+void interval_of_choice(const Machine& machine, const TorusShape& shape, ModeChoice& choice, unsigned samples);
 
 // The modes HPCC permits, in order.
 const std::vector<unsigned>& permitted_mapping_modes();
@@ -74,6 +81,8 @@ std::string format_mode_choices(const std::vector<ModeChoice>& choices);
 // --explain: the best of each (mode, algorithm) of each size, best first,
 // with what sets its figure, and by how much the chosen beats the next.
 std::string explain_mode_choices(const std::vector<ModeChoice>& choices);
+// Each size's chosen placement with its interval and leading inputs (where computed).
+std::string chosen_intervals(const std::vector<ModeChoice>& choices);
 // Where the chosen placement is among choice.modes.
 std::size_t chosen_index(const ModeChoice& choice);
 nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choices);
