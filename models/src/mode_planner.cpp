@@ -186,9 +186,17 @@ std::string explain_mode_choices(const std::vector<ModeChoice>& choices) {
                           option->threads);
     }
     if (best.size() > 1) {
-      text += fmt::format("  The chosen is {:.1f}% above the next ({} {}, {}).\n",
-                          100 * (best[0]->gups / best[1]->gups - 1), best[1]->mode,
-                          to_string(best[1]->options.algorithm), best[1]->placement);
+      text += fmt::format("  The chosen is {:.1f}% above the next (mode {} {}, {})", 100 * (best[0]->gups / best[1]->gups - 1),
+                          best[1]->mode, to_string(best[1]->options.algorithm), best[1]->placement);
+      const auto other = std::find_if(best.begin() + 1, best.end(), [&](const ModeOption* b) {
+        return b->options.algorithm != best[0]->options.algorithm;
+      });
+      if (other != best.begin() + 1 && other != best.end()) {
+        text += fmt::format(", {:.1f}% above the best of another algorithm (mode {} {}, {})",
+                            100 * (best[0]->gups / (*other)->gups - 1), (*other)->mode,
+                            to_string((*other)->options.algorithm), (*other)->placement);
+      }
+      text += ".\n";
     }
   }
   return text;

@@ -22,44 +22,38 @@ OperationCharges charges_for(const Machine& machine, Algorithm algorithm, const 
   } catch (const std::invalid_argument&) {
     charges.batch_packets = 0;
   }
+  // Updates applied in a loop of their own overlap their misses (streamed).
+  const auto apply = [&](bool streamed, double besides = 0) {
+    const auto update = machine.update_load(streamed, updating_cores);
+    charges.apply = update.issue + update.wait + besides;
+    charges.apply_wait = update.wait;
+  };
   switch (model_of(algorithm)) {
-    case AlgorithmModel::direct: {
+    case AlgorithmModel::direct:
       charges.route = c.message_overhead;
-      const auto update = machine.update_load(true, updating_cores);
-      charges.apply = update.issue + update.wait;
-      charges.apply_wait = update.wait;
+      apply(true);
       charges.receive_call = machine.packet_receive_cycles(false);
       break;
-    }
-    case AlgorithmModel::routed: {
+    case AlgorithmModel::hypercube:
+      // Each stage looks at every update held once (route); a chunk's
+      // updates are applied in a loop of their own.
+      charges.route = c.stage_split;
+      apply(true);
+      charges.receive_call = machine.packet_receive_cycles(true);
+      break;
+    case AlgorithmModel::routed:
       charges.route = c.routing_hop_without_calls;
-      const auto update = machine.update_load(false, updating_cores);
-      charges.apply = update.issue + update.wait;
-      charges.apply_wait = update.wait;
+      apply(false);
       charges.receive_call = c.receive_call_batched;
       break;
-    }
-    case AlgorithmModel::hypercube: {
-      // Each stage looks at every update held once (route), finding its owner.
-      charges.route = c.stage_split;
-      const auto update = machine.update_load(true, updating_cores);
-      charges.apply = update.issue + update.wait;
-      charges.apply_wait = update.wait;
-      charges.receive_call = machine.packet_receive_cycles(true);
-      break;
-    }
     case AlgorithmModel::multicore:
       // A routing core pays its overhead per update it sends on; a core that
-      // only updates pays it per update it applies (Eq. 6: top3 on core 3).
+      // only updates pays it per update it applies (Eq. 6: top3 on core 3),
+      // in a loop that does nothing else (update_streamed).
       charges.route = machine.core_overheads(plan).at(core);
-      // A core that only updates applies in a loop that does nothing else (update_streamed).
-    {
-      const auto update = machine.update_load(core_updates_only, updating_cores);
-      charges.apply = update.issue + update.wait + (core_updates_only ? machine.core_overheads(plan).at(core) : 0);
-      charges.apply_wait = update.wait;
+      apply(core_updates_only, core_updates_only ? machine.core_overheads(plan).at(core) : 0);
       charges.receive_call = machine.packet_receive_cycles(true);
       break;
-    }
   }
   return charges;
 }
