@@ -79,23 +79,29 @@ void place_prediction_on_hosts(const Machine& machine, const ModelOptions& optio
 // The bounds the node sets besides its cores': its messaging unit's packets
 // (`packets_per_update`: what the unit injects, and as many it receives, per
 // update the node makes) and its near-memory updates. The lowest binds.
+// The lowest of the node's bounds binds: its cores', its messaging unit's,
+// its near-memory updates'.
+void bind_lowest_node_bound(Prediction& p) {
+  p.cpu_gups = p.cores_gups;
+  p.node_binds = "cores";
+  if (p.messaging_unit_gups && *p.messaging_unit_gups < p.cpu_gups) {
+    p.cpu_gups = *p.messaging_unit_gups;
+    p.node_binds = "messaging unit";
+  }
+  if (p.near_memory_gups && *p.near_memory_gups < p.cpu_gups) {
+    p.cpu_gups = *p.near_memory_gups;
+    p.node_binds = "near-memory updates";
+  }
+}
+
 void bound_by_node_resources(const Machine& machine, double packets_per_update, Prediction& p) {
   p.cores_gups = p.cpu_gups;
   const double nodes = static_cast<double>(p.nodes);
   if (const auto& unit = machine.node.messaging_unit; unit && packets_per_update > 0) {
     p.messaging_unit_gups = nodes * unit->packets_per_s / packets_per_update * 1e-9;
-    if (*p.messaging_unit_gups < p.cpu_gups) {
-      p.cpu_gups = *p.messaging_unit_gups;
-      p.node_binds = "messaging unit";
-    }
   }
-  if (const auto& near = machine.node.near_memory) {
-    p.near_memory_gups = nodes * near->updates_per_s * 1e-9;
-    if (*p.near_memory_gups < p.cpu_gups) {
-      p.cpu_gups = *p.near_memory_gups;
-      p.node_binds = "near-memory updates";
-    }
-  }
+  if (const auto& near = machine.node.near_memory) p.near_memory_gups = nodes * near->updates_per_s * 1e-9;
+  bind_lowest_node_bound(p);
 }
 
 // Processes of one node spread over its cores (core_of_thread): the node's
@@ -520,10 +526,6 @@ unsigned node_cores(const Machine& machine, const ModelOptions& options) {
   return (options.cores_per_node ? options.cores_per_node : machine.cores_per_node) * machine.node.threads_per_core;
 }
 
-Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
-  return cpu_bound(machine, shape, options);
-}
-
 namespace {
 
 // A torus of processes: the node's processes one more dimension, first
@@ -546,15 +548,16 @@ TorusShape torus_of_processes(const TorusShape& nodes, unsigned per_node) {
 // its own look-ahead and stream (a multicore group, its own role plan over
 // its share of the node's cores). The cores' bound is that of a torus of
 // processes placed several to a node (sharing its cores and memory); the
-// network's is the node torus's, carrying the updates' hops between nodes.
-Prediction routed_processes(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+// network's (predict) is the node torus's, carrying the updates' hops
+// between nodes.
+Prediction processes_cpu_bound(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
   const unsigned per_node = options.processes_per_node;
   const bool groups = model_of(options.algorithm) == AlgorithmModel::multicore;
   ModelOptions each = options;
   each.processes_per_node = 1;
   each.nodes_per_host = per_node;
   if (groups) {
-    const unsigned cores = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+    const unsigned cores = node_cores(machine, options) / machine.node.threads_per_core;
     if (cores % per_node != 0) {
       throw std::invalid_argument(fmt::format("{} groups of cores do not divide a node of {} cores", per_node, cores));
     }
@@ -569,51 +572,35 @@ Prediction routed_processes(const Machine& machine, const TorusShape& shape, con
     p.cores_gups = static_cast<double>(shape.nodes()) *
                    shared_process_rate(machine, per_node, {p.cpu_cycles_per_update - wait, wait}) * 1e-9;
   }
-  p.cpu_gups = p.cores_gups;
-  p.node_binds = "cores";
-  if (p.messaging_unit_gups && *p.messaging_unit_gups < p.cpu_gups) {
-    p.cpu_gups = *p.messaging_unit_gups;
-    p.node_binds = "messaging unit";
-  }
-  if (p.near_memory_gups && *p.near_memory_gups < p.cpu_gups) {
-    p.cpu_gups = *p.near_memory_gups;
-    p.node_binds = "near-memory updates";
-  }
+  bind_lowest_node_bound(p);
   p.nodes = shape.nodes();
   p.shape = shape;  // the processes' torus is the shape's with one more dimension (torus_of_processes)
-  p.wraps = machine.wraps_of(shape);
-  p.mesh = std::none_of(p.wraps.begin(), p.wraps.end(), [](bool w) { return w; });
-  p.topology = machine.topology;
-  Prediction network = p;  // the node torus, carrying what the processes' buckets carry
-  network_bound_of(machine, options, network);
-  for (double Prediction::*field : {&Prediction::bisection_bytes_per_s, &Prediction::model_bisection_bytes_per_s,
-                                     &Prediction::software_hops, &Prediction::physical_hops_per_software_hop}) {
-    p.*field = network.*field;
-  }
-  p.bisection_measured = network.bisection_measured;
-  p.links_network_gups = network.links_network_gups;
-  p.network_bottleneck = network.network_bottleneck;
-  p.routes_network_gups = network.routes_network_gups;
-  p.network_gups = network.network_gups;
-  p.network_binds = p.network_gups && *p.network_gups < p.cpu_gups;
-  p.gups = p.network_binds ? *p.network_gups : p.cpu_gups;
   return p;
+}
+
+// The CPU side of a prediction, for the placement the options ask.
+Prediction cpu_side(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  if (traits(options.algorithm).routes_over_torus && options.processes_per_node > 1) {
+    return processes_cpu_bound(machine, shape, options);
+  }
+  return cpu_bound(machine, shape, options);
 }
 
 }  // namespace
 
+Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  return cpu_side(machine, shape, options);
+}
+
 Prediction predict(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
   if (options.lookahead == 0) throw std::invalid_argument("the look-ahead must be at least 1");
-  if (traits(options.algorithm).routes_over_torus && options.processes_per_node > 1) {
-    return routed_processes(machine, shape, options);
-  }
-  Prediction p = cpu_bound(machine, shape, options);
+  Prediction p = cpu_side(machine, shape, options);
   if (!machine.cost_spread.empty()) {  // only the CPU bound depends on the costs
     Machine typical = machine;
     typical.costs = with_spread(machine.costs, machine.cost_spread);
     ModelOptions same_plan = options;  // the plan chosen at the least costs
     if (p.role_plan) same_plan.role_plan = p.role_plan->to_string();
-    p.cpu_gups_at_median_costs = cpu_bound(typical, shape, same_plan).cpu_gups;
+    p.cpu_gups_at_median_costs = cpu_side(typical, shape, same_plan).cpu_gups;
   }
   p.wraps = machine.wraps_of(p.shape);
   p.mesh = std::none_of(p.wraps.begin(), p.wraps.end(), [](bool w) { return w; });
