@@ -152,21 +152,17 @@ void direct_bound(const Machine& machine, const ModelOptions& options, Predictio
   bound_by_node_resources(machine, remote * packets / p.mean_fill * options.processes_per_node, p);
 }
 
-const HypercubeTraffic& hypercube_traffic_of(const Machine& machine, const ModelOptions& options, Prediction& p,
-                                             HypercubeTraffic& uncached) {
+// The stages' traffic depends on no cost: an interval's draws take it from the cache.
+HypercubeTraffic hypercube_traffic_of(const Machine& machine, const ModelOptions& options, const Prediction& p) {
   const auto wraps = machine.wraps_of(p.shape);
+  const auto work_out = [&] { return hypercube_traffic(*physical_links(machine, p.shape, wraps), options.processes_per_node); };
+  if (!options.routes_cache) return work_out();
   const auto key = fmt::format("{} {} {} {} {}", machine.topology->name, machine.network_parameters,
                                p.shape.to_string(), wraps_letters(wraps), options.processes_per_node);
-  if (options.routes_cache) {
-    auto& cache = options.routes_cache->hypercube;
-    auto found = cache.find(key);
-    if (found == cache.end()) {
-      found = cache.emplace(key, hypercube_traffic(*physical_links(machine, p.shape, wraps), options.processes_per_node)).first;
-    }
-    return found->second;
-  }
-  uncached = hypercube_traffic(*physical_links(machine, p.shape, wraps), options.processes_per_node);
-  return uncached;
+  auto& cache = options.routes_cache->hypercube;
+  auto found = cache.find(key);
+  if (found == cache.end()) found = cache.emplace(key, work_out()).first;
+  return found->second;
 }
 
 // Every process goes through the stages a chunk at a time (its look-ahead,
@@ -180,10 +176,11 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
   const unsigned per_node = options.processes_per_node;
   p.processes = p.nodes * per_node;
   const double chunk = static_cast<double>(options.lookahead);
-  HypercubeTraffic uncached;
-  const auto& traffic = hypercube_traffic_of(machine, options, p, uncached);
+  const auto traffic = hypercube_traffic_of(machine, options, p);
   p.stages = static_cast<unsigned>(traffic.stages.size());
   p.stage_loads = traffic.stages;
+  p.software_hops = traffic.network_crossings;
+  p.physical_hops_per_software_hop = traffic.network_crossings > 0 ? traffic.link_crossings / traffic.network_crossings : 0;
   // A stage tells an update's side by its index against the upper half's
   // first word (as HPCC's code does): no owner is found, whatever P.
   p.owner_cycles = 0;
@@ -198,10 +195,10 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
     p.send_cycles += held * messages * machine.send_call_cycles() / chunk;
     p.receive_cycles += held * stage_packets * machine.packet_receive_cycles(true) / chunk;
     packets += held * stage_packets / chunk;
+    const double message_bytes = static_cast<double>(message_wire_bytes(machine.packet, whole));
     moved += held * updates;
-    wire_bytes += held * static_cast<double>(message_wire_bytes(machine.packet, whole));
+    wire_bytes += held * message_bytes;
     if (stage.longest_route > 0) {
-      const double message_bytes = static_cast<double>(message_wire_bytes(machine.packet, whole));
       const double latency = stage.longest_route * machine.link_latency;
       p.stage_wait_seconds += latency + message_bytes / machine.link_bandwidth;
       // The busiest link's bytes of the stage: what it carries per update
@@ -345,23 +342,20 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, const 
 
 // The hypercube's stages one after another: each stage's busiest link, at
 // its bandwidth, holds the whole run for its time (whatever the topology;
-// the bisection is told for comparison).
-void hypercube_network_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
-  HypercubeTraffic uncached;
-  const auto& traffic = hypercube_traffic_of(machine, options, p, uncached);
+// the bisection is told for comparison). The stages' traffic is the one
+// hypercube_bound worked out.
+void hypercube_network_bound(const Machine& machine, Prediction& p) {
   p.bisection_bytes_per_s = machine.topology->is_virtual_torus ? bisection_bandwidth(p.shape, machine.link_bandwidth, p.wraps)
                                                                : partition_bisection(machine, p.nodes);
   p.model_bisection_bytes_per_s = p.bisection_bytes_per_s;
   double busiest = 0, most = 0;
-  for (const auto& stage : traffic.stages) {
+  for (const auto& stage : p.stage_loads) {
     busiest += stage.busiest_link_load;
     if (stage.busiest_link_load > most) {
       most = stage.busiest_link_load;
       p.network_bottleneck = stage.busiest_class;
     }
   }
-  p.software_hops = traffic.network_crossings;
-  p.physical_hops_per_software_hop = traffic.network_crossings > 0 ? traffic.link_crossings / traffic.network_crossings : 0;
   if (busiest <= 0 || p.bytes_per_update <= 0) return;
   p.routes_network_gups = static_cast<double>(p.nodes) * machine.link_bandwidth / (busiest * p.bytes_per_update) * 1e-9;
   p.network_gups = p.routes_network_gups;
@@ -372,7 +366,7 @@ void hypercube_network_bound(const Machine& machine, const ModelOptions& options
 // traffic routed as the network routes it.
 // (On a torus direct's all-to-all traffic is not routed: 4B/b alone.)
 void network_bound_of(const Machine& machine, const ModelOptions& options, Prediction& p) {
-  if (model_of(options.algorithm) == AlgorithmModel::hypercube) return hypercube_network_bound(machine, options, p);
+  if (model_of(options.algorithm) == AlgorithmModel::hypercube) return hypercube_network_bound(machine, p);
   const bool routes = traits(options.algorithm).routes_over_torus;
   const bool on_torus = machine.topology->is_virtual_torus;
   if (on_torus) {
