@@ -31,7 +31,7 @@ ModeOption weigh(const Machine& machine, const TorusShape& shape, const ModelOpt
   try {
     const auto p = predict(machine, shape, tried);
     auto option = option_of(mode, tried, p);
-    option.threads = machine.hardware_threads();
+    option.threads = node_cores(machine, tried);
     const unsigned per_process = p.role_plan ? p.role_plan->cores() : 1;  // a plan's busy ranks (threads)
     option.busy_threads = std::min(option.threads, tried.processes_per_node * per_process);
     return option;
@@ -59,8 +59,8 @@ const std::vector<unsigned>& permitted_mapping_modes() {
 }
 
 std::vector<unsigned> process_counts(const Machine& machine, const ModelOptions& options) {
-  const unsigned cores = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
-  const unsigned threads = cores * machine.node.threads_per_core;
+  const unsigned threads = node_cores(machine, options);
+  const unsigned cores = threads / machine.node.threads_per_core;
   std::vector<unsigned> counts;
   for (unsigned n = 1; n <= threads; n *= 2) counts.push_back(n);
   for (const unsigned n : {cores, threads}) {
@@ -73,7 +73,7 @@ std::vector<unsigned> process_counts(const Machine& machine, const ModelOptions&
 std::vector<ModeOption> placements_of_mode(const Machine& machine, const TorusShape& shape,
                                            const ModelOptions& options, unsigned mode) {
   std::vector<ModeOption> placements;
-  const unsigned cores = options.cores_per_node ? options.cores_per_node : machine.cores_per_node;
+  const unsigned cores = node_cores(machine, options) / machine.node.threads_per_core;
   for (const auto& row : algorithm_table()) {
     if (!runs_in(row.algorithm, mode)) continue;
     ModelOptions tried = options;
@@ -93,13 +93,17 @@ std::vector<ModeOption> placements_of_mode(const Machine& machine, const TorusSh
 ModeChoice choose_mapping_mode(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
   ModeChoice choice;
   choice.nodes = shape.nodes();
+  bool found = false;
   for (const auto mode : permitted_mapping_modes()) {
     for (auto& option : placements_of_mode(machine, shape, options, mode)) {
-      if (option.fits && (!choice.chosen.fits || option.gups > choice.chosen.gups * (1 + 1e-9))) choice.chosen = option;
+      if (option.fits && (!found || option.gups > choice.chosen().gups * (1 + 1e-9))) {
+        choice.chosen_index = choice.modes.size();
+        found = true;
+      }
       choice.modes.push_back(std::move(option));
     }
   }
-  if (!choice.chosen.fits) {
+  if (!found) {
     throw std::invalid_argument(fmt::format("no placement HPCC permits fits a {} torus under a look-ahead of {}",
                                             shape.to_string(), options.lookahead));
   }
@@ -110,19 +114,8 @@ ModeChoice choose_mapping_mode(const Machine& machine, const TorusShape& shape, 
 
 namespace gups::model {
 
-std::size_t chosen_index(const ModeChoice& choice) {
-  for (std::size_t i = 0; i < choice.modes.size(); ++i) {
-    const auto& option = choice.modes[i];
-    if (option.fits && option.mode == choice.chosen.mode && option.options.algorithm == choice.chosen.options.algorithm &&
-        option.processes_per_node == choice.chosen.processes_per_node) {
-      return i;
-    }
-  }
-  return 0;
-}
-
 void interval_of_choice(const Machine& machine, const TorusShape& shape, ModeChoice& choice, unsigned samples) {
-  choice.chosen_interval = prediction_interval(machine, shape, choice.chosen.options, samples);
+  choice.chosen_interval = prediction_interval(machine, shape, choice.chosen().options, samples);
 }
 
 namespace {
@@ -148,8 +141,8 @@ std::string chosen_intervals(const std::vector<ModeChoice>& choices) {
     if (!choice.chosen_interval) continue;
     const auto& interval = *choice.chosen_interval;
     text += fmt::format("{:>8} nodes: the chosen, mode {} {} {}: {:.4g} GUPS, {:.4g} .. {:.4g} over the ranges",
-                        choice.nodes, choice.chosen.mode, to_string(choice.chosen.options.algorithm),
-                        choice.chosen.placement, interval.gups, interval.low.prediction.gups,
+                        choice.nodes, choice.chosen().mode, to_string(choice.chosen().options.algorithm),
+                        choice.chosen().placement, interval.gups, interval.low.prediction.gups,
                         interval.high.prediction.gups);
     if (interval.samples > 0) {
       text += fmt::format(", {:.4g} .. {:.4g} central", interval.central_low, interval.central_high);
@@ -176,8 +169,8 @@ std::string explain_mode_choices(const std::vector<ModeChoice>& choices) {
     }
     std::sort(best.begin(), best.end(), [](const ModeOption* a, const ModeOption* b) { return a->gups > b->gups; });
     text += fmt::format("\nWhy {} nodes run mode {} {}, {} (the best of each mode and algorithm, best first):\n",
-                        choice.nodes, choice.chosen.mode, to_string(choice.chosen.options.algorithm),
-                        choice.chosen.placement);
+                        choice.nodes, choice.chosen().mode, to_string(choice.chosen().options.algorithm),
+                        choice.chosen().placement);
     for (const auto* option : best) {
       text += fmt::format("  mode {} {:<10} {:<42} {:>10.4g} GUPS, {:<14} {:>8.1f} cycles an update (slowest core or "
                           "thread), {:>6.1f} updates a message, {}/{} threads busy\n",
@@ -209,7 +202,6 @@ std::string format_mode_choices(const std::vector<ModeChoice>& choices) {
   text += fmt::format("{:>8}  {:>4}  {:<10} {:<44}  {:>10}  {}\n", "nodes", "mode", "algorithm", "placement", "GUPS",
                       "binds");
   for (const auto& choice : choices) {
-    const std::size_t chosen = chosen_index(choice);
     for (std::size_t i = 0; i < choice.modes.size(); ++i) {
       const auto& option = choice.modes[i];
       const auto nodes = fmt::format("{}", choice.nodes);
@@ -219,7 +211,7 @@ std::string format_mode_choices(const std::vector<ModeChoice>& choices) {
                             option.placement, "-", option.why_not);
         continue;
       }
-      text += fmt::format("{:>8}  {:>3}{}  {:<10} {:<44}  {:>10.4g}  {}\n", nodes, option.mode, i == chosen ? "*" : " ",
+      text += fmt::format("{:>8}  {:>3}{}  {:<10} {:<44}  {:>10.4g}  {}\n", nodes, option.mode, i == choice.chosen_index ? "*" : " ",
                           algorithm, option.placement, option.gups, option.binds);
     }
   }
@@ -248,10 +240,10 @@ nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choic
     if (choice.chosen_interval) interval = nlohmann::ordered_json::parse(interval_to_json(*choice.chosen_interval).dump());
     rows.push_back({{"nodes", choice.nodes},
                     {"chosen_interval", interval},
-                    {"chosen", choice.chosen.mode},
-                    {"chosen_algorithm", std::string(to_string(choice.chosen.options.algorithm))},
-                    {"chosen_processes_per_node", choice.chosen.processes_per_node},
-                    {"chosen_index", chosen_index(choice)},
+                    {"chosen", choice.chosen().mode},
+                    {"chosen_algorithm", std::string(to_string(choice.chosen().options.algorithm))},
+                    {"chosen_processes_per_node", choice.chosen().processes_per_node},
+                    {"chosen_index", choice.chosen_index},
                     {"modes", modes}});
   }
   return rows;

@@ -45,10 +45,11 @@ struct ModeOption {
 
 struct ModeChoice {
   std::uint64_t nodes = 0;
-  ModeOption chosen;
   // Every (mode, algorithm, processes a node) weighed, in that order; one
   // that does not fit says why.
   std::vector<ModeOption> modes;
+  std::size_t chosen_index = 0;  // of the best that fits, in modes
+  const ModeOption& chosen() const { return modes.at(chosen_index); }
   // The chosen placement's interval over the machine file's ranges, when
   // asked for (interval_of_choice).
   std::optional<PredictionInterval> chosen_interval;
@@ -83,8 +84,6 @@ std::string format_mode_choices(const std::vector<ModeChoice>& choices);
 std::string explain_mode_choices(const std::vector<ModeChoice>& choices);
 // Each size's chosen placement with its interval and leading inputs (where computed).
 std::string chosen_intervals(const std::vector<ModeChoice>& choices);
-// Where the chosen placement is among choice.modes.
-std::size_t chosen_index(const ModeChoice& choice);
 nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choices);
 
 }  // namespace gups::model

@@ -212,8 +212,8 @@ TEST(ModePlanner, WeighsEachPermittedModeAndChoosesTheHighest) {
     EXPECT_NEAR(predict(machine, shape, option.options).gups, option.gups, 1e-12);
     EXPECT_EQ(option.options.processes_per_node, option.processes_per_node);
   }
-  EXPECT_DOUBLE_EQ(choice.chosen.gups, best);
-  EXPECT_DOUBLE_EQ(choice.modes[chosen_index(choice)].gups, best);
+  EXPECT_DOUBLE_EQ(choice.chosen().gups, best);
+  EXPECT_DOUBLE_EQ(choice.modes[choice.chosen_index].gups, best);
 }
 
 // The search is exhaustive over its stated space: every (permitted mode,
@@ -292,8 +292,8 @@ TEST(ModePlanner, AModeWhoseLookAheadLeavesAProcessNothingIsSaidAndPassedOver) {
   ASSERT_NE(six, choice.modes.end());
   EXPECT_FALSE(six->fits);
   EXPECT_NE(six->why_not.find("look-ahead"), std::string::npos);
-  EXPECT_TRUE(choice.chosen.fits);
-  EXPECT_FALSE(choice.chosen.mode == 6 && choice.chosen.processes_per_node == 4);
+  EXPECT_TRUE(choice.chosen().fits);
+  EXPECT_FALSE(choice.chosen().mode == 6 && choice.chosen().processes_per_node == 4);
 }
 
 // Modes 5 and 6: updates go to nodes, so a message holds more of them than
