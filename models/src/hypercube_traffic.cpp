@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "kernel/core/hypercube_stages.hpp"
+#include "models/src/network_bound.hpp"
 
 namespace gups::model {
 namespace {
@@ -64,17 +65,10 @@ HypercubeTraffic hypercube_traffic(const PhysicalLinks& links, unsigned processe
     for (std::uint64_t p = 0; exact && p < processes; ++p) held[p] += arriving[p];
     if (held_total[s] > 0) traffic.stages[s].moved_share = moved_total[s] / held_total[s];
   }
-  const auto classes = links.class_names();
   for (std::size_t s = 0; s < stage_count; ++s) {
-    auto& row = traffic.stages[s];
-    for (std::uint32_t link = 0; link < links.count(); ++link) {
-      if (!links.exists(link)) continue;
-      const double relative = load[s][link] / links.bandwidth_factor(link);
-      if (relative > row.busiest_link_load) {
-        row.busiest_link_load = relative;
-        row.busiest_class = classes.at(links.link_class(link));
-      }
-    }
+    const auto busiest = busiest_link(links, load[s]);
+    traffic.stages[s].busiest_link_load = busiest.load;
+    traffic.stages[s].busiest_class = busiest.link_class;
   }
   return traffic;
 }

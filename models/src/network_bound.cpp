@@ -51,6 +51,21 @@ NetworkBound line_bound(const PhysicalLinks& links, const std::vector<std::uniqu
 
 }  // namespace
 
+BusiestLink busiest_link(const PhysicalLinks& links, const std::vector<double>& load) {
+  BusiestLink busiest;
+  std::uint32_t found = 0;
+  for (std::uint32_t link = 0; link < links.count(); ++link) {
+    if (!links.exists(link)) continue;
+    const double relative = load[link] / links.bandwidth_factor(link);
+    if (relative > busiest.load) {
+      busiest.load = relative;
+      found = link;
+    }
+  }
+  if (busiest.load > 0) busiest.link_class = links.class_names().at(links.link_class(found));
+  return busiest;
+}
+
 NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, bool software_routing,
                            double bytes_per_update, double link_bandwidth) {
   if (links.nodes() != shape.nodes()) throw std::invalid_argument("the virtual torus and the network differ in nodes");
@@ -97,17 +112,10 @@ NetworkBound network_bound(const PhysicalLinks& links, const TorusShape& shape, 
   }
   bound.software_hops = crossings / static_cast<double>(nodes);
   bound.physical_hops_per_software_hop = crossings > 0 ? link_crossings / crossings : 0;
-  std::uint32_t busiest = 0;
-  for (std::uint32_t link = 0; link < links.count(); ++link) {
-    if (!links.exists(link)) continue;
-    const double relative = load[link] / links.bandwidth_factor(link);
-    if (relative > bound.busiest_link_load) {
-      bound.busiest_link_load = relative;
-      busiest = link;
-    }
-  }
+  const auto busiest = busiest_link(links, load);
+  bound.busiest_link_load = busiest.load;
+  bound.busiest_class = busiest.link_class;
   if (bound.busiest_link_load > 0) {
-    bound.busiest_class = links.class_names().at(links.link_class(busiest));
     bound.gups = static_cast<double>(nodes) * link_bandwidth / (bound.busiest_link_load * bytes_per_update) * 1e-9;
   }
   return bound;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/machine.hpp"
@@ -23,6 +24,15 @@ struct NetworkBound {
   std::string busiest_class;                 // the busiest link's class (a dimension, a level, a colour)
   double gups = 0;                           // nodes x link bandwidth / (busiest load x bytes per update)
 };
+
+// The busiest of `links` under `load` (one figure a link, in the links'
+// numbering), each over its bandwidth factor: its load, and its class's name
+// (empty when no link carries anything).
+struct BusiestLink {
+  double load = 0;
+  std::string link_class;
+};
+BusiestLink busiest_link(const PhysicalLinks& links, const std::vector<double>& load);
 
 // `software_routing`: updates move along the virtual torus `shape` a line at
 // a time (else each goes straight to its owner, any node).
