@@ -183,7 +183,10 @@ int run(const Request& request) {
       interval_of_choice(machine, shape, choices.back(), request.samples);
     }
     text += format_mode_choices(choices) + chosen_intervals(choices) +
-            (request.explain ? explain_mode_choices(choices) : "") + "\n";
+            (request.explain ? explain_mode_choices(choices) : "") +
+            fmt::format("Below, {} as --algorithm and --processes-per-node ask ({} a node), whichever placement was "
+                        "chosen above.\n\n",
+                        fmt::join(request.algorithms, ", "), options.processes_per_node);
     modes_json = mode_choices_to_json(choices);
   }
   for (const auto& algorithm : request.algorithms) {
