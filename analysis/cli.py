@@ -23,6 +23,9 @@ def check_algorithm(args):
         known = programs.variant_names(args.build, "update algorithm", **needs)
     except programs.MissingBinary:
         return  # without a build, the run that needs one says so
+    # A what-if study may follow the mode planner's choice at each point instead.
+    if getattr(args, "which", None) == "whatif":
+        known = known + ["chosen"]
     if args.algorithm not in known:
         raise ValueError(f"--algorithm: unknown '{args.algorithm}' here (give {', '.join(known)})")
 
@@ -92,7 +95,9 @@ def add_study_parser(sub):
                                     "of factors (x0.25..x4), or machine names with --field machine")
     s.add_argument("--field2", help="whatif: a second field, for a grid of both (a heat map)")
     s.add_argument("--values2", help="whatif: the second field's values, as --values")
-    s.add_argument("--algorithm", default="multicore", help="whatif: the update algorithm (default multicore)")
+    s.add_argument("--algorithm", default="multicore", help="whatif: the update algorithm (default multicore), or chosen: at each point the "
+                        "mode planner's chosen placement (algorithm, processes or groups a node, role plan), "
+                        "modelled and simulated")
     s.add_argument("--mechanisms", default="wire",
                    help="whatif: gups-sim's mechanisms (default wire: messages of the machine's packets, the bytes "
                         "the model's network bound counts)")

@@ -136,13 +136,21 @@ def ratio(a, b):
 
 # A steady state whose run did not settle (gups-sim's verdict) is marked wherever a table shows it.
 UNSETTLED_MARK = " (not settled)"
+WHOLE_RUN_MARK = " (whole run)"
 
 
 def steady_cell(row, text=None):
     """A simulated steady state as a table shows it (text: how a figure is written): marked when its run's verdict
     was NOT settled."""
     value = row.get("sim_steady_gups")
+    if value is None and row.get("sim_gups") is not None:  # an algorithm with no steady state (direct, hypercube)
+        return (text or fmt)(row["sim_gups"]) + WHOLE_RUN_MARK
     return (text or fmt)(value) + (UNSETTLED_MARK if value is not None and row.get("steady_settled") is False else "")
+
+
+def simulated_gups(row):
+    """The simulated figure set against a model: the steady state, or the whole run's where the algorithm has none."""
+    return row.get("sim_steady_gups") if row.get("sim_steady_gups") is not None else row.get("sim_gups")
 
 
 def fmt(value, spec=".3g"):
@@ -194,7 +202,7 @@ MODEL_INTERVAL_COLUMNS = [
 ]
 # Beside a simulated figure, and the simulated ends where a study ran them (--ends).
 INTERVAL_COLUMNS = MODEL_INTERVAL_COLUMNS[:1] + [
-    ("steady vs interval", False, lambda r: against_interval(r.get("sim_steady_gups"), r)),
+    ("steady vs interval", False, lambda r: against_interval(simulated_gups(r), r)),
     ("simulated ends", True, lambda r: ends_cell(r) if "sim_low_gups" in r else "-"),
     ("ends vs interval", False, lambda r: "; ".join(filter(None, (
         f"low {against_interval(r.get('sim_low_gups'), r)}", f"high {against_interval(r.get('sim_high_gups'), r)}")))

@@ -97,7 +97,8 @@ def run_plan(args, workdir=None):
                     "--owner", args.owner, "--verify", args.verify, "--nodes-per-host", args.nodes_per_host,
                     "--wrap", args.wrap or ("machine" if "mesh" in args.chosen_mechanisms or args.inputs != "file"
                                             else "torus"), "--inputs", args.inputs]
-        sizes = (("--cores-per-node", args.cores_per_node), ("--log2-table", args.log2_table),
+        sizes = (("--cores-per-node", args.cores_per_node), ("--processes-per-node", args.processes_per_node),
+                 ("--log2-table", args.log2_table),
                  ("--updates-per-node", args.updates_per_node), ("--updates-per-word", args.updates_per_word),
                  ("--min-updates-per-node", args.min_updates_per_node or None), ("--role-plan", args.role_plan))
         if "paper-buckets" in args.chosen_mechanisms:
@@ -276,14 +277,23 @@ def finish(status, lines, stopped, raw_path, simulation, args, progress=None):
     return status, result, lines
 
 
+def processes_text(plan):
+    """Where a node runs several routing processes (or groups of cores): how many, and their torus."""
+    per_node = plan.get("processes_per_node", 1)
+    if per_node == 1 or plan["shape"] == plan["process_shape"]:
+        return ""
+    return f" in {per_node} {'groups' if plan['specialised_cores'] else 'processes'} a node, torus of processes " \
+           f"{plan['process_shape']}"
+
+
 def announcement(args, plan):
     """The line that says what is simulated, for the person."""
     what = (f"{plan['nodes']} nodes x {plan['ranks_per_node']} processes), messages up to "
             f"{plan['largest_message_bytes']} bytes" if plan.get("probe") == "exchange" else
             f"{plan['nodes']} nodes x {plan['ranks_per_node']} processes), {plan['share_words']} words per process"
             if "probe" in plan else
-            f"{plan['nodes']} nodes x {plan['ranks_per_node']} ranks), 2^{plan['table']['log2_words']} words, "
-            f"{plan['table']['updates_per_word']} updates per word")
+            f"{plan['nodes']} nodes x {plan['ranks_per_node']} ranks{processes_text(plan)}), "
+            f"2^{plan['table']['log2_words']} words, {plan['table']['updates_per_word']} updates per word")
     costs = "none (the network alone)" if plan.get("probe") == "exchange" else args.costs
     line = (f"gups-sim: {plan['algorithm']} on {plan['machine']['name']}, {plan['shape']} {plan['network']} ({what}, "
             f"network level {plan['network_level']}, costs: {costs}")
@@ -347,6 +357,7 @@ def simulate(args, workdir, max_wall):
     notes = progress_notes(progress_path)
     table = plan["table"]
     simulation.update({"message_layer": args.message_layer, "mechanisms": args.chosen_mechanisms,
+                       "processes_per_node": plan["processes_per_node"], "process_shape": plan["process_shape"],
                        "nodes_per_host": plan["nodes_per_host"],
                        "updating_cores_per_host": plan["updating_cores_per_host"],
                        "updates_per_node": table["updates_per_node"], "stream_offset": args.stream_offset,
@@ -368,12 +379,13 @@ def explain(args):
     command = [GUPS_MODEL, "--machine", plan["machine"]["path"], "--algorithm", plan["algorithm"], "--shape",
                plan["shape"], "--explain"]
     algorithm = args.catalogue.variant(plan["algorithm"])
+    command += ["--processes-per-node", str(plan["processes_per_node"])]
     if algorithm["specialised_cores"]:
-        command += ["--cores-per-node", str(plan["ranks_per_node"])]
+        command += ["--cores-per-node", str(plan["ranks_per_node"] // plan["machine"].get("node", {}).get("threads_per_core", 1))]
         if args.role_plan:
             command += ["--role-plan", args.role_plan]
-    elif not algorithm["routes_over_torus"]:
-        command += ["--processes-per-node", str(plan["ranks_per_node"])]
+    elif args.cores_per_node:  # direct's node of that many cores, as the simulation's model takes it
+        command += ["--cores-per-node", str(args.cores_per_node)]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise BadInput(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "gups-model failed")

@@ -150,6 +150,10 @@ def parse_arguments(argv, catalogue):
     p.add_argument("--cores-per-node", type=int,
                    help=f"{catalogue.scope_help('--role-plan')}ranks per node (default: the machine's); direct: processes "
                         "per node (default 1)")
+    p.add_argument("--processes-per-node", type=int,
+                   help="HPCC's mode 1: processes a node, each with its own look-ahead; routed and multicore (groups "
+                        "of whole cores, each its own role plan) route over a torus of processes, the node's "
+                        "processes one more dimension (default 1; direct, hypercube: --cores-per-node's)")
     p.add_argument("--role-plan",
                    help=f"{catalogue.scope_help('--role-plan')}what each core of a node does: paper (min(d, k-1) routing cores, the rest "
                         "updating), best (the planner's, from the machine's costs) or a plan such as 2xX/YZ+3 "

@@ -299,6 +299,9 @@ def test_a_steady_state_is_settled_or_says_why_not_and_tables_mark_it():
     from analysis import study_tools
     assert study_tools.steady_cell({"sim_steady_gups": 21.1, "steady_settled": False}) == "21.1 (not settled)"
     assert study_tools.steady_cell({"sim_steady_gups": 22.7, "steady_settled": True}) == "22.7"
+    # direct and hypercube have no steady state: their whole run's figure, said so.
+    assert study_tools.steady_cell({"sim_steady_gups": None, "sim_gups": 0.65}) == "0.65 (whole run)"
+    assert study_tools.simulated_gups({"sim_steady_gups": None, "sim_gups": 0.65}) == 0.65
     assert study_tools.sim_fields({"steady_gups": 1.0, "steady_verdict": verdict}, 1.0)["steady_settled"] is False
 
 

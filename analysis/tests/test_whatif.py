@@ -175,3 +175,27 @@ def test_a_simulated_point_with_its_simulated_ends(tmp_path):
     assert study_tools.ends_cell(row) in text and row["sim_low_settled"] in (True, False)
     marked = study_tools.ends_cell({**row, "sim_low_settled": False, "sim_high_settled": True})
     assert marked.count(study_tools.UNSETTLED_MARK) == 1 and marked.index(study_tools.UNSETTLED_MARK) < marked.index("..")
+
+
+@needs_build
+@pytest.mark.skipif(not os.path.exists(os.path.join(BUILD, "sim", "gups-sim")), reason="needs gups-sim")
+def test_the_chosen_placement_is_modelled_and_simulated_as_the_planner_chose_it(tmp_path):
+    # Blue Gene/P at 64 nodes: the planner weighs every placement; the row models and simulates the one it chose,
+    # with its processes (or groups of cores) a node and role plan, and the simulation sits on that model.
+    done = study(tmp_path, "--machine", "bgp", "--field", "machine", "--values", "bgp", "--nodes", "64",
+                 "--algorithm", "chosen", "--mechanisms", "wire,dma")
+    assert done.returncode == 0, done.stderr
+    row = json.load(open(tmp_path / "whatif.json"))["rows"][0]
+    table = row["mapping_modes"]
+    chosen = table["modes"][table["chosen_index"]]
+    placement = row["placement"]
+    assert (placement["algorithm"], placement["processes_per_node"]) == (chosen["algorithm"],
+                                                                          chosen["processes_per_node"])
+    assert placement["mode"] == (chosen["mode"] if chosen["mode"] in (1, 8) else 1)
+    if placement["mode"] == chosen["mode"]:
+        assert row["model_gups"] == pytest.approx(chosen["gups"], rel=1e-6)
+    simulated = json.load(open(tmp_path / "raw" / "sim-bgp-64.json"))
+    assert simulated["passed"] and simulated["simulation"]["processes_per_node"] == chosen["processes_per_node"]
+    assert row["sim_over_model"] == pytest.approx(study_tools.simulated_gups(row) / row["model_gups"])
+    text = (tmp_path / "whatif.md").read_text()
+    assert "placement (mode planner's)" in text and f"{placement['algorithm']}, " in text

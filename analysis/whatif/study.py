@@ -126,10 +126,25 @@ def machine_documents(args, build):
     return points
 
 
+CHOSEN = "chosen"
+ROUTING = ("routed", "multicore")
+# The mapping modes gups-sim runs: a node's cores share no table (modes 5 and 6 are real runs only).
+SIMULATED_MODES = (1, 8)
+
+
 def model_row(args, model, machine, nodes, tag):
+    """gups-model's row of a point, with the mode planner's table where the machine asks for it; with --algorithm
+    chosen, the planner's chosen placement (row["placement"]: what the simulation runs)."""
+    if args.algorithm == CHOSEN:
+        return chosen_row(args, model, machine, nodes, tag)
+    return placement_row(args, model, machine, nodes, tag, {"algorithm": args.algorithm})
+
+
+def placement_row(args, model, machine, nodes, tag, placement, *options):
     path = os.path.join(args.out, "raw", f"model-{tag}.json")
-    command = programs.model_command(model, machine, args.algorithm, nodes, "--buckets",
-                                     study_tools.bucket_rule(args.mechanisms), "--json", path)
+    command = programs.model_command(model, machine, placement["algorithm"], nodes, "--buckets",
+                                     study_tools.bucket_rule(args.mechanisms), *placement_options(placement),
+                                     *options, "--json", path)
     status, _, err = launcher.run(command)
     if status != 0:
         raise ValueError(f"gups-model refused {machine} at {nodes} nodes: {err.strip().splitlines()[-1]}")
@@ -142,15 +157,46 @@ def model_row(args, model, machine, nodes, tag):
     return row, launcher.quoted(command)
 
 
-def sim_task(args, sim, machine, nodes, tag, inputs="file"):
-    """One gups-sim run of a point (`inputs`: the machine file's values, or the model's low or high end)."""
+def placement_options(placement):
+    """gups-model's and gups-sim's options for a placement: processes (groups) a node, the groups' role plan."""
+    options = []
+    if placement.get("processes_per_node"):
+        options += ["--processes-per-node", str(placement["processes_per_node"])]
+    if placement.get("role_plan"):
+        options += ["--role-plan", placement["role_plan"]]
+    return options
+
+
+def chosen_row(args, model, machine, nodes, tag):
+    """The planner's table at this size, then the model of the placement it chose, in the mode it chose where
+    gups-sim runs that mode, else in mode 1 (the same algorithm and processes, each its own table slice)."""
+    planned, command = placement_row(args, model, machine, nodes, tag + "-planner", {"algorithm": "multicore"},
+                                     "--mapping-mode", "best", "--samples", "0")
+    table = planned["mapping_modes"]
+    if not table:
+        raise ValueError(f"gups-model gave no mode planner's table for {machine} at {nodes} nodes")
+    chosen = table["modes"][table["chosen_index"]]
+    mode = chosen["mode"] if chosen["mode"] in SIMULATED_MODES else 1
+    placement = {"algorithm": chosen["algorithm"], "processes_per_node": chosen["processes_per_node"],
+                 "role_plan": chosen.get("role_plan"), "mode": mode, "chosen_mode": chosen["mode"]}
+    row, placed = placement_row(args, model, machine, nodes, tag, placement, "--mapping-mode", str(mode))
+    row["mapping_modes"] = table
+    row["placement"] = placement
+    return row, command + "\n    " + placed
+
+
+def sim_task(args, sim, machine, nodes, tag, inputs="file", placement=None):
+    """One gups-sim run of a point (`inputs`: the machine file's values, or the model's low or high end;
+    `placement`: the planner's chosen, with --algorithm chosen)."""
     tag += "" if inputs == "file" else f"-{inputs}"
     path = os.path.join(args.out, "raw", f"sim-{tag}.json")
-    command = programs.sim_command(sim, machine, args.algorithm, nodes, "--verify", "checksum", "--network",
-                                   args.network, "--mechanisms", args.mechanisms, "--json", path,
+    placement = placement or {"algorithm": args.algorithm}
+    algorithm = placement["algorithm"]
+    command = programs.sim_command(sim, machine, algorithm, nodes, "--verify", "checksum", "--network",
+                                   args.network, "--json", path, *placement_options(placement),
                                    *(["--inputs", inputs] if inputs != "file" else []))
-    if args.algorithm != "direct":  # which links bind, beside which core (routed and multicore measure it)
-        command += ["--link-load"]
+    if algorithm in ROUTING:  # the mechanisms, and which links bind beside which core, are these two's
+        command += ["--mechanisms", args.mechanisms, "--link-load"]
     if args.updates_per_node:
         command += ["--updates-per-node", str(args.updates_per_node)]
     if args.converge:
@@ -174,8 +220,9 @@ def whatif(args):
         raise ValueError("--field needs --values (numbers, factors such as x2, or a range x0.25..x4)")
     if args.jobs < 1:
         raise ValueError("--jobs needs 1 or more")
-    if args.converge and args.algorithm == "direct":
-        raise ValueError("--converge applies to routed and multicore (direct has no steady state to settle)")
+    if args.converge and args.algorithm not in ROUTING:
+        raise ValueError("--converge applies to routed and multicore (direct has no steady state to settle, and "
+                         "the chosen placement may be direct)")
     start = time.monotonic()
     os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
     points = machine_documents(args, args.build)
@@ -193,6 +240,7 @@ def whatif(args):
                    "model_gups": predicted["gups"], "cpu_gups": predicted["cpu_gups"],
                    "network_gups": predicted["network_gups"], "model_binds": predicted["binding_resource"],
                    **study_tools.interval_fields(predicted),
+                   "placement": predicted.get("placement"),
                    "role_plan": predicted.get("role_plan"), "bucket_size": predicted.get("bucket_size"),
                    "software_hops": predicted.get("software_hops"), "mapping_modes": predicted.get("mapping_modes"),
                    "physical_hops_per_software_hop": predicted.get("physical_hops_per_software_hop")}
@@ -203,7 +251,8 @@ def whatif(args):
                     row["factor" if i == 0 else "factor2"] = factor
             rows.append(row)
             if sim:
-                tasks += [sim_task(args, sim, machine, nodes, tag, inputs) for inputs in ends_of(args)]
+                tasks += [sim_task(args, sim, machine, nodes, tag, inputs, row["placement"])
+                          for inputs in ends_of(args)]
     if sim:
         commands += [launcher.quoted(task.command) for task in tasks]
         runner = slurm.from_args(args, args.out, args.jobs)
@@ -212,7 +261,7 @@ def whatif(args):
         for index, row in enumerate(rows):
             (document, wall), *ends = done[runs * index:runs * (index + 1)]
             row.update(study_tools.sim_fields(document, wall))
-            row["sim_over_model"] = study_tools.ratio(row["sim_steady_gups"], row["model_gups"])
+            row["sim_over_model"] = study_tools.ratio(study_tools.simulated_gups(row), row["model_gups"])
             if ends:
                 row.update(study_tools.end_fields(ends[0][0], ends[1][0]))
     wall = time.monotonic() - start
@@ -258,7 +307,20 @@ def value_cell(row, key, factor_key):
     return text + (f" (x{row[factor_key]:g})" if row.get(factor_key) is not None else "")
 
 
-def mode_lines(rows):
+def placement_cell(row):
+    """The chosen placement as the table shows it: mode, algorithm, processes or groups a node; a mode gups-sim does
+    not run (a node's cores sharing its table) is said, with the mode the row runs instead."""
+    placement = row.get("placement") or {}
+    if not placement:
+        return "-"
+    groups = "groups" if placement["algorithm"] == "multicore" else "processes"
+    text = f"mode {placement['mode']}, {placement['algorithm']}, {placement['processes_per_node']} {groups} a node"
+    if placement["chosen_mode"] != placement["mode"]:
+        text += f" (chosen in mode {placement['chosen_mode']}, which only real runs take)"
+    return text
+
+
+def mode_lines(rows, table_above):
     """The mode planner's table of each point whose machine asks for it (mapping_mode "best")."""
     lines = []
     for row in rows:
@@ -291,7 +353,7 @@ def mode_lines(rows):
     if not lines:
         return []
     return ["", "Placements HPCC permits, the best of each mode and algorithm (gups-model's mode planner; the table "
-            "above is multicore's, mode 8):",
+            f"above is {table_above}):",
             ""] + lines
 
 
@@ -304,6 +366,8 @@ def markdown(args, rows, wall, commands):
         ("nodes", True, lambda r: r["nodes"]), ("shape", False, lambda r: r["shape"]),
         ("network", False, lambda r: r["network"]),
     ]
+    if args.algorithm == CHOSEN:  # what the planner chose at each point, which the row models and simulates
+        columns += [("placement (mode planner's)", False, placement_cell)]
     if any(r.get("role_plan") for r in rows):  # multicore: which plan the cores follow, and its buckets
         columns += [("role plan", False, lambda r: r.get("role_plan") or "-"),
                     ("bucket", True, lambda r: r.get("bucket_size") or "-")]
@@ -325,11 +389,12 @@ def markdown(args, rows, wall, commands):
             ("wall s", True, lambda r: study_tools.fmt(r.get("wall_seconds"), ".0f")),
         ]
     extra = ["", "Where the binding resource changes (model):", ""] + listed(changes(rows, "model_binds"))
-    extra += mode_lines(rows)
+    extra += mode_lines(rows, "the chosen placement's" if args.algorithm == CHOSEN else f"{args.algorithm}'s")
     if not args.model_only:
         extra += ["", "Where it changes (simulation):", ""] + listed(changes(rows, "binds"))
     machine = "" if args.field == MACHINE_FIELD else f" of {args.machine}"
-    return study_tools.markdown(f"What if: {fields}", f"{args.algorithm} with {fields}{machine} varied; gups-model and "
+    what = "the mode planner's chosen placement at each point" if args.algorithm == CHOSEN else args.algorithm
+    return study_tools.markdown(f"What if: {fields}", f"{what} with {fields}{machine} varied; gups-model and "
                           f"{'' if args.model_only else 'gups-sim, '}{wall:.0f} s of wall time on this machine; "
                           f"bucket sizes: {study_tools.bucket_rule(args.mechanisms)} on both sides"
                           f"{'' if args.model_only else f' (simulation mechanisms: {args.mechanisms})'}.",

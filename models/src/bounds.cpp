@@ -520,8 +520,6 @@ unsigned node_cores(const Machine& machine, const ModelOptions& options) {
   return (options.cores_per_node ? options.cores_per_node : machine.cores_per_node) * machine.node.threads_per_core;
 }
 
-namespace {
-
 // A torus of processes: the node's processes one more dimension, first
 // (fastest), whose hops stay inside the node: a move along it costs a core
 // what a move between nodes does (an MPI message, over shared memory), and
@@ -536,6 +534,8 @@ TorusShape torus_of_processes(const TorusShape& nodes, unsigned per_node) {
   }
   return TorusShape(sizes);
 }
+
+namespace {
 
 // Routed or multicore with several processes (multicore: groups of cores)
 // on each node, in HPCC's mode 1: each routes over a torus of processes with

@@ -160,6 +160,13 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
 // multicore's k: the options' cores per node, else the machine's.
 unsigned node_cores(const Machine& machine, const ModelOptions& options);
 
+// The torus that routed or multicore runs over with `per_node` processes
+// (multicore: groups of cores) on each node of `nodes`: the node's
+// processes one more dimension, first (fastest), so that processes n*p ..
+// n*p+p-1 share node n; a six-dimensional node torus folds them into its
+// first dimension instead.
+TorusShape torus_of_processes(const TorusShape& nodes, unsigned per_node);
+
 // The CPU bound alone (no network), for the role planner's comparisons.
 Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
 

@@ -14,12 +14,19 @@ namespace {
 std::string what_binds(const Prediction& p) { return p.network_binds ? "network" : p.node_binds; }
 
 ModeOption option_of(unsigned mode, const ModelOptions& options, const Prediction& p) {
-  ModeOption option{mode, options.processes_per_node, options, "", true, "", p.gups, what_binds(p)};
+  ModeOption option;
+  option.mode = mode;
+  option.processes_per_node = options.processes_per_node;
+  option.options = options;
+  option.fits = true;
+  option.gups = p.gups;
+  option.binds = what_binds(p);
   const bool groups = model_of(options.algorithm) == AlgorithmModel::multicore;
   const auto processes = fmt::format("{} {} a node", options.processes_per_node,
                                      groups ? (options.processes_per_node == 1 ? "group" : "groups")
                                             : (options.processes_per_node == 1 ? "process" : "processes"));
-  option.placement = p.role_plan ? processes + ", role plan " + p.role_plan->to_string() : processes;
+  if (p.role_plan) option.role_plan = p.role_plan->to_string();
+  option.placement = p.role_plan ? processes + ", role plan " + option.role_plan : processes;
   option.updates_per_message = p.mean_fill;
   option.cycles = p.cpu_cycles_per_update;
   return option;
@@ -36,7 +43,11 @@ ModeOption weigh(const Machine& machine, const TorusShape& shape, const ModelOpt
     option.busy_threads = std::min(option.threads, tried.processes_per_node * per_process);
     return option;
   } catch (const std::invalid_argument& error) {
-    ModeOption option{mode, tried.processes_per_node, tried, "", false, error.what(), 0, ""};
+    ModeOption option;
+    option.mode = mode;
+    option.processes_per_node = tried.processes_per_node;
+    option.options = tried;
+    option.why_not = error.what();
     option.placement = fmt::format("{} a node", tried.processes_per_node);
     return option;
   }
@@ -229,6 +240,7 @@ nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choic
                                  {"fits", option.fits}};
       if (option.fits) {
         row["placement"] = option.placement;
+        if (!option.role_plan.empty()) row["role_plan"] = option.role_plan;
         row["gups"] = option.gups;
         row["binds"] = option.binds;
       } else {
@@ -243,6 +255,8 @@ nlohmann::ordered_json mode_choices_to_json(const std::vector<ModeChoice>& choic
                     {"chosen", choice.chosen().mode},
                     {"chosen_algorithm", std::string(to_string(choice.chosen().options.algorithm))},
                     {"chosen_processes_per_node", choice.chosen().processes_per_node},
+                    {"chosen_role_plan", choice.chosen().role_plan.empty() ? nlohmann::ordered_json()
+                                                                            : nlohmann::ordered_json(choice.chosen().role_plan)},
                     {"chosen_index", choice.chosen_index},
                     {"modes", modes}});
   }

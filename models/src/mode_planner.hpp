@@ -41,6 +41,7 @@ struct ModeOption {
   double cycles = 0;
   unsigned busy_threads = 0;
   unsigned threads = 0;
+  std::string role_plan;  // multicore: each group's plan (a simulation of the placement runs it)
 };
 
 struct ModeChoice {

@@ -18,9 +18,12 @@ std::string network_of(const Machine& machine, const Prediction& p) {
 }
 
 std::string plan_explained(const Machine& machine, const Prediction& p, const ModelOptions& options) {
-  const unsigned k = node_cores(machine, options);
-  const RolePlan plan(k, p.shape.dimensions(), *p.role_plan);
-  const bool papers = k == 4 && p.shape.dimensions() == 3 && plan.spec() == PlanSpec::rule(4, 3);
+  // Several groups a node: each group's plan, over its share of the cores and the torus of processes.
+  const unsigned groups = options.processes_per_node;
+  const unsigned k = node_cores(machine, options) / groups;
+  const auto dimensions = (groups > 1 ? torus_of_processes(p.shape, groups) : p.shape).dimensions();
+  const RolePlan plan(k, dimensions, *p.role_plan);
+  const bool papers = k == 4 && dimensions == 3 && plan.spec() == PlanSpec::rule(4, 3);
   const auto how = papers && p.role_plan_choice == "paper" ? "the paper's" : role_plan_choice_text(p.role_plan_choice);
   // Every pipeline has a core per group; the one-core plan's routes too.
   const auto routing = plan.pipelines() * plan.spec().groups.size();
@@ -28,8 +31,11 @@ std::string plan_explained(const Machine& machine, const Prediction& p, const Mo
                          ? fmt::format("{} hardware threads on {} cores", k, k / machine.node.threads_per_core)
                          : fmt::format("{} cores", k);
   std::string text = fmt::format(
-      "\nRole plan {} ({}): {}, {} pipeline(s), {} routing, {} updating, {} idle.\n", plan.spec().to_string(),
-      how, units, plan.pipelines(), routing, plan.updaters(), k - plan.busy_cores());
+      "\nRole plan {} ({}){}: {}, {} pipeline(s), {} routing, {} updating, {} idle.\n", plan.spec().to_string(), how,
+      groups > 1 ? fmt::format(", each of the node's {} groups on the torus of processes {}", groups,
+                               torus_of_processes(p.shape, groups).to_string())
+                 : "",
+      units, plan.pipelines(), routing, plan.updaters(), k - plan.busy_cores());
   if (p.overheads_by_kind) {
     text += "Each core's top is the mean of the machine's per-core figures of its kind (routing, updating): they "
             "were measured on the paper's plan, not this one.\n";

@@ -126,6 +126,11 @@ void declare_run_options(CLI::App& app, CommandLine& c) {
                  gups::scope_help("--role-plan") + "cores per node (0: the machine's); direct: processes per node; "
                      "routed: 1")
       ->check(CLI::Range(0u, 1024u));
+  app.add_option("--processes-per-node", c.request.processes_per_node,
+                 "HPCC's mode 1: processes a node, each with its own look-ahead; routed and multicore (groups of "
+                 "whole cores, each its own role plan) route over a torus of processes, the node's processes one "
+                 "more dimension (default: 1; direct, hypercube: --cores-per-node's)")
+      ->check(CLI::Range(1u, 1024u));
   app.add_option("--role-plan", c.request.role_plan,
                  gups::scope_help("--role-plan") +
                      "paper, best (the planner's) or a plan such as 2xX/YZ+3 (default: the machine's)");

@@ -29,19 +29,53 @@ namespace {
 constexpr unsigned kMaxLog2Table = 62;
 constexpr unsigned kMaxUpdatesPerWord = 1024;
 
+// The processes (multicore: groups of whole cores) on each node:
+// --processes-per-node, else direct's and hypercube's --cores-per-node,
+// else one.
+unsigned processes_per_node(const PlanRequest& request, const model::Machine& machine) {
+  const auto& algorithm = traits(request.algorithm);
+  const unsigned asked = request.processes_per_node;
+  if (!algorithm.routes_over_torus) return asked ? asked : std::max(1u, request.cores_per_node);
+  if (asked <= 1) return 1;
+  const unsigned cores = request.cores_per_node ? request.cores_per_node : machine.cores_per_node;
+  if (algorithm.specialised_cores && cores % asked != 0) {
+    throw std::invalid_argument(
+        fmt::format("--processes-per-node {}: {} groups of whole cores do not divide a node of {} cores", asked,
+                    asked, cores));
+  }
+  if (!algorithm.specialised_cores && asked > cores) {
+    throw std::invalid_argument(fmt::format(
+        "--processes-per-node {}: more routing processes than the node's {} cores would share cores as hardware "
+        "threads, which the simulation does not time (gups-model --processes-per-node does)",
+        asked, cores));
+  }
+  return asked;
+}
+
+// The ranks on each node (host): a multicore node's are its hardware
+// threads, every thread of each core, whatever its groups.
 unsigned ranks_per_node(const PlanRequest& request, const model::Machine& machine) {
   const auto& algorithm = traits(request.algorithm);
-  // A multicore node's ranks are its hardware threads: every thread of each core.
   if (algorithm.specialised_cores) {
     return (request.cores_per_node ? request.cores_per_node : machine.cores_per_node) * machine.node.threads_per_core;
   }
-  if (algorithm.routes_over_torus) {
-    if (request.cores_per_node > 1) {
-      throw std::invalid_argument("--cores-per-node applies to multicore and direct (routed runs one rank per node)");
-    }
-    return 1;
+  if (algorithm.routes_over_torus && request.cores_per_node > 1) {
+    throw std::invalid_argument(
+        "--cores-per-node applies to multicore and direct (routed runs --processes-per-node ranks a node, default 1)");
   }
-  return request.cores_per_node ? request.cores_per_node : 1;
+  return processes_per_node(request, machine);
+}
+
+// The torus the kernel routes over: the node torus, or with several
+// processes a node the torus of processes on it.
+TorusShape process_shape(const PlanRequest& request, const RunPlan& plan) {
+  if (!traits(request.algorithm).routes_over_torus || plan.processes_per_node == 1) return plan.shape;
+  if (request.nodes_per_host != 1) {
+    throw std::invalid_argument(
+        "--nodes-per-host places whole torus nodes on one node; with --processes-per-node the node's processes "
+        "already share it: give one of them");
+  }
+  return model::torus_of_processes(plan.shape, plan.processes_per_node);
 }
 
 void plan_table(const PlanRequest& request, RunPlan& plan, std::uint64_t nodes) {
@@ -100,9 +134,9 @@ std::vector<std::string> kernel_arguments(const RunPlan& plan, const PlanRequest
                                      "--lookahead", std::to_string(request.lookahead),
                                      "--owner",     to_string(request.owner)};
   const auto& algorithm = traits(plan.algorithm);
-  if (algorithm.routes_over_torus) arguments.insert(arguments.end(), {"--shape", plan.shape.to_string()});
+  if (algorithm.routes_over_torus) arguments.insert(arguments.end(), {"--shape", plan.process_shape.to_string()});
   if (algorithm.specialised_cores) {
-    arguments.insert(arguments.end(), {"--cores-per-node", std::to_string(plan.ranks_per_node),
+    arguments.insert(arguments.end(), {"--cores-per-node", std::to_string(plan.ranks_per_node / plan.processes_per_node),
                                        "--role-plan", plan.role_plan->to_string()});
   }
   if (plan.bucket_size) arguments.insert(arguments.end(), {"--bucket-size", std::to_string(*plan.bucket_size)});
@@ -176,10 +210,11 @@ static model::ModelOptions model_options(const PlanRequest& request, const model
   model::ModelOptions options;
   options.algorithm = request.algorithm;
   options.lookahead = request.lookahead;
-  options.cores_per_node = ranks_per_node / machine.node.threads_per_core;
-  // The processes of a node that does not route (direct, hypercube); a
-  // routing node's ranks are its cores (multicore) or one (routed).
-  options.processes_per_node = traits(request.algorithm).routes_over_torus ? 1 : ranks_per_node;
+  // A multicore node's ranks are its threads; any other's, its processes
+  // on the node's cores (--cores-per-node's, else the machine's).
+  const bool specialised = traits(request.algorithm).specialised_cores;
+  options.cores_per_node = specialised ? ranks_per_node / machine.node.threads_per_core : request.cores_per_node;
+  options.processes_per_node = processes_per_node(request, machine);
   options.owner = request.owner;
   options.buckets = request.paper_buckets ? model::BucketRule::reference : model::BucketRule::sizing;
   options.nodes_per_host = request.nodes_per_host;
@@ -258,6 +293,8 @@ RunPlan plan_run(const PlanRequest& request) {
       plan.wraps.empty() ? automatic_network_level(nodes) : NetworkLevel::named("queue"));
   plan.ranks_per_node = ranks_per_node(request, plan.machine);
   plan.ranks = nodes * plan.ranks_per_node;
+  plan.processes_per_node = processes_per_node(request, plan.machine);
+  plan.process_shape = process_shape(request, plan);
   if (const auto size = plan.machine.reference_bucket_sizes.find(nodes);
       size != plan.machine.reference_bucket_sizes.end()) {
     plan.reference_bucket_size = size->second;
@@ -277,13 +314,12 @@ RunPlan plan_run(const PlanRequest& request) {
   if (!request.role_plan.empty() && !traits(request.algorithm).specialised_cores) {
     throw std::invalid_argument(refusal("--role-plan"));
   }
-  if (at_file && request.inputs == "file") {
+  if (at_file && request.inputs != "file") {  // the plan chosen at the end's values, a group's where there are several
+    at_file = model::cpu_prediction(plan.machine, plan.shape, model_options(request, plan.machine, plan.ranks_per_node));
+  }
+  if (at_file) {
     plan.role_plan = at_file->role_plan;
     plan.role_plan_choice = at_file->role_plan_choice;
-  } else if (traits(request.algorithm).specialised_cores) {
-    const auto chosen = model::choose_role_plan(plan.machine, plan.shape, model_options(request, plan.machine, plan.ranks_per_node));
-    plan.role_plan = chosen.spec;
-    plan.role_plan_choice = chosen.how;
   }
   plan_table(request, plan, nodes);
   plan.verify = verification(request.verify, plan.ranks);
@@ -298,15 +334,18 @@ RunPlan plan_run(const PlanRequest& request) {
   config.log2_table = plan.log2_table;
   config.lookahead = request.lookahead;
   config.owner = request.owner;
-  if (traits(request.algorithm).routes_over_torus) config.shape = plan.shape.to_string();
+  if (traits(request.algorithm).routes_over_torus) config.shape = plan.process_shape.to_string();
   if (traits(request.algorithm).specialised_cores) {
-    config.cores_per_node = plan.ranks_per_node;
+    config.cores_per_node = plan.ranks_per_node / plan.processes_per_node;
     config.role_plan = plan.role_plan->to_string();
   }
   config.bucket_size = plan.bucket_size.value_or(0);
   const auto setup = plan_algorithm(config, plan.ranks);
   const TableLayout layout(plan.log2_table, setup.nodes);
-  plan.placement = model::host_placement_of(plan.machine, request.algorithm, setup, request.nodes_per_host);
+  // A node's processes that route over a torus of processes share it as torus nodes of their own would.
+  const bool processes_share = traits(request.algorithm).routes_over_torus && plan.processes_per_node > 1;
+  plan.placement = model::host_placement_of(plan.machine, request.algorithm, setup,
+                                            processes_share ? plan.processes_per_node : request.nodes_per_host);
   plan.charges = model::node_charges(plan.machine, request.algorithm, setup, layout, request.owner, plan.placement);
   return plan;
 }
@@ -366,6 +405,8 @@ nlohmann::json to_json(const RunPlan& plan) {
                                                                                 plan.input_set.begin(), plan.input_set.end()))},
                {"model_interval", plan.model_interval},
                {"model_binding_cores", plan.model_binding_cores},
+               {"processes_per_node", plan.processes_per_node},
+               {"process_shape", plan.process_shape.to_string()},
                {"nodes_per_host", plan.placement.nodes_per_host},
                {"updating_cores_per_host", plan.placement.updating_cores},
                {"reference_bucket_size", plan.reference_bucket_size ? nlohmann::json(*plan.reference_bucket_size)

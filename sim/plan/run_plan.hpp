@@ -46,6 +46,11 @@ struct PlanRequest {
   std::uint64_t nodes = 0;           // mapped by the machine's shape rule
   bool balanced_shapes = false;      // the balanced rule even where the machine lists a partition
   unsigned cores_per_node = 0;       // multicore: 0 = the machine's; direct: processes per node (0 = 1)
+  // Processes a node (multicore: groups of whole cores, each its own role
+  // plan), HPCC's mode 1: routed and multicore route over the torus of
+  // processes (model::torus_of_processes), direct and hypercube run that
+  // many ranks a node. 0: one (direct, hypercube: --cores-per-node's).
+  unsigned processes_per_node = 0;
   std::string role_plan;             // multicore: "" = the machine's, paper, best or a PlanSpec
   std::optional<unsigned> log2_table;
   std::uint64_t words_per_node = 1024;      // with no log2_table: the table has at least this many per node
@@ -90,8 +95,10 @@ struct RunPlan {
   // empty when every one is as `mesh` says.
   std::vector<bool> wraps;
   NetworkLevel network_level;  // flow unless asked
-  unsigned ranks_per_node = 1;
+  unsigned ranks_per_node = 1;               // on each node (host) of `shape`
   std::uint64_t ranks = 1;
+  unsigned processes_per_node = 1;           // PlanRequest::processes_per_node, settled
+  TorusShape process_shape{std::vector<std::uint32_t>{1}};  // the torus the kernel routes over (--shape)
   std::optional<PlanSpec> role_plan;        // multicore: the plan the cores follow
   std::string role_plan_choice;             // paper, best or given
   unsigned log2_table = 1;
@@ -148,8 +155,10 @@ struct ProbePlacement {
   TorusShape shape{std::vector<std::uint32_t>{1}};
   bool mesh = false;
   NetworkLevel network_level;  // flow unless asked (automatic_network_level)
-  unsigned ranks_per_node = 1;
+  unsigned ranks_per_node = 1;               // on each node (host) of `shape`
   std::uint64_t ranks = 1;
+  unsigned processes_per_node = 1;           // PlanRequest::processes_per_node, settled
+  TorusShape process_shape{std::vector<std::uint32_t>{1}};  // the torus the kernel routes over (--shape)
 };
 // Throws std::invalid_argument naming the option at fault.
 ProbePlacement place_probe(const ProbeWhere& where);
