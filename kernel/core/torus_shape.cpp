@@ -108,6 +108,17 @@ std::vector<std::uint64_t> TorusShape::line_neighbours(std::uint64_t node, unsig
   return result;
 }
 
+unsigned TorusShape::dimensions_within_host(std::uint64_t node, std::uint64_t nodes_per_host) const {
+  unsigned within = 0;
+  if (nodes_per_host <= 1) return within;
+  for (unsigned d = 0; d < dimensions(); ++d) {
+    for (const auto other : line_neighbours(node, d)) {
+      if (other / nodes_per_host == node / nodes_per_host) within |= 1u << d;
+    }
+  }
+  return within;
+}
+
 double TorusShape::expected_hops() const noexcept {
   double hops = 0.0;
   for (const auto size : sizes_) hops += 1.0 - 1.0 / size;

@@ -73,6 +73,11 @@ class TorusShape {
   // The other nodes on `node`'s line along `dimension`, in coordinate order.
   std::vector<std::uint64_t> line_neighbours(std::uint64_t node, unsigned dimension) const;
 
+  // The dimensions (bit d for dimension d) along which `node`'s line holds
+  // another node of its host, where each host holds `nodes_per_host`
+  // consecutive nodes (a torus of processes: the node's processes first).
+  unsigned dimensions_within_host(std::uint64_t node, std::uint64_t nodes_per_host) const;
+
   // Mean number of software-routing hops of a uniformly random update:
   // the sum over dimensions of (1 - 1/size).
   double expected_hops() const noexcept;

@@ -25,6 +25,10 @@ bool active() noexcept;
 // gets wrong.
 void install_network_level();
 
+// The ranks that share this rank's simulated host (its core count); 1
+// outside SimGrid.
+unsigned ranks_per_host();
+
 // This rank's operation costs: its core's entry of --charges in a
 // simulation given one, nothing otherwise. Throws std::invalid_argument.
 OperationCosts operation_costs(const RunConfig& config, const AlgorithmSetup& setup, int rank);

@@ -18,6 +18,7 @@ namespace simulation {
 
 bool active() noexcept { return false; }
 void install_network_level() {}
+unsigned ranks_per_host() { return 1; }
 OperationCosts operation_costs(const RunConfig&, const AlgorithmSetup&, int) { return OperationCosts{}; }
 std::size_t stack_depth(const void*) { return 0; }
 std::size_t stack_size() { return 0; }

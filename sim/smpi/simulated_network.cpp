@@ -8,6 +8,7 @@
 #include "topologies/topology.hpp"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -130,6 +131,10 @@ std::shared_ptr<const PhysicalLinks> platform_physical_links() {
 }
 
 bool simulation::active() noexcept { return true; }
+
+unsigned simulation::ranks_per_host() {
+  return static_cast<unsigned>(simgrid::s4u::this_actor::get_host()->get_core_count());
+}
 
 void simulation::install_network_level() {
   // Every rank learns of a platform that cannot be read, so that all stop alike.

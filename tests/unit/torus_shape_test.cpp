@@ -106,9 +106,6 @@ TEST(TorusShape, LineNeighboursAreTheOtherNodesOfTheLine) {
   EXPECT_DOUBLE_EQ(TorusShape::balanced(64).expected_hops(), 2.25);
 }
 
-}  // namespace
-}  // namespace gups
-
 namespace gups {
 namespace {
 
@@ -140,6 +137,25 @@ TEST(TorusShape, CoordinatesOfSidesThatAreNotPowersOfTwoMatchDivision) {
       stride *= shape.size(d);
     }
   }
+}
+
+}  // namespace
+}  // namespace gups
+
+// A torus of processes: a host's processes are its first dimension, so only
+// that dimension's channel takes messages from the host itself; folded into
+// a longer first dimension (6-D), that one still does; one node a host, none.
+TEST(TorusShape, OnlyTheProcessesDimensionStaysWithinAHost) {
+  const TorusShape processes({4, 3, 2});  // 4 processes on each of 3x2 hosts
+  for (std::uint64_t node = 0; node < processes.nodes(); ++node) {
+    EXPECT_EQ(processes.dimensions_within_host(node, 4), 1u) << node;
+    EXPECT_EQ(processes.dimensions_within_host(node, 1), 0u) << node;
+  }
+  const TorusShape folded({6, 2, 2, 2, 2, 2});  // 3 hosts along X, 2 processes each
+  EXPECT_EQ(folded.dimensions_within_host(0, 2), 1u);
+  EXPECT_EQ(folded.dimensions_within_host(5, 2), 1u);
+  // Hosts that hold a whole line (4 nodes of a 2x2 torus each): both dimensions.
+  EXPECT_EQ(TorusShape({2, 2}).dimensions_within_host(3, 4), 3u);
 }
 
 }  // namespace

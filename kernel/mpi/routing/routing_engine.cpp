@@ -27,8 +27,19 @@ namespace gups {
 namespace routing {
 namespace {
 
+// The dimensions whose channel may take messages from the rank's own host:
+// under a simulation that places several nodes of a torus of processes on
+// one host, those along which the node's line holds another of its nodes.
+unsigned dimensions_within_host(const UpdateContext& context) {
+  const unsigned cores = context.setup.cores_per_node;
+  const unsigned nodes_per_host = simulation::active() ? simulation::ranks_per_host() / cores : 1;
+  const auto node = static_cast<std::uint64_t>(context.rank) / cores;
+  return context.setup.shape->dimensions_within_host(node, nodes_per_host);
+}
+
 std::unique_ptr<MessageSlots> core_messages(const CoreShared& core, std::size_t slots) {
   const UpdateContext& context = core.context;
+  const unsigned within_host = dimensions_within_host(context);
   // Hand-offs between the cores of a node never reach the torus.
   auto wire_bytes = [&costs = core.costs](std::size_t count, int channel) {
     return channel == kLocalChannel ? std::nullopt : costs.wire_bytes(count);
@@ -37,7 +48,7 @@ std::unique_ptr<MessageSlots> core_messages(const CoreShared& core, std::size_t 
       context.config.message_layer, context.comm, context.rank, slots,
       {context.config.charges_path.empty(), wire_bytes, context.config.mechanisms, context.config.run_ahead,
        context.config.early_looks && context.steady_watch == nullptr,
-       [](int channel) { return channel != kLocalChannel; }},
+       [within_host](int channel) { return channel != kLocalChannel && (within_host >> channel & 1u) == 0; }},
       context.config.sends == TorusSends::standard ? RealSends::standard : RealSends::synchronous);
   if (context.handoffs) {
     messages = make_shared_handoff_slots(std::move(messages), *context.handoffs, kLocalChannel, core.cores);
