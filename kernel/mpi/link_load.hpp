@@ -29,10 +29,12 @@ class LinkLoad {
  public:
   // Throws std::invalid_argument outside SimGrid.
   LinkLoad();
-  // Adds a message of `bytes` from one node to another to the links of its route.
-  void carry(std::uint64_t from_node, std::uint64_t to_node, double bytes);
+  // Adds a message of `bytes` from one rank to another to the links of the
+  // route between their hosts (none when they share one).
+  void carry(int from_rank, int to_rank, double bytes);
   // Rank 0, once every rank is done: the load of each dimension's links over
-  // `seconds`.
+  // `seconds`, by the platform's torus of hosts where it gives one, else by
+  // `shape`'s.
   std::vector<LinkClassLoad> finish(const TorusShape& shape, double seconds) const;
 
  private:

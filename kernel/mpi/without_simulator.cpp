@@ -34,7 +34,7 @@ std::unique_ptr<MessageSlots> s4u_message_slots(int, std::size_t, SimulatedMessa
 void phase_barrier(int, bool) { patient::barrier(MPI_COMM_WORLD); }
 
 LinkLoad::LinkLoad() { throw std::invalid_argument("--link-load needs the simulation (gups-smpi)"); }
-void LinkLoad::carry(std::uint64_t, std::uint64_t, double) {}
+void LinkLoad::carry(int, int, double) {}
 std::vector<LinkClassLoad> LinkLoad::finish(const TorusShape&, double) const { return {}; }
 
 }  // namespace gups

@@ -51,8 +51,9 @@ std::string mesh_xml(const model::Machine& machine, const TorusShape& shape, con
                                        "    <prop id=\"network/loopback-bw\" value=\"1e15\"/>\n"
                                        "    <prop id=\"network/loopback-lat\" value=\"0\"/>\n"
                                        "  </config>\n"
-                                       "  <zone id=\"{}\" routing=\"Floyd\">\n{}{}{}  </zone>\n",
-                                       kNetworkZoneId, hosts, links, routes));
+                                       "  <zone id=\"{}\" routing=\"Floyd\">\n"
+                                       "    <prop id=\"{}\" value=\"{}\"/>\n{}{}{}  </zone>\n",
+                                       kNetworkZoneId, kTorusShapeProperty, shape.to_string(), hosts, links, routes));
 }
 
 // Each private link: a message spends its size over 1e15 B/s on it, which
@@ -184,9 +185,12 @@ std::string platform_xml(const model::Machine& machine, const TorusShape& shape,
       machine, fmt::format("{} torus, {} cores per node", shape.to_string(), options.ranks_per_node),
       fmt::format("  <cluster id=\"{}\" prefix=\"{}\" suffix=\"\" radical=\"0-{}\" speed=\"{:.17g}f\" core=\"{}\"\n"
                   "           bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" loopback_bw=\"1e15Bps\" loopback_lat=\"0s\"\n"
-                  "           topology=\"{}\" topo_parameters=\"{}\"/>\n",
+                  "           topology=\"{}\" topo_parameters=\"{}\">\n"
+                  "    <prop id=\"{}\" value=\"{}\"/>\n"
+                  "  </cluster>\n",
                   kNetworkZoneId, kHostPrefix, shape.nodes() - 1, machine.clock_hz, options.ranks_per_node, bandwidth,
-                  latency, machine.topology->simgrid_name, fmt::join(sides, ",")));
+                  latency, machine.topology->simgrid_name, fmt::join(sides, ","), kTorusShapeProperty,
+                  shape.to_string()));
 }
 
 // One line a rank, not "host:k": smpirun unrolls that form with a Python

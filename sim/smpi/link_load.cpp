@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernel/mpi/simulation.hpp"
 #include "sim/smpi/simulated_network.hpp"
 #include "topologies/platform_names.hpp"
 
@@ -67,7 +68,12 @@ LinkLoad::LinkLoad() {
   if (level) level_ = &*level;
 }
 
-void LinkLoad::carry(std::uint64_t from_node, std::uint64_t to_node, double bytes) {
+void LinkLoad::carry(int from_rank, int to_rank, double bytes) {
+  // SMPI places ranks on hosts in the hostfile's order, each host as many as its cores.
+  const auto per_host = static_cast<std::uint64_t>(simulation::ranks_per_host());
+  const auto from_node = static_cast<std::uint64_t>(from_rank) / per_host;
+  const auto to_node = static_cast<std::uint64_t>(to_rank) / per_host;
+  if (from_node == to_node) return;
   if (level_ && level_->routes_here) {
     level_->links->route(from_node, to_node, level_->route);
     for (const auto link : level_->route) level_->bytes[link] += bytes;
@@ -97,7 +103,9 @@ void add_link(LinkClassLoad& load, double bytes, double bandwidth, double second
 
 }  // namespace
 
-std::vector<LinkClassLoad> LinkLoad::finish(const TorusShape& shape, double seconds) const {
+std::vector<LinkClassLoad> LinkLoad::finish(const TorusShape& kernel_shape, double seconds) const {
+  const auto hosts = platform_torus_shape();
+  const TorusShape& shape = hosts ? *hosts : kernel_shape;
   std::vector<LinkClassLoad> loads(shape.dimensions());
   for (unsigned d = 0; d < shape.dimensions(); ++d) loads[d].dimension = d;
   const PhysicalLinks* links = level_ ? level_->links.get() : nullptr;

@@ -130,6 +130,12 @@ std::shared_ptr<const PhysicalLinks> platform_physical_links() {
   return platform_links(topology_named(topology == nullptr ? "torus" : topology), property);
 }
 
+std::optional<TorusShape> platform_torus_shape() {
+  const char* shape = platform_property(kTorusShapeProperty);
+  if (shape == nullptr) return std::nullopt;
+  return TorusShape::parse(shape);
+}
+
 bool simulation::active() noexcept { return true; }
 
 unsigned simulation::ranks_per_host() {

@@ -14,7 +14,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
+#include "kernel/core/torus_shape.hpp"
 #include "sim/levels/network_level.hpp"
 #include "topologies/physical_links.hpp"
 
@@ -27,6 +29,9 @@ namespace gups {
 // outside SimGrid. Throws std::invalid_argument for properties that cannot be read.
 std::shared_ptr<const PhysicalLinks> platform_physical_links();
 NetworkLevel platform_network_level();
+// The torus of the platform's hosts where it says one (a torus or mesh at
+// any level); none on a fat-tree or dragonfly.
+std::optional<TorusShape> platform_torus_shape();
 // Each torus link's bandwidth, each way, at those levels (bytes per second).
 double platform_link_bandwidth();
 

@@ -53,8 +53,7 @@ void Router::send(int b) {
     stats.updates_sent += bucket.count;
     stats.network_bytes_sent += bytes;
     if (core_.context.links) {
-      core_.context.links->carry(core_.node, static_cast<std::uint64_t>(bucket.destination_rank) / core_.cores,
-                                 static_cast<double>(bytes));
+      core_.context.links->carry(core_.context.rank, bucket.destination_rank, static_cast<double>(bytes));
     }
     ++stats.messages_sent;
   }
