@@ -101,7 +101,11 @@ void plan_table(const PlanRequest& request, RunPlan& plan, std::uint64_t nodes) 
       throw std::invalid_argument(fmt::format("--updates-per-word must be between 1 and {}", kMaxUpdatesPerWord));
     }
   }
-  plan.default_updates_per_node = std::max(default_updates_per_node(nodes), request.min_updates_per_node);
+  // Each of a node's processes runs as long as a node of its own would: its
+  // own look-ahead fills and drains, and its steady state needs as many
+  // look-aheads between.
+  plan.default_updates_per_node =
+      std::max(default_updates_per_node(nodes) * plan.processes_per_node, request.min_updates_per_node);
   if (!request.updates_per_word) {
     const auto wanted = request.updates_per_node.value_or(plan.default_updates_per_node);
     if (wanted < 1) throw std::invalid_argument("--updates-per-node must be at least 1");
@@ -159,9 +163,9 @@ std::string default_updates_per_node_help() {
   for (const std::uint64_t nodes : {64u, 256u, 4096u, 8192u, 65536u}) {
     examples.push_back(fmt::format("{} nodes {}", nodes, default_updates_per_node(nodes)));
   }
-  return fmt::format("{} up to {} nodes, above it 2^{} / nodes within {} to {}: {}", kSmallRunUpdates,
-                     kSmallRunNodes, kLog2UpdatesInAll, kAtScaleRunUpdates, kMiddleRunUpdates,
-                     fmt::join(examples, ", "));
+  return fmt::format("{} up to {} nodes, above it 2^{} / nodes within {} to {}: {}; times the processes a node "
+                     "(--processes-per-node)", kSmallRunUpdates, kSmallRunNodes, kLog2UpdatesInAll, kAtScaleRunUpdates,
+                     kMiddleRunUpdates, fmt::join(examples, ", "));
 }
 
 TorusShape requested_shape(const model::Machine& machine, const std::string& shape, std::uint64_t nodes) {
