@@ -169,14 +169,15 @@ def placement_options(placement):
 
 def chosen_row(args, model, machine, nodes, tag):
     """The planner's table at this size, then the model of the placement it chose, in the mode it chose where
-    gups-sim runs that mode, else in mode 1 (the same algorithm and processes, each its own table slice)."""
+    gups-sim runs that mode (or nothing is simulated), else in mode 1 (the same algorithm and processes, each its
+    own table slice)."""
     planned, command = placement_row(args, model, machine, nodes, tag + "-planner", {"algorithm": "multicore"},
                                      "--mapping-mode", "best", "--samples", "0")
     table = planned["mapping_modes"]
     if not table:
         raise ValueError(f"gups-model gave no mode planner's table for {machine} at {nodes} nodes")
     chosen = table["modes"][table["chosen_index"]]
-    mode = chosen["mode"] if chosen["mode"] in SIMULATED_MODES else 1
+    mode = chosen["mode"] if args.model_only or chosen["mode"] in SIMULATED_MODES else 1
     placement = {"algorithm": chosen["algorithm"], "processes_per_node": chosen["processes_per_node"],
                  "role_plan": chosen.get("role_plan"), "mode": mode, "chosen_mode": chosen["mode"]}
     row, placed = placement_row(args, model, machine, nodes, tag, placement, "--mapping-mode", str(mode))
