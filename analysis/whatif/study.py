@@ -198,6 +198,8 @@ def sim_task(args, sim, machine, nodes, tag, inputs="file", placement=None):
                                    *(["--inputs", inputs] if inputs != "file" else []))
     if algorithm in ROUTING:  # the mechanisms, and which links bind beside which core, are these two's
         command += ["--mechanisms", args.mechanisms, "--link-load"]
+    elif "mesh" in args.mechanisms.split(","):  # the file's wrap-around, which the mesh mechanism gives the others
+        command += ["--wrap", "machine"]
     if args.updates_per_node:
         command += ["--updates-per-node", str(args.updates_per_node)]
     if args.converge:

@@ -179,6 +179,8 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
   const auto traffic = hypercube_traffic_of(machine, options, p);
   p.stages = static_cast<unsigned>(traffic.stages.size());
   p.stage_loads = traffic.stages;
+  p.overlapped_busiest_link_load = traffic.overlapped_busiest_link_load;
+  p.overlapped_busiest_class = traffic.overlapped_busiest_class;
   p.software_hops = traffic.network_crossings;
   p.physical_hops_per_software_hop = traffic.network_crossings > 0 ? traffic.link_crossings / traffic.network_crossings : 0;
   // A stage tells an update's side by its index against the upper half's
@@ -357,8 +359,10 @@ void hypercube_network_bound(const Machine& machine, Prediction& p) {
     }
   }
   if (busiest <= 0 || p.bytes_per_update <= 0) return;
-  p.routes_network_gups = static_cast<double>(p.nodes) * machine.link_bandwidth / (busiest * p.bytes_per_update) * 1e-9;
+  const double per_load = static_cast<double>(p.nodes) * machine.link_bandwidth / p.bytes_per_update * 1e-9;
+  p.routes_network_gups = per_load / busiest;
   p.network_gups = p.routes_network_gups;
+  if (p.overlapped_busiest_link_load > 0) p.overlapped_network_gups = per_load / p.overlapped_busiest_link_load;
 }
 
 // On a torus, the paper's 4B/b (the busiest links are the bisection's when

@@ -106,6 +106,14 @@ struct Prediction {
   unsigned stages = 0;
   double stage_wait_seconds = 0;
   std::vector<HypercubeStageLoad> stage_loads;  // each stage's traffic (hypercube_traffic.hpp)
+  // network_gups is the stages in lockstep, each stage's busiest link in
+  // turn. A pair goes on once its own exchange is done, so pairs' stages
+  // may overlap: with every stage's traffic on the links at once, the
+  // busiest link of their sum is what no run can beat (a run above the
+  // lockstep figure stays below this one).
+  double overlapped_busiest_link_load = 0;
+  std::string overlapped_busiest_class;
+  std::optional<double> overlapped_network_gups;
   // The same chunk with every message of a stage in flight at once, its
   // busiest link shared by all it carries: the CPU bound's low end. Between
   // the two lies what a network that shares links fairly gives (SimGrid's

@@ -65,11 +65,16 @@ HypercubeTraffic hypercube_traffic(const PhysicalLinks& links, unsigned processe
     for (std::uint64_t p = 0; exact && p < processes; ++p) held[p] += arriving[p];
     if (held_total[s] > 0) traffic.stages[s].moved_share = moved_total[s] / held_total[s];
   }
+  std::vector<double> overlapped(links.count(), 0.0);
   for (std::size_t s = 0; s < stage_count; ++s) {
     const auto busiest = busiest_link(links, load[s]);
     traffic.stages[s].busiest_link_load = busiest.load;
     traffic.stages[s].busiest_class = busiest.link_class;
+    for (std::size_t link = 0; link < overlapped.size(); ++link) overlapped[link] += load[s][link];
   }
+  const auto busiest = busiest_link(links, overlapped);
+  traffic.overlapped_busiest_link_load = busiest.load;
+  traffic.overlapped_busiest_class = busiest.link_class;
   return traffic;
 }
 

@@ -30,6 +30,12 @@ struct HypercubeTraffic {
   std::vector<HypercubeStageLoad> stages;
   double network_crossings = 0;  // per update: the stages in which it crosses to another node
   double link_crossings = 0;     // per update: links crossed, summed over those stages
+  // Every stage's traffic on the links at once: a pair goes on to its next
+  // stage once its own exchange is done, so the stages of different pairs
+  // overlap, and no run can beat the busiest link of their sum (a bound,
+  // where the stages' busiest links added are the run in lockstep).
+  double overlapped_busiest_link_load = 0;
+  std::string overlapped_busiest_class;
 };
 
 // `processes_per_node` processes on each of the network's nodes, process p on

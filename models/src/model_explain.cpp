@@ -115,6 +115,13 @@ std::string stages_explained(const Prediction& p) {
                         stage.longest_route, stage.busiest_link_load,
                         stage.busiest_class.empty() ? "" : " (" + stage.busiest_class + ")");
   }
+  if (p.overlapped_network_gups && p.network_gups) {
+    text += fmt::format("The network bound takes the stages in lockstep ({:.4g} GUPS); a pair goes on once its own "
+                        "exchange is done, so stages of different pairs overlap, and with all of them on the links at "
+                        "once the busiest link ({}) allows {:.4g} GUPS: a run may pass the first, never the second.\n",
+                        *p.network_gups, p.overlapped_busiest_class.empty() ? "-" : p.overlapped_busiest_class,
+                        *p.overlapped_network_gups);
+  }
   return text;
 }
 

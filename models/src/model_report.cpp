@@ -298,6 +298,7 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
     if (p.mapping_mode) rows.back()["mapping_mode"] = p.mapping_mode;
     if (p.stages > 0) {
       rows.back().update({{"stages", p.stages}, {"stage_wait_seconds", p.stage_wait_seconds}});
+      if (p.overlapped_network_gups) rows.back()["overlapped_network_gups"] = *p.overlapped_network_gups;
       if (p.contended_gups) {
         rows.back().update({{"contended_stage_wait_seconds", p.contended_stage_wait_seconds},
                             {"contended_gups", *p.contended_gups}});

@@ -126,5 +126,20 @@ TEST(HypercubeBound, EachStageAddsItsWork) {
   EXPECT_LT(large.cpu_gups / 128, small.cpu_gups / 64);
 }
 
+// The stages overlapped on the links allow at least what they do in
+// lockstep (the busiest link of a sum carries no more than the sum of each
+// stage's busiest), and the same when only one stage crosses the network.
+TEST(HypercubeBound, StagesOverlappedAllowAtLeastStagesInLockstep) {
+  const auto machine = testing::bgp();
+  ModelOptions options;
+  options.algorithm = Algorithm::hypercube;
+  const auto many = predict(machine, TorusShape({4, 4, 4}), options);
+  ASSERT_TRUE(many.overlapped_network_gups && many.network_gups);
+  EXPECT_GT(*many.overlapped_network_gups, *many.network_gups * 1.05);
+  const auto one = predict(machine, TorusShape({2, 1, 1}), options);  // one stage, between the two nodes
+  ASSERT_TRUE(one.overlapped_network_gups && one.network_gups);
+  EXPECT_DOUBLE_EQ(*one.overlapped_network_gups, *one.network_gups);
+}
+
 }  // namespace
 }  // namespace gups::model
