@@ -78,6 +78,9 @@ def add_main_parser(sub):
     s.add_argument("--host-repeats", type=int, default=3, help="this host: repeats of each run")
     s.add_argument("--host-log2-table", type=int, default=22, help="this host: measured table of 2^N words")
     s.add_argument("--host-updates-per-node", type=int, default=65536, help="this host: simulated updates per node")
+    s.add_argument("--no-hpcc-hypercube", action="store_true",
+                   help="this host: leave out HPCC's own hypercube (built once from Debian's hpcc source with "
+                        "-DRA_SANDIA_OPT2 where OpenBLAS is installed; else the report says why not)")
     s.add_argument("--build", default=os.path.join(ROOT, "build"))
 
 

@@ -119,6 +119,12 @@ def hpcc_finding(folder, rows):
     direct = [r for r in rows if r["algorithm"] == "direct" and r["ranks"] == done["ranks"] and r["measured"]]
     if direct and rate > 0:
         text += f", direct {direct[0]['measured'] / rate:.2f}x it"
+    if done.get("hypercube_runs"):
+        hypercube = statistics.median(r["GUPs"] for r in done["hypercube_runs"])
+        text += (f"; HPCC's hypercube (RA_SANDIA_OPT2) on the same ranks: {g(hypercube)} GUPS "
+                 f"({'verified' if done['hypercube_verified'] else 'its verification FAILED'})")
+    elif done.get("hypercube_not_run"):
+        text += f"; {done['hypercube_not_run']}"
     return text
 
 

@@ -11,7 +11,7 @@ import shlex
 import sys
 import time
 
-from ..run import hpcc, launcher, programs
+from ..run import hpcc, hpcc_sandia, launcher, programs
 from . import headline, sweep
 
 HOST_NODES = "1,2"
@@ -72,9 +72,33 @@ def host_hpcc(args, folder, ranks, step):
         step.failed.append(step.commands[-1])
         step.say(f"HPCC failed: {error}")
         return
+    done = {"ranks": ranks, "log2_table": args.host_log2_table, "runs": runs,
+            "verified": all(hpcc.verified(r) for r in runs)}
+    done.update(host_hpcc_hypercube(args, where, ranks, step))
     with open(os.path.join(folder, "hpcc.json"), "w", encoding="utf-8") as f:
-        json.dump({"ranks": ranks, "log2_table": args.host_log2_table, "runs": runs,
-                   "verified": all(hpcc.verified(r) for r in runs)}, f, indent=1)
+        json.dump(done, f, indent=1)
+
+
+def host_hpcc_hypercube(args, where, ranks, step):
+    """HPCC's own hypercube (RA_SANDIA_OPT2, built from Debian's source once into a cache) on the same ranks and
+    table: its runs, or why there are none."""
+    binary, why_not = (None, "HPCC's hypercube left out (--no-hpcc-hypercube)") if args.no_hpcc_hypercube else \
+        hpcc_sandia.build(hpcc_sandia.DEFAULT_CACHE)
+    if why_not:
+        step.say(f"this host: {why_not}")
+        return {"hypercube_runs": None, "hypercube_not_run": why_not}
+    step.commands.append(f"cd {shlex.quote(where)} && " + " ".join(hpcc.command(ranks, binary)) +
+                         "  # HPCC built with -DRA_SANDIA_OPT2 (analysis/run/hpcc_sandia.py)")
+    try:
+        runs = [hpcc.run(where, ranks, launcher.MPI_ENV, binary) for _ in range(args.host_repeats)]
+    except (RuntimeError, OSError) as error:
+        step.failed.append(step.commands[-1])
+        step.say(f"HPCC's hypercube failed: {error}")
+        return {"hypercube_runs": None, "hypercube_not_run": f"HPCC's hypercube failed: {error}"}
+    if not all(r["sandia_opt2"] for r in runs):
+        return {"hypercube_runs": None,
+                "hypercube_not_run": "HPCC's hypercube not run: its binary ran HPCC's standard algorithm"}
+    return {"hypercube_runs": runs, "hypercube_verified": all(hpcc.verified(r) for r in runs)}
 
 
 def main_job(args, run_analysis):

@@ -12,6 +12,8 @@ import subprocess
 import tarfile
 
 BINARY = "hpcc-sandia-opt2"
+DEFAULT_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "torus-gups")
+OPENBLAS_HINT = "apt install libopenblas-dev (tests/benchmarks/hpcc-peer.sh does)"
 MIRROR = "http://deb.debian.org/debian"
 # HPL's make file for this build: Open MPI's wrapper compiler, OpenBLAS through CBLAS, Sandia's OPT2 algorithm.
 MAKE_FILE = """SHELL = /bin/sh
@@ -95,6 +97,12 @@ def compile_source(tarball, work):
     return binary
 
 
+def openblas_installed():
+    """OpenBLAS's library to link with (libopenblas-dev's), in the linker's directories."""
+    return any(glob.glob(pattern) for pattern in ("/usr/lib/libopenblas.so", "/usr/lib/*/libopenblas.so",
+                                                   "/usr/lib64/libopenblas.so"))
+
+
 def build(cache):
     """(path of HPCC built with RA_SANDIA_OPT2, None) or (None, why not in one line). Built once into `cache`."""
     target = os.path.join(cache, BINARY)
@@ -103,6 +111,8 @@ def build(cache):
     for tool in ("apt-get", "make", "mpicc.openmpi"):
         if shutil.which(tool) is None:
             return None, f"HPCC's hypercube (RA_SANDIA_OPT2) not built: {tool} is not installed"
+    if not openblas_installed():  # said before anything is fetched
+        return None, f"HPCC's hypercube (RA_SANDIA_OPT2) not built: OpenBLAS is not installed ({OPENBLAS_HINT})"
     work = os.path.join(cache, "hpcc-source")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)

@@ -1,5 +1,6 @@
 """The main job's pieces: the wall budget of the Table 4 study and the sentences of the report's first screen."""
 import argparse
+import json
 
 import pytest
 
@@ -216,3 +217,18 @@ def test_the_host_table_describes_one_box_and_table_rows_stay_one_line():
     assert headline.short_binds(rows[0]["binds"]) == "core 3"
     assert headline.binds_legend(rows) == ["Binding cores: core 0 (generate, route X); core 3 (receive Z, update the "
                                            "table)."]
+
+
+def test_the_hpcc_finding_gives_hpccs_hypercube_beside_its_standard_algorithm_or_why_not(tmp_path):
+    runs = [{"GUPs": 0.05, "ErrorsFraction": 0.0}]
+    rows = [{"algorithm": "direct", "ranks": 2, "measured": 0.25}]
+    done = {"ranks": 2, "runs": runs, "verified": True,
+            "hypercube_runs": [{"GUPs": 0.2, "ErrorsFraction": 0.0}], "hypercube_verified": True}
+    (tmp_path / "hpcc.json").write_text(json.dumps(done))
+    text = headline.hpcc_finding(str(tmp_path), rows)
+    assert "direct 5.00x it; HPCC's hypercube (RA_SANDIA_OPT2) on the same ranks: 0.2 GUPS (verified)" in text, text
+    done.update(hypercube_runs=None, hypercube_not_run="HPCC's hypercube (RA_SANDIA_OPT2) not built: OpenBLAS is "
+                                                          "not installed")
+    (tmp_path / "hpcc.json").write_text(json.dumps(done))
+    assert text.split("; HPCC's hypercube")[0] + "; HPCC's hypercube (RA_SANDIA_OPT2) not built: OpenBLAS is not " \
+        "installed" == headline.hpcc_finding(str(tmp_path), rows)

@@ -114,7 +114,7 @@ if __name__ == "__main__":
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--log2-table", type=int, default=22)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--cache", default=os.path.join(os.path.expanduser("~"), ".cache", "torus-gups"),
+    parser.add_argument("--cache", default=hpcc_sandia.DEFAULT_CACHE,
                         help="where HPCC built with RA_SANDIA_OPT2 is kept (built once)")
     arguments = parser.parse_args()
     if arguments.ranks < 1 or arguments.repeats < 1 or not 10 <= arguments.log2_table <= 34:
