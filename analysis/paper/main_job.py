@@ -66,17 +66,25 @@ def host_hpcc(args, folder, ranks, step):
     step.commands.append(f"cd {shlex.quote(where)} && " + " ".join(hpcc.command(ranks)) +
                          f"  # hpccinf.txt: HPL N {hpcc.hpl_n(args.host_log2_table)}, a table of "
                          f"2^{args.host_log2_table} words")
-    try:
-        runs = [hpcc.run(where, ranks, launcher.MPI_ENV) for _ in range(args.host_repeats)]
-    except (RuntimeError, OSError) as error:
-        step.failed.append(step.commands[-1])
-        step.say(f"HPCC failed: {error}")
+    runs, _ = hpcc_runs(args, where, ranks, step, "hpcc", "HPCC")
+    if runs is None:
         return
     done = {"ranks": ranks, "log2_table": args.host_log2_table, "runs": runs,
             "verified": all(hpcc.verified(r) for r in runs)}
     done.update(host_hpcc_hypercube(args, where, ranks, step))
     with open(os.path.join(folder, "hpcc.json"), "w", encoding="utf-8") as f:
         json.dump(done, f, indent=1)
+
+
+def hpcc_runs(args, where, ranks, step, binary, what):
+    """--host-repeats runs of an HPCC binary in `where` (its input written, its command the step's last), and None;
+    or, once one fails, None and what failed, which the step says."""
+    try:
+        return [hpcc.run(where, ranks, launcher.MPI_ENV, binary) for _ in range(args.host_repeats)], None
+    except (RuntimeError, OSError) as error:
+        step.failed.append(step.commands[-1])
+        step.say(f"{what} failed: {error}")
+        return None, f"{what} failed: {error}"
 
 
 def host_hpcc_hypercube(args, where, ranks, step):
@@ -89,12 +97,9 @@ def host_hpcc_hypercube(args, where, ranks, step):
         return {"hypercube_runs": None, "hypercube_not_run": why_not}
     step.commands.append(f"cd {shlex.quote(where)} && " + " ".join(hpcc.command(ranks, binary)) +
                          "  # HPCC built with -DRA_SANDIA_OPT2 (analysis/run/hpcc_sandia.py)")
-    try:
-        runs = [hpcc.run(where, ranks, launcher.MPI_ENV, binary) for _ in range(args.host_repeats)]
-    except (RuntimeError, OSError) as error:
-        step.failed.append(step.commands[-1])
-        step.say(f"HPCC's hypercube failed: {error}")
-        return {"hypercube_runs": None, "hypercube_not_run": f"HPCC's hypercube failed: {error}"}
+    runs, failure = hpcc_runs(args, where, ranks, step, binary, "HPCC's hypercube")
+    if runs is None:
+        return {"hypercube_runs": None, "hypercube_not_run": failure}
     if not all(r["sandia_opt2"] for r in runs):
         return {"hypercube_runs": None,
                 "hypercube_not_run": "HPCC's hypercube not run: its binary ran HPCC's standard algorithm"}

@@ -45,6 +45,9 @@ class LinkLoad {
   // links; null at flow.
   struct LevelLinks;
   LevelLinks* level_ = nullptr;
+  // Ranks on each host (SMPI places them in the hostfile's order, a host's
+  // cores' worth each), read once on the rank's own host.
+  std::uint64_t ranks_per_host_ = 1;
 };
 
 }  // namespace gups

@@ -21,7 +21,8 @@ std::string plan_explained(const Machine& machine, const Prediction& p, const Mo
   // Several groups a node: each group's plan, over its share of the cores and the torus of processes.
   const unsigned groups = options.processes_per_node;
   const unsigned k = node_cores(machine, options) / groups;
-  const auto dimensions = (groups > 1 ? torus_of_processes(p.shape, groups) : p.shape).dimensions();
+  const TorusShape routed_over = groups > 1 ? torus_of_processes(p.shape, groups) : p.shape;
+  const auto dimensions = routed_over.dimensions();
   const RolePlan plan(k, dimensions, *p.role_plan);
   const bool papers = k == 4 && dimensions == 3 && plan.spec() == PlanSpec::rule(4, 3);
   const auto how = papers && p.role_plan_choice == "paper" ? "the paper's" : role_plan_choice_text(p.role_plan_choice);
@@ -33,7 +34,7 @@ std::string plan_explained(const Machine& machine, const Prediction& p, const Mo
   std::string text = fmt::format(
       "\nRole plan {} ({}){}: {}, {} pipeline(s), {} routing, {} updating, {} idle.\n", plan.spec().to_string(), how,
       groups > 1 ? fmt::format(", each of the node's {} groups on the torus of processes {}", groups,
-                               torus_of_processes(p.shape, groups).to_string())
+                               routed_over.to_string())
                  : "",
       units, plan.pipelines(), routing, plan.updaters(), k - plan.busy_cores());
   if (p.overheads_by_kind) {

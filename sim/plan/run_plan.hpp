@@ -155,10 +155,8 @@ struct ProbePlacement {
   TorusShape shape{std::vector<std::uint32_t>{1}};
   bool mesh = false;
   NetworkLevel network_level;  // flow unless asked (automatic_network_level)
-  unsigned ranks_per_node = 1;               // on each node (host) of `shape`
+  unsigned ranks_per_node = 1;
   std::uint64_t ranks = 1;
-  unsigned processes_per_node = 1;           // PlanRequest::processes_per_node, settled
-  TorusShape process_shape{std::vector<std::uint32_t>{1}};  // the torus the kernel routes over (--shape)
 };
 // Throws std::invalid_argument naming the option at fault.
 ProbePlacement place_probe(const ProbeWhere& where);

@@ -66,13 +66,12 @@ LinkLoad::LinkLoad() {
                       std::vector<double>(count, 0.0), {}};
   }();
   if (level) level_ = &*level;
+  ranks_per_host_ = simulation::ranks_per_host();
 }
 
 void LinkLoad::carry(int from_rank, int to_rank, double bytes) {
-  // SMPI places ranks on hosts in the hostfile's order, each host as many as its cores.
-  const auto per_host = static_cast<std::uint64_t>(simulation::ranks_per_host());
-  const auto from_node = static_cast<std::uint64_t>(from_rank) / per_host;
-  const auto to_node = static_cast<std::uint64_t>(to_rank) / per_host;
+  const auto from_node = static_cast<std::uint64_t>(from_rank) / ranks_per_host_;
+  const auto to_node = static_cast<std::uint64_t>(to_rank) / ranks_per_host_;
   if (from_node == to_node) return;
   if (level_ && level_->routes_here) {
     level_->links->route(from_node, to_node, level_->route);
