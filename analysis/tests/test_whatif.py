@@ -199,3 +199,14 @@ def test_the_chosen_placement_is_modelled_and_simulated_as_the_planner_chose_it(
     assert row["sim_over_model"] == pytest.approx(study_tools.simulated_gups(row) / row["model_gups"])
     text = (tmp_path / "whatif.md").read_text()
     assert "placement (mode planner's)" in text and f"{placement['algorithm']}, " in text
+
+
+def test_a_hypercube_row_above_its_lockstep_model_says_why_and_its_bound():
+    from analysis.whatif import study as whatif_study
+    above = {"machine": "k", "nodes": 3072, "model_gups": 143.0, "sim_steady_gups": None, "sim_gups": 156.0,
+             "overlapped_network_gups": 311.0}
+    below = dict(above, nodes=1536, sim_gups=92.3)
+    lines = whatif_study.above_lockstep_lines([above, below])
+    assert len(lines) == 4 and "k, 3072 nodes: simulated 156 against the model's 143" in lines[3]
+    assert "none can pass 311 GUPS" in lines[3]
+    assert whatif_study.above_lockstep_lines([below]) == []

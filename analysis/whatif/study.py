@@ -244,6 +244,7 @@ def whatif(args):
                    "network_gups": predicted["network_gups"], "model_binds": predicted["binding_resource"],
                    **study_tools.interval_fields(predicted),
                    "placement": predicted.get("placement"),
+                   "overlapped_network_gups": predicted.get("overlapped_network_gups"),
                    "role_plan": predicted.get("role_plan"), "bucket_size": predicted.get("bucket_size"),
                    "software_hops": predicted.get("software_hops"), "mapping_modes": predicted.get("mapping_modes"),
                    "physical_hops_per_software_hop": predicted.get("physical_hops_per_software_hop")}
@@ -308,6 +309,18 @@ def factor_of(value, machine_value):
 def value_cell(row, key, factor_key):
     text = whatif_plot.label_of(row[key])
     return text + (f" (x{row[factor_key]:g})" if row.get(factor_key) is not None else "")
+
+
+def above_lockstep_lines(rows):
+    """Why a hypercube row's simulation may pass its model: the model takes the stages in lockstep, while pairs'
+    stages overlap; what none can pass is the bound with every stage's traffic at once."""
+    lines = [f"- {r['machine']}, {r['nodes']} nodes: simulated {study_tools.fmt(study_tools.simulated_gups(r))} "
+             f"against the model's {study_tools.fmt(r['model_gups'])}, whose hypercube stages run in lockstep; "
+             f"pairs' stages overlap, and none can pass {study_tools.fmt(r['overlapped_network_gups'])} GUPS "
+             f"(every stage's traffic on the links at once)"
+             for r in rows if r.get("overlapped_network_gups") and study_tools.simulated_gups(r)
+             and study_tools.simulated_gups(r) > r["model_gups"]]
+    return ["", "Above the model:", ""] + lines if lines else []
 
 
 def placement_cell(row):
@@ -395,6 +408,7 @@ def markdown(args, rows, wall, commands):
     extra += mode_lines(rows, "the chosen placement's" if args.algorithm == CHOSEN else f"{args.algorithm}'s")
     if not args.model_only:
         extra += ["", "Where it changes (simulation):", ""] + listed(changes(rows, "binds"))
+        extra += above_lockstep_lines(rows)
     machine = "" if args.field == MACHINE_FIELD else f" of {args.machine}"
     what = "the mode planner's chosen placement at each point" if args.algorithm == CHOSEN else args.algorithm
     return study_tools.markdown(f"What if: {fields}", f"{what} with {fields}{machine} varied; gups-model and "
