@@ -194,8 +194,9 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
     const double messages = std::floor(updates / chunk) + 1;  // the last one shorter than a chunk, maybe empty
     const double stage_packets = message_packets(machine.packet, whole);
     split += held * c.stage_split;
-    p.send_cycles += held * messages * machine.send_call_cycles() / chunk;
-    p.receive_cycles += held * stage_packets * machine.packet_receive_cycles(true) / chunk;
+    const double rendezvous = rendezvous_cycles(machine, std::min(updates, chunk) * machine.packet.update_bytes);
+    p.send_cycles += held * messages * (machine.send_call_cycles() + rendezvous) / chunk;
+    p.receive_cycles += held * (stage_packets * machine.packet_receive_cycles(true) + messages * rendezvous) / chunk;
     packets += held * stage_packets / chunk;
     const double message_bytes = static_cast<double>(message_wire_bytes(machine.packet, whole));
     moved += held * updates;
@@ -225,6 +226,16 @@ void hypercube_bound(const Machine& machine, const ModelOptions& options, Predic
   bound_by_node_resources(machine, packets * per_node, p);
 }
 
+// A full bucket's calls per update it carries: its send, its packets'
+// receive (batched), and the rendezvous handshake on both sides where the
+// message layer says a bucket that long takes one.
+void message_call_cycles(const Machine& machine, Prediction& p) {
+  const double size = static_cast<double>(p.bucket_size);
+  const double rendezvous = rendezvous_cycles(machine, size * machine.packet.update_bytes);
+  p.send_cycles = (machine.send_call_cycles() + rendezvous) / size;
+  p.receive_cycles = (machine.packet_receive_cycles(true) * message_packets(machine.packet, p.bucket_size) + rendezvous) / size;
+}
+
 void routed_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const auto& c = machine.costs;
   p.processes = p.nodes;
@@ -233,13 +244,22 @@ void routed_bound(const Machine& machine, const ModelOptions& options, Predictio
   // The paper's first-order model: a fixed cost per software hop. The owner
   // is found where the update is made and again on every node it reaches.
   p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.nodes);
+  double hop = c.routing_hop;
+  double packets_per_hop = 0;
+  if (c.routing_hop_from_calls) {
+    // A message layer prices the calls: each hop pays its share of a bucket's
+    // send and receive besides its own work, and its packets pass the unit.
+    message_call_cycles(machine, p);
+    hop = c.routing_hop_without_calls + p.send_cycles + p.receive_cycles;
+    packets_per_hop = message_packets(machine.packet, p.bucket_size) / static_cast<double>(p.bucket_size);
+  }
   const double cycles = c.generate + p.update_cycles + c.loop_overhead +
-                        p.expected_hops * c.routing_hop + (1 + p.expected_hops) * p.owner_cycles;
+                        p.expected_hops * hop + (1 + p.expected_hops) * p.owner_cycles;
   p.cores = {{"generate, route, update (Eq. 1, per hop)", cycles, 1.0, p.update_wait_cycles, 0, cycles}};
   p.cpu_cycles_per_update = cycles;
   p.cpu_gups = gups_of(static_cast<double>(p.nodes), machine.clock_hz, cycles);
-  // routing_hop holds its calls as the paper measured them: no messaging unit's share is told apart.
-  bound_by_node_resources(machine, 0, p);
+  // A measured routing_hop holds its calls (the paper's): no messaging unit's share is told apart.
+  bound_by_node_resources(machine, p.expected_hops * packets_per_hop, p);
 }
 
 // Expected moves of an average update along a core's dimensions.
@@ -293,8 +313,7 @@ void multicore_bound(const Machine& machine, const ModelOptions& options, const 
   p.processes = p.nodes * k;
   size_from_plan(machine, options, plan, p);
   p.bytes_per_update = mean_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
-  p.send_cycles = machine.send_call_cycles() / p.bucket_size;
-  p.receive_cycles = machine.packet_receive_cycles(true) * message_packets(machine.packet, p.bucket_size) / p.bucket_size;
+  message_call_cycles(machine, p);
   p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.nodes);
   const double updaters = plan.updaters();
   const double pipeline_share = 1.0 / plan.pipelines();

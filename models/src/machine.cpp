@@ -98,7 +98,17 @@ void read_core_overhead(ObjectReader& costs, Machine& machine) {
   }
 }
 
-// Each cost of the schema: the file's, else its default (named in machine.defaulted).
+// A cost the file's message layer derives: the file may not give it too.
+void refuse_derived_cost(ObjectReader& section, const std::string& key, const std::string& field) {
+  section.skip(key);
+  if (section.has(key)) {
+    ObjectReader::fail(field, "is derived from message_layer, which the file gives: give the layer or the cycle "
+                              "costs, not both (docs/models.md, 'The message layer')");
+  }
+}
+
+// Each cost of the schema: the file's, else its default (named in machine.defaulted);
+// those the file's message layer derives are set from it (apply_message_layer).
 void read_costs(ObjectReader& top, Machine& machine, Problems& problems) {
   static const json kNone = json::object();
   top.skip("costs_cycles");
@@ -108,7 +118,9 @@ void read_costs(ObjectReader& top, Machine& machine, Problems& problems) {
     if (!name.starts_with("costs_cycles.")) continue;
     const auto key = name.substr(std::string("costs_cycles.").size());
     problems.check([&] {
-      if (!costs.has(key)) {
+      if (machine.message_layer && derived_from_message_layer(name)) {
+        refuse_derived_cost(costs, key, name);
+      } else if (!costs.has(key)) {
         costs.skip(key);
         const double value = *field.fallback(machine);
         if (field.list) {
@@ -420,13 +432,21 @@ Machine parse_machine(const json& document) {
     top.skip(key);
   }
   problems.check([&] { read_network(top, document, machine); });
+  top.skip("message_layer");
+  if (top.has("message_layer")) {
+    problems.check([&] {
+      ObjectReader layer(top.child("message_layer"), "message_layer");
+      machine.message_layer = read_message_layer(layer);
+    });
+  }
   read_costs(top, machine, problems);
   if (top.has("node")) {
     problems.check([&] {
       ObjectReader node(top.child("node"), "node");
-      machine.node = read_node_hardware(node);
+      machine.node = read_node_hardware(node, machine.message_layer.has_value());
     });
   }
+  apply_message_layer(machine);
   if (top.has("mapping_mode")) problems.check([&] { machine.mapping_mode = checked_mapping_mode(top.child("mapping_mode")); });
   problems.check([&] { read_cost_spread(top, machine); });
   problems.check([&] { read_data_access(top, machine); });
@@ -492,7 +512,8 @@ nlohmann::ordered_json to_json(const Machine& machine) {
   for (const auto& field : input_fields()) {
     const std::string name = field.name;
     if (!name.starts_with("costs_cycles.") ||
-        std::find(machine.defaulted.begin(), machine.defaulted.end(), name) != machine.defaulted.end()) {
+        std::find(machine.defaulted.begin(), machine.defaulted.end(), name) != machine.defaulted.end() ||
+        (machine.message_layer && derived_from_message_layer(name))) {
       continue;
     }
     const auto key = name.substr(std::string("costs_cycles.").size());
@@ -505,7 +526,10 @@ nlohmann::ordered_json to_json(const Machine& machine) {
     }
   }
   if (!machine.cost_spread.empty()) document["costs_cycles_spread"] = machine.cost_spread;
-  if (const auto node = node_hardware_json(machine.node); !node.is_null()) document["node"] = node;
+  if (machine.message_layer) document["message_layer"] = message_layer_json(*machine.message_layer);
+  if (const auto node = node_hardware_json(machine.node, machine.message_layer.has_value()); !node.is_null()) {
+    document["node"] = node;
+  }
   for (const auto& field : kPacketFields) document["packet"][field.name] = p.*field.member;
   if (const auto& d = machine.data_access) {
     document["data_access_cycles"] = ordered{{"block_start", d->block_start}, {"word", d->word}, {"poll", d->poll}};
@@ -580,11 +604,13 @@ double Machine::update_cycles(bool streamed, unsigned updating_cores) const noex
 }
 
 double Machine::send_call_cycles() const noexcept {
-  return node.messaging_unit ? node.messaging_unit->descriptor_cycles : costs.send_call;
+  return node.messaging_unit && !message_layer ? node.messaging_unit->descriptor_cycles : costs.send_call;
 }
 
+// With a message layer a packet costs what the layer says of its call, with
+// or without a messaging unit: a call of one packet, or its share of a batch.
 double Machine::packet_receive_cycles(bool batched) const noexcept {
-  if (node.messaging_unit) return node.messaging_unit->packet_receive_cycles;
+  if (node.messaging_unit && !message_layer) return node.messaging_unit->packet_receive_cycles;
   return batched ? costs.receive_call_batched : costs.receive_call;
 }
 

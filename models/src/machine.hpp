@@ -14,6 +14,7 @@
 #include "kernel/core/role_plan.hpp"
 #include "kernel/core/torus_shape.hpp"
 #include "models/src/input_ranges.hpp"
+#include "models/src/message_layer.hpp"
 #include "models/src/node_hardware.hpp"
 #include "topologies/topology.hpp"
 
@@ -35,6 +36,9 @@ struct CycleCosts {
   double receive_call_batched = 0;  // per packet when receive_batch_packets come in one call
   unsigned receive_batch_packets = 1;
   double routing_hop = 0;           // single core: ts + tr + top of one software hop, per update
+  // A file with a message layer gives no routing_hop: a hop then costs
+  // routing_hop_without_calls plus its calls spread over the bucket.
+  bool routing_hop_from_calls = false;
   double message_overhead = 0;      // direct: top, per update sent and received
   // routing_hop less its send and receive calls: what a simulated routed
   // core pays per hop besides the calls it makes. A machine file without it
@@ -96,6 +100,10 @@ struct Machine {
   // them (the level checks them when a platform asks for it).
   nlohmann::json network_levels = nlohmann::json::object();
   CycleCosts costs;
+  // The message layer in LogGP terms (the file's `message_layer`), from which
+  // the calls in `costs` and the messaging unit's core costs are derived;
+  // absent where the file gives those costs in cycles (bgp, bgl).
+  std::optional<MessageLayer> message_layer;
   // Hardware threads, a messaging unit, updates near memory (the file's
   // `node` section; absent: one thread a core, everything on the cores).
   NodeHardware node;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace gups::model {
 namespace {
@@ -123,6 +124,40 @@ void add_cost_fields(std::vector<InputField>& fields) {
       "generate"));
 }
 
+bool has_message_layer(const Machine& m) { return m.message_layer.has_value(); }
+bool without_message_layer(const Machine& m) { return !m.message_layer; }
+bool unit_without_message_layer(const Machine& m) { return has_messaging_unit(m) && !m.message_layer; }
+
+#define GUPS_LAYER(member, unit, meaning)                                                                      \
+  InputField {                                                                                                 \
+    "message_layer." #member, unit, meaning, false, false, nullptr, "", nullptr,                               \
+        [](const Machine& m) { return m.message_layer ? m.message_layer->member : 0.0; },                      \
+        [](Machine& m, double v) {                                                                             \
+          if (m.message_layer) m.message_layer->member = v;                                                    \
+        },                                                                                                     \
+        true, has_message_layer, "with message_layer"                                                          \
+  }
+
+// The message layer (message_layer.hpp): where a file gives it, the calls'
+// costs and the messaging unit's follow from it and are no inputs of their own.
+void add_message_layer_fields(std::vector<InputField>& fields) {
+  fields.push_back(GUPS_LAYER(L, "s", "LogGP L: a small message's one-way latency between neighbours, less o_send and o_recv"));
+  fields.push_back(GUPS_LAYER(o_send, "s", "LogGP o: a process's time in the call that sends a small message"));
+  fields.push_back(GUPS_LAYER(o_recv, "s", "LogGP o: a process's time in the call that takes a small message"));
+  fields.push_back(GUPS_LAYER(g, "s", "LogGP g: a process's least time between small messages (1 / its message rate)"));
+  fields.push_back(GUPS_LAYER(G, "s/B", "LogGP G: a process's time per byte of a long message"));
+  fields.push_back(GUPS_LAYER(O, "s/B", "LogGOPS O: the cores' time per byte beyond a small message's (optional)"));
+  fields.push_back(GUPS_LAYER(S, "B", "LogGOPS S: longer messages go by rendezvous (optional; absent: none does)"));
+  for (auto& field : fields) {
+    if (!derived_from_message_layer(field.name)) continue;
+    const bool unit_field = std::string(field.name).starts_with("node.");
+    field.applies = unit_field ? unit_without_message_layer : without_message_layer;
+    field.applies_text = unit_field ? "with node.messaging_unit, without message_layer" : "without message_layer";
+  }
+}
+
+#undef GUPS_LAYER
+
 std::vector<InputField> make_fields() {
   std::vector<InputField> fields{
       {"clock_hz", "Hz", "clock of one core", false, false, nullptr, "", nullptr,
@@ -160,6 +195,7 @@ std::vector<InputField> make_fields() {
   };
   add_cost_fields(fields);
   add_node_fields(fields);
+  add_message_layer_fields(fields);
   return fields;
 }
 
@@ -192,6 +228,7 @@ void set_input(Machine& machine, const InputField& field, double value) {
     const auto defaulted = std::find(machine.defaulted.begin(), machine.defaulted.end(), other.name);
     if (defaulted != machine.defaulted.end()) set_input(machine, other, value);
   }
+  apply_message_layer(machine);  // the derived costs follow the layer and the clock
 }
 
 Machine with_input(Machine machine, const InputField& field, double value) {

@@ -1,6 +1,7 @@
 #include "models/src/node_hardware.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "models/src/object_reader.hpp"
 
@@ -17,7 +18,22 @@ double shared_core_cycles(const std::vector<ThreadLoad>& threads) {
 
 unsigned core_of_thread(unsigned thread, unsigned cores) noexcept { return cores ? thread % cores : 0; }
 
-NodeHardware read_node_hardware(ObjectReader& node) {
+namespace {
+
+// The messaging unit's numbers the message layer derives: absent then, else required.
+double unit_cost(ObjectReader& unit, const char* key, bool from_layer, bool positive = false) {
+  unit.skip(key);
+  if (!from_layer) return unit.number(key, positive);
+  if (unit.has(key)) {
+    ObjectReader::fail(std::string("node.messaging_unit.") + key,
+                       "is derived from message_layer, which the file gives: give the layer or this cost, not both");
+  }
+  return 0;
+}
+
+}  // namespace
+
+NodeHardware read_node_hardware(ObjectReader& node, bool messaging_from_layer) {
   NodeHardware hardware;
   // Known whether or not given, so that a misspelling is told which it meant.
   for (const char* key : {"threads_per_core", "update_issue_cycles", "messaging_unit", "near_memory_updates"}) {
@@ -32,9 +48,10 @@ NodeHardware read_node_hardware(ObjectReader& node) {
   }
   if (node.has("messaging_unit")) {
     ObjectReader unit(node.child("messaging_unit"), "node.messaging_unit");
-    hardware.messaging_unit = MessagingUnit{.descriptor_cycles = unit.number("descriptor_cycles"),
-                                            .packet_receive_cycles = unit.number("packet_receive_cycles"),
-                                            .packets_per_s = unit.number("packets_per_s", true),
+    const bool from_layer = messaging_from_layer;
+    hardware.messaging_unit = MessagingUnit{.descriptor_cycles = unit_cost(unit, "descriptor_cycles", from_layer),
+                                            .packet_receive_cycles = unit_cost(unit, "packet_receive_cycles", from_layer),
+                                            .packets_per_s = unit_cost(unit, "packets_per_s", from_layer, true),
                                             .injection_fifos = unit.count("injection_fifos"),
                                             .reception_fifos = unit.count("reception_fifos")};
     unit.reject_unknown();
@@ -49,7 +66,7 @@ NodeHardware read_node_hardware(ObjectReader& node) {
   return hardware;
 }
 
-nlohmann::ordered_json node_hardware_json(const NodeHardware& node) {
+nlohmann::ordered_json node_hardware_json(const NodeHardware& node, bool messaging_from_layer) {
   using ordered = nlohmann::ordered_json;
   ordered section = ordered::object();
   if (node.threaded()) {
@@ -57,11 +74,14 @@ nlohmann::ordered_json node_hardware_json(const NodeHardware& node) {
     section["update_issue_cycles"] = node.update_issue_cycles;
   }
   if (const auto& unit = node.messaging_unit) {
-    section["messaging_unit"] = ordered{{"descriptor_cycles", unit->descriptor_cycles},
-                                        {"packet_receive_cycles", unit->packet_receive_cycles},
-                                        {"packets_per_s", unit->packets_per_s},
-                                        {"injection_fifos", unit->injection_fifos},
-                                        {"reception_fifos", unit->reception_fifos}};
+    auto& written = section["messaging_unit"] = ordered::object();
+    if (!messaging_from_layer) {
+      written["descriptor_cycles"] = unit->descriptor_cycles;
+      written["packet_receive_cycles"] = unit->packet_receive_cycles;
+      written["packets_per_s"] = unit->packets_per_s;
+    }
+    written["injection_fifos"] = unit->injection_fifos;
+    written["reception_fifos"] = unit->reception_fifos;
   }
   if (const auto& near = node.near_memory) {
     section["near_memory_updates"] = ordered{{"issue_cycles", near->issue_cycles}, {"updates_per_s", near->updates_per_s}};

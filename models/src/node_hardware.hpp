@@ -60,8 +60,10 @@ double shared_core_cycles(const std::vector<ThreadLoad>& threads);
 unsigned core_of_thread(unsigned thread, unsigned cores) noexcept;
 
 // Reads the `node` section; throws std::invalid_argument naming the field.
-NodeHardware read_node_hardware(ObjectReader& node);
+// `messaging_from_layer`: the file's message layer sets the messaging unit's
+// core costs and rate, which the section must then leave out.
+NodeHardware read_node_hardware(ObjectReader& node, bool messaging_from_layer = false);
 // The section as the file spells it (null for Blue Gene/P's node).
-nlohmann::ordered_json node_hardware_json(const NodeHardware& node);
+nlohmann::ordered_json node_hardware_json(const NodeHardware& node, bool messaging_from_layer = false);
 
 }  // namespace gups::model
