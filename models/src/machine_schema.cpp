@@ -128,26 +128,37 @@ bool has_message_layer(const Machine& m) { return m.message_layer.has_value(); }
 bool without_message_layer(const Machine& m) { return !m.message_layer; }
 bool unit_without_message_layer(const Machine& m) { return has_messaging_unit(m) && !m.message_layer; }
 
-#define GUPS_LAYER(member, unit, meaning)                                                                      \
+bool layer_gives_O(const Machine& m) { return m.message_layer && m.message_layer->O > 0; }
+bool layer_gives_S(const Machine& m) { return m.message_layer && m.message_layer->S > 0; }
+
+#define GUPS_LAYER(member, unit, meaning, applies, applies_text)                                               \
   InputField {                                                                                                 \
     "message_layer." #member, unit, meaning, false, false, nullptr, "", nullptr,                               \
         [](const Machine& m) { return m.message_layer ? m.message_layer->member : 0.0; },                      \
         [](Machine& m, double v) {                                                                             \
           if (m.message_layer) m.message_layer->member = v;                                                    \
         },                                                                                                     \
-        true, has_message_layer, "with message_layer"                                                          \
+        true, applies, applies_text                                                                    \
   }
 
 // The message layer (message_layer.hpp): where a file gives it, the calls'
 // costs and the messaging unit's follow from it and are no inputs of their own.
 void add_message_layer_fields(std::vector<InputField>& fields) {
-  fields.push_back(GUPS_LAYER(L, "s", "LogGP L: a small message's one-way latency between neighbours, less o_send and o_recv"));
-  fields.push_back(GUPS_LAYER(o_send, "s", "LogGP o: a process's time in the call that sends a small message"));
-  fields.push_back(GUPS_LAYER(o_recv, "s", "LogGP o: a process's time in the call that takes a small message"));
-  fields.push_back(GUPS_LAYER(g, "s", "LogGP g: a process's least time between small messages (1 / its message rate)"));
-  fields.push_back(GUPS_LAYER(G, "s/B", "LogGP G: a process's time per byte of a long message"));
-  fields.push_back(GUPS_LAYER(O, "s/B", "LogGOPS O: the cores' time per byte beyond a small message's (optional)"));
-  fields.push_back(GUPS_LAYER(S, "B", "LogGOPS S: longer messages go by rendezvous (optional; absent: none does)"));
+  const char* with_layer = "with message_layer";
+  fields.push_back(GUPS_LAYER(L, "s", "LogGP L: a small message's one-way latency between neighbours, less both o",
+                              has_message_layer, with_layer));
+  fields.push_back(GUPS_LAYER(o_send, "s", "LogGP o: a process's time in the call that sends a small message",
+                              has_message_layer, with_layer));
+  fields.push_back(GUPS_LAYER(o_recv, "s", "LogGP o: a process's time in the call that takes a small message",
+                              has_message_layer, with_layer));
+  fields.push_back(GUPS_LAYER(g, "s", "LogGP g: a process's least time between small messages (1 / its rate)",
+                              has_message_layer, with_layer));
+  fields.push_back(GUPS_LAYER(G, "s/B", "LogGP G: a process's time per byte of a long message", has_message_layer,
+                              with_layer));
+  fields.push_back(GUPS_LAYER(O, "s/B", "LogGOPS O: the cores' time per byte beyond a small message's (optional)",
+                              layer_gives_O, "with message_layer.O"));
+  fields.push_back(GUPS_LAYER(S, "B", "LogGOPS S: longer messages go by rendezvous (optional; absent: none does)",
+                              layer_gives_S, "with message_layer.S"));
   for (auto& field : fields) {
     if (!derived_from_message_layer(field.name)) continue;
     const bool unit_field = std::string(field.name).starts_with("node.");

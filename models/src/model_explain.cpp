@@ -4,6 +4,7 @@
 
 #include "kernel/core/role_plan.hpp"
 #include "models/src/machine_network.hpp"
+#include "models/src/message_layer.hpp"
 #include "models/src/role_planner.hpp"
 
 namespace gups::model {
@@ -95,6 +96,29 @@ std::string node_explained(const Machine& machine, const Prediction& p) {
   return text;
 }
 
+// The message layer in LogGP terms: the file's, with the call costs derived
+// from it, or what the file's cycle costs amount to.
+std::string message_layer_explained(const Machine& machine) {
+  const auto layer = message_layer_of_costs(machine);
+  const bool given = machine.message_layer.has_value();
+  std::string text = fmt::format(
+      "\nMessage layer (LogGP, one process{}): o_send {:.3g} us, o_recv {:.3g} us", given
+          ? fmt::format(" of {} a node, from the file's message_layer", layer.processes_per_node)
+          : "; read from the file's cycle costs",
+      1e6 * layer.o_send, 1e6 * layer.o_recv);
+  if (layer.O > 0) text += fmt::format(", O {:.3g} ns/byte", 1e9 * layer.O);
+  if (given) {
+    text += fmt::format(", L {:.3g} us, g {:.3g} us, G {:.3g} ns/byte", 1e6 * layer.L, 1e6 * layer.g, 1e9 * layer.G);
+    if (layer.S > 0) text += fmt::format(", rendezvous above {:.0f} bytes", layer.S);
+    text += fmt::format(".\nDerived: send_call {:.1f}, receive_call {:.1f}, receive_call_batched {:.1f} cycles "
+                        "(o x clock; docs/models.md, \"The message layer\").\n",
+                        machine.costs.send_call, machine.costs.receive_call, machine.costs.receive_call_batched);
+  } else {
+    text += " (L, g, G and S are not in them).\n";
+  }
+  return text;
+}
+
 }  // namespace
 
 // The hypercube's stages: what each moves, how far, and its busiest link.
@@ -131,6 +155,7 @@ std::string explain_prediction(const Machine& machine, const Prediction& p, cons
                                  machine.name, p.nodes, p.shape.to_string(), network_of(machine, p));
   if (model_of(p.algorithm) == AlgorithmModel::multicore) text += plan_explained(machine, p, options);
   text += node_explained(machine, p);
+  text += message_layer_explained(machine);
   if (model_of(p.algorithm) == AlgorithmModel::hypercube) text += stages_explained(p);
   text += fmt::format(
       "\nNetwork: bisection {:.4g} B/s one way; {:.3f} software hops per update, {:.3f} links per software hop "
