@@ -27,6 +27,7 @@
 #include "kernel/core/route_step.hpp"
 #include "models/calibrate/compute_costs.hpp"
 #include "models/calibrate/handoff_costs.hpp"
+#include "models/calibrate/host_layer.hpp"
 #include "models/calibrate/message_costs.hpp"
 #include "models/calibrate/routing_loop.hpp"
 #include "models/src/machine.hpp"
@@ -45,6 +46,7 @@ struct Options {
   std::string shape = "2x1x1";
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::vector<unsigned> message_sizes{64, 128, 256, 480};  // the bucket sizes in use here
+  bool message_layer = false;  // write the LogGP layer in place of the call costs it derives
 };
 
 json timing_json(const Timing& t) { return {{"median_ns", t.median_ns}, {"min_ns", t.min_ns}, {"max_ns", t.max_ns}}; }
@@ -71,6 +73,8 @@ struct Measured {
   unsigned handoff_bucket = 0;
   std::optional<HandoffCost> handoff;  // empty when the ranks do not share a host
   LinkFigures link;
+  CallCost small_call;  // one 8-byte word a message: LogGP's o
+  LayerTimings layer;
 };
 
 // Each rank's figures averaged over the ranks.
@@ -135,6 +139,9 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   if (rank == 0) std::cerr << "gups-calibrate: MPI send and receive calls, link ...\n";
   m.calls = time_calls(comm, options.message_sizes, 64, 3 * options.repeats);
   m.link = time_link(comm, options.repeats);
+  if (rank == 0) std::cerr << "gups-calibrate: message layer (ping-pongs, trains) ...\n";
+  m.small_call = time_calls(comm, {1}, 64, 3 * options.repeats).front();
+  m.layer = time_layer(comm, options.repeats);
   m.poll = time_poll(comm, 100'000, options.repeats);
   // A node's hand-offs at the bucket size multicore uses on one node of this host.
   const auto one_node = gups::TorusShape::parse("1x1x1");
@@ -451,10 +458,11 @@ bool write_summary_json(const std::string& path, const gups::model::Machine& mac
     const auto found = machine.cost_spread.find(name);
     spreads[name] = found == machine.cost_spread.end() ? json(nullptr) : json(found->second);
   }
-  const json summary{{"machine_file", machine_file},  {"name", machine.name},
+  json summary{{"machine_file", machine_file},  {"name", machine.name},
                      {"clock_hz", machine.clock_hz},  {"costs_cycles", file.at("costs_cycles")},
                      {"cost_spread", spreads},        {"link_bandwidth_bytes_per_s", machine.link_bandwidth},
                      {"link_latency_s", machine.link_latency}, {"wall_seconds", seconds}};
+  if (file.contains("message_layer")) summary["message_layer"] = file.at("message_layer");
   std::ofstream out(path);
   out << summary.dump(2) << "\n";
   return static_cast<bool>(out);
@@ -478,6 +486,9 @@ void declare_options(CLI::App& app, Options& options) {
       ->check(CLI::Range(1u, 100u))
       ->capture_default_str();
   app.add_option("--shape", options.shape, "routed torus whose bucket size sets routing_hop")->capture_default_str();
+  app.add_flag("--message-layer", options.message_layer,
+               "write this host's message layer (LogGP: L, o_send, o_recv, g, G, each with its spread) and the call "
+               "costs derived from it, in place of the call costs timed directly (docs/models.md, 'The message layer')");
   app.add_option("--cores", options.cores, "cores per node (default: this host's)")->check(CLI::Range(1u, 1024u));
 }
 
@@ -522,6 +533,7 @@ int main(int argc, char** argv) {
     auto machine = host_machine(options, measured, command);
     machine.cost_spread = cost_spread(machine.costs, host_costs(options, at_medians(measured)));
     declare_measured(machine);
+    if (options.message_layer) give_message_layer(machine, measured.calls, measured.small_call, measured.layer);
     std::ofstream out(options.output);
     out << gups::model::to_json(machine).dump(2) << "\n";
     if (!out) {
@@ -529,6 +541,7 @@ int main(int argc, char** argv) {
       status = 2;
     } else {
       print_summary(machine);
+      if (machine.message_layer) print_message_layer(machine, measured.calls, measured.small_call);
       for (const auto& warning : machine.notes.at("warnings")) {
         fmt::print(stderr, "gups-calibrate: warning: {}\n", warning.get<std::string>());
       }

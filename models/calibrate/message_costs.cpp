@@ -80,50 +80,82 @@ Timing time_poll(MPI_Comm comm, unsigned polls, unsigned repeats) {
   return {median, summarise(samples).min_ns, summarise(samples).max_ns};
 }
 
-LinkFigures time_link(MPI_Comm comm, unsigned repeats) {
+namespace {
+
+// Half a round trip of `bytes` between ranks 0 and 1, each repeat `trips`
+// round trips long (ns; the repeats' median, least and most).
+Timing half_round_trip(MPI_Comm comm, std::size_t bytes, unsigned trips, unsigned repeats) {
   const int rank = rank_of(comm);
-  auto ping_pong_seconds = [&](std::size_t bytes, unsigned trips) {
-    std::vector<char> buffer(bytes);
-    std::vector<double> samples;
-    for (unsigned r = 0; r < std::max(1u, repeats); ++r) {
-      MPI_Barrier(comm);
-      const double start = MPI_Wtime();
-      for (unsigned t = 0; t < trips; ++t) {
-        if (rank == 0) {
-          MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_CHAR, 1, kTag, comm);
-          MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_CHAR, 1, kTag, comm, MPI_STATUS_IGNORE);
-        } else if (rank == 1) {
-          MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_CHAR, 0, kTag, comm, MPI_STATUS_IGNORE);
-          MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_CHAR, 0, kTag, comm);
-        }
+  std::vector<char> buffer(bytes);
+  const int count = static_cast<int>(bytes);
+  std::vector<double> samples;
+  for (unsigned r = 0; r < std::max(1u, repeats); ++r) {
+    MPI_Barrier(comm);
+    const double start = MPI_Wtime();
+    for (unsigned t = 0; t < trips; ++t) {
+      if (rank == 0) {
+        MPI_Send(buffer.data(), count, MPI_CHAR, 1, kTag, comm);
+        MPI_Recv(buffer.data(), count, MPI_CHAR, 1, kTag, comm, MPI_STATUS_IGNORE);
+      } else if (rank == 1) {
+        MPI_Recv(buffer.data(), count, MPI_CHAR, 0, kTag, comm, MPI_STATUS_IGNORE);
+        MPI_Send(buffer.data(), count, MPI_CHAR, 0, kTag, comm);
       }
-      samples.push_back((MPI_Wtime() - start) / trips);
     }
-    std::sort(samples.begin(), samples.end());
-    return samples[samples.size() / 2];  // seconds per round trip
-  };
-  LinkFigures figures;
-  figures.latency_s = ping_pong_seconds(8, 2000) / 2;
-  constexpr std::size_t kLarge = 4u << 20;
-  figures.bandwidth_bytes_per_s = kLarge / (ping_pong_seconds(kLarge, 10) / 2);
-  double pair[2] = {figures.latency_s, figures.bandwidth_bytes_per_s};
-  MPI_Bcast(pair, 2, MPI_DOUBLE, 0, comm);
-  return {pair[1], pair[0]};
+    samples.push_back((MPI_Wtime() - start) * 1e9 / trips / 2);
+  }
+  return summarise(samples);
 }
 
-LinearFit fit_line(const std::vector<double>& x, const std::vector<double>& y) {
-  const double n = static_cast<double>(x.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    sx += x[i];
-    sy += y[i];
-    sxx += x[i] * x[i];
-    sxy += x[i] * y[i];
+// A train of `messages` 8-byte messages sent back to back by rank 0, whose
+// last rank 1 acknowledges: rank 0's ns from the first send to the ack.
+Timing train(MPI_Comm comm, unsigned messages, unsigned repeats) {
+  const int rank = rank_of(comm);
+  std::uint64_t word = 0;
+  std::vector<double> samples;
+  for (unsigned r = 0; r < std::max(1u, repeats); ++r) {
+    MPI_Barrier(comm);
+    const double start = MPI_Wtime();
+    if (rank == 0) {
+      for (unsigned m = 0; m < messages; ++m) MPI_Send(&word, 1, MPI_UINT64_T, 1, kTag, comm);
+      MPI_Recv(&word, 1, MPI_UINT64_T, 1, kTag, comm, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      for (unsigned m = 0; m < messages; ++m) MPI_Recv(&word, 1, MPI_UINT64_T, 0, kTag, comm, MPI_STATUS_IGNORE);
+      MPI_Send(&word, 1, MPI_UINT64_T, 0, kTag, comm);
+    }
+    samples.push_back((MPI_Wtime() - start) * 1e9);
   }
-  const double denominator = n * sxx - sx * sx;
-  if (denominator == 0) return {sy / n, 0};
-  const double slope = (n * sxy - sx * sy) / denominator;
-  return {std::max(0.0, (sy - slope * sx) / n), std::max(0.0, slope)};
+  return summarise(samples);
+}
+
+// Rank 0's figures on every rank.
+Timing shared_from_rank0(MPI_Comm comm, Timing t) {
+  double values[] = {t.median_ns, t.min_ns, t.max_ns};
+  MPI_Bcast(values, 3, MPI_DOUBLE, 0, comm);
+  return {values[0], values[1], values[2]};
+}
+
+}  // namespace
+
+LinkFigures time_link(MPI_Comm comm, unsigned repeats) {
+  LinkFigures figures;
+  figures.latency_s = 1e-9 * shared_from_rank0(comm, half_round_trip(comm, 8, 2000, repeats)).median_ns;
+  constexpr std::size_t kLarge = 4u << 20;
+  const double large_ns = shared_from_rank0(comm, half_round_trip(comm, kLarge, 10, repeats)).median_ns;
+  figures.bandwidth_bytes_per_s = kLarge / (1e-9 * large_ns);
+  return figures;
+}
+
+LayerTimings time_layer(MPI_Comm comm, unsigned repeats) {
+  LayerTimings t;
+  t.half_round_trip = shared_from_rank0(comm, half_round_trip(comm, 8, 2000, repeats));
+  for (const unsigned messages : {1u, 64u, 256u, 1024u}) {
+    t.trains.emplace_back(messages, shared_from_rank0(comm, train(comm, messages, repeats)));
+  }
+  for (const std::size_t bytes : {64u << 10, 256u << 10, 1u << 20, 4u << 20}) {
+    const unsigned trips = bytes > (1u << 20) ? 10 : 50;
+    t.ping_pongs.emplace_back(static_cast<double>(bytes), shared_from_rank0(comm, half_round_trip(comm, bytes, trips, repeats)));
+  }
+  return t;
 }
 
 }  // namespace gups::calibrate

@@ -5,9 +5,11 @@
 
 #include <mpi.h>
 
+#include <utility>
 #include <vector>
 
 #include "models/calibrate/compute_costs.hpp"
+#include "models/src/loggp_fit.hpp"
 
 namespace gups::calibrate {
 
@@ -30,11 +32,17 @@ struct LinkFigures {
 };
 LinkFigures time_link(MPI_Comm comm, unsigned repeats);
 
-// A straight line through (x, y): the fixed cost of a call and its cost per update.
-struct LinearFit {
-  double intercept = 0;
-  double slope = 0;
+// What a LogGP fit needs beyond the calls' own times (ns, on every rank):
+// half a small ping-pong, trains of small messages by their length, and
+// half a long ping-pong by its bytes.
+struct LayerTimings {
+  Timing half_round_trip;
+  std::vector<std::pair<double, Timing>> trains;
+  std::vector<std::pair<double, Timing>> ping_pongs;
 };
-LinearFit fit_line(const std::vector<double>& x, const std::vector<double>& y);
+LayerTimings time_layer(MPI_Comm comm, unsigned repeats);
+
+using gups::model::fit_line;
+using gups::model::LinearFit;
 
 }  // namespace gups::calibrate

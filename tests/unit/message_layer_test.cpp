@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/src/bounds.hpp"
+#include "models/src/loggp_fit.hpp"
 #include "models/src/machine_schema.hpp"
 #include "models/src/prediction_interval.hpp"
 #include "tests/unit/machine_document.hpp"
@@ -149,6 +150,44 @@ TEST(MessageLayer, CycleCostsReadBackAsTheLayerTheyAmountTo) {
   EXPECT_NEAR(layer.o_recv * bgp.clock_hz, bgp.costs.receive_call, 1e-9);
   const auto again = derive_message_costs(layer, bgp.clock_hz, bgp.packet, bgp.costs.receive_batch_packets);
   EXPECT_NEAR(again.receive_call_batched, bgp.costs.receive_call_batched, 1e-6);
+}
+
+}  // namespace
+}  // namespace gups::model
+
+namespace gups::model {
+namespace {
+
+// Timings made from a known layer give it back: o as timed, L the ping-pong
+// less both o, g and G the slopes of the trains and the long ping-pongs.
+TEST(LogGPFit, GivesBackTheLayerSyntheticTimingsWereMadeFrom) {
+  const double o_send = 1e-6, o_recv = 2e-6, L = 3e-6, g = 0.5e-6, G = 1e-10;
+  LogGPTimings t;
+  t.send_call_s = o_send;
+  t.receive_call_s = o_recv;
+  t.half_round_trip_s = o_send + L + o_recv;
+  for (const double n : {1.0, 64.0, 256.0, 1024.0}) t.trains.emplace_back(n, 2 * L + 4 * o_send + (n - 1) * g);
+  for (const double bytes : {65536.0, 262144.0, 1048576.0}) t.ping_pongs.emplace_back(bytes, 6e-6 + bytes * G);
+  const auto layer = fit_loggp(t);
+  EXPECT_NEAR(layer.o_send, o_send, 1e-15);
+  EXPECT_NEAR(layer.o_recv, o_recv, 1e-15);
+  EXPECT_NEAR(layer.L, L, 1e-15);
+  EXPECT_NEAR(layer.g, g, 1e-12);
+  EXPECT_NEAR(layer.G, G, 1e-16);
+  EXPECT_EQ(layer.O, 0);
+  // Overheads longer than the round trip leave no latency, never a negative one.
+  t.half_round_trip_s = 2e-6;
+  EXPECT_EQ(fit_loggp(t).L, 0);
+  // The ping-pong's own small calls, where timed, are what L excludes.
+  t.small_calls_s = 0.5e-6;
+  EXPECT_NEAR(fit_loggp(t).L, 1.5e-6, 1e-15);
+}
+
+TEST(LogGPFit, ALineThroughPointsIsTheirLeastSquaresFit) {
+  const auto line = fit_line({1, 2, 3, 4}, {3, 5, 7, 9});
+  EXPECT_NEAR(line.intercept, 1, 1e-12);
+  EXPECT_NEAR(line.slope, 2, 1e-12);
+  EXPECT_NEAR(fit_line({2, 2}, {4, 6}).intercept, 5, 1e-12);  // one x: the mean, no slope
 }
 
 }  // namespace
