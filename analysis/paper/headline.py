@@ -242,6 +242,29 @@ def host_findings(rows, measured_records, cores, machine, folder=None):
     return [text + "."]
 
 
+def message_layer_lines(host):
+    """This host's message layer as gups-calibrate fitted it (LogGP), and each message size's calls as the layer
+    prices them beside the same calls timed in that run; nothing for a file without it."""
+    notes = host.get("notes", {}).get("message_layer") if isinstance(host.get("notes"), dict) else None
+    if not notes:
+        return []
+    f, spread = notes["figures"], notes["spread"]
+    units = {"L": (1e6, "us"), "o_send": (1e6, "us"), "o_recv": (1e6, "us"), "g": (1e6, "us"),
+             "G": (1e9, "ns/B"), "O": (1e9, "ns/B")}
+    figures = ", ".join(f"{name} {scale * f.get(name, 0):.3g} {unit} (+{100 * spread[name]:.1f}%)"
+                        for name, (scale, unit) in units.items())
+    lines = ["### Message layer (LogGP)", "",
+             f"Fitted by gups-calibrate ({notes['method']}); each figure at the least of the repeats, its spread to "
+             f"their medians: {figures}. A message's send and receive calls as the layer prices them "
+             "(o_send + o_recv + O x bytes) and as timed in the same run:", "",
+             "| updates a message | layer, ns | timed, ns | layer/timed |", "| ---: | ---: | ---: | ---: |"]
+    for row in notes["calls_priced"]:
+        note = "" if row["in_fit"] else " (below the kernel's sizes)"
+        lines.append(f"| {row['updates']}{note} | {row['layer_ns']:.1f} | {row['timed_ns']:.1f} | "
+                     f"{row['layer_ns'] / row['timed_ns']:.2f} |")
+    return lines + [""]
+
+
 def read_rows(folder, name):
     try:
         with open(os.path.join(folder, f"{name}.json"), encoding="utf-8") as f:
@@ -308,6 +331,7 @@ def write(out, folders, host_file, cores, step):
     lines += study.table_lines(TABLE3_COLUMNS, table3)
     lines += [""] + binds_legend(table3)
     lines += ["", "## This host", ""] + report.system_table(host) + [""] + report.rates_table(host_rows) + [""]
+    lines += message_layer_lines(host)
     lines += [f"![{os.path.basename(p)}](host/{os.path.basename(p)})" for p in plots if p.endswith(".png")]
     lines += ["", "## Commands", "", "The main job ran these (each folder's own report lists the runs inside):", ""]
     lines += [f"    {c}" for c in step.commands]

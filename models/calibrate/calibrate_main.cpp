@@ -533,7 +533,9 @@ int main(int argc, char** argv) {
     auto machine = host_machine(options, measured, command);
     machine.cost_spread = cost_spread(machine.costs, host_costs(options, at_medians(measured)));
     declare_measured(machine);
-    if (options.message_layer) give_message_layer(machine, measured.calls, measured.small_call, measured.layer);
+    const auto layer = fit_host_layer(measured.calls, measured.small_call, measured.layer);
+    machine.notes["message_layer"] = message_layer_notes(layer, measured.calls, measured.small_call);
+    if (options.message_layer) give_message_layer(machine, layer);
     std::ofstream out(options.output);
     out << gups::model::to_json(machine).dump(2) << "\n";
     if (!out) {
@@ -541,7 +543,7 @@ int main(int argc, char** argv) {
       status = 2;
     } else {
       print_summary(machine);
-      if (machine.message_layer) print_message_layer(machine, measured.calls, measured.small_call);
+      print_message_layer(machine.notes.at("message_layer"));
       for (const auto& warning : machine.notes.at("warnings")) {
         fmt::print(stderr, "gups-calibrate: warning: {}\n", warning.get<std::string>());
       }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <string>
@@ -47,14 +48,54 @@ gups::model::LogGPTimings layer_timings(const std::vector<CallCost>& calls, cons
   return t;
 }
 
-void give_message_layer(gups::model::Machine& machine, const std::vector<CallCost>& calls, const CallCost& small_call,
-                        const LayerTimings& timed) {
+HostLayerFit fit_host_layer(const std::vector<CallCost>& calls, const CallCost& small_call, const LayerTimings& timed) {
   using gups::model::fit_loggp;
-  auto least = fit_loggp(layer_timings(calls, small_call, timed, false));
-  auto typical = fit_loggp(layer_timings(calls, small_call, timed, true));
-  least.O = calls_as_loggops(calls, false).O;
-  typical.O = calls_as_loggops(calls, true).O;
-  least.processes_per_node = 1;
+  HostLayerFit fit{fit_loggp(layer_timings(calls, small_call, timed, false)),
+                   fit_loggp(layer_timings(calls, small_call, timed, true))};
+  fit.least.O = calls_as_loggops(calls, false).O;
+  fit.typical.O = calls_as_loggops(calls, true).O;
+  fit.least.processes_per_node = fit.typical.processes_per_node = 1;
+  return fit;
+}
+
+namespace {
+
+constexpr std::array<const char*, 6> kFitted{"L", "o_send", "o_recv", "g", "G", "O"};
+
+double member(const gups::model::MessageLayer& layer, const std::string& name) {
+  const auto figures = gups::model::message_layer_json(layer);
+  return figures.contains(name) ? figures.at(name).get<double>() : 0.0;
+}
+
+}  // namespace
+
+nlohmann::json message_layer_notes(const HostLayerFit& fit, const std::vector<CallCost>& calls,
+                                   const CallCost& small_call) {
+  nlohmann::json spreads = nlohmann::json::object();
+  for (const char* name : kFitted) spreads[name] = spread(member(fit.least, name), member(fit.typical, name));
+  const auto& layer = fit.least;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const CallCost* call : {&small_call}) {
+    rows.push_back({{"updates", call->updates}, {"in_fit", false}});
+  }
+  for (const auto& call : calls) rows.push_back({{"updates", call.updates}, {"in_fit", true}});
+  std::vector<const CallCost*> all{&small_call};
+  for (const auto& call : calls) all.push_back(&call);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const double bytes = kBytesPerUpdate * all[i]->updates;
+    rows[i]["layer_ns"] = 1e9 * (layer.o_send + layer.o_recv + layer.O * bytes);
+    rows[i]["timed_ns"] = all[i]->send.min_ns + all[i]->receive.min_ns;
+  }
+  return {{"method", "Netgauge's (Hoefler et al. 2007): o and O from the calls at the kernel's message sizes, L from an "
+                     "8-byte ping-pong less its calls, g from message trains, G from long ping-pongs"},
+          {"figures", gups::model::message_layer_json(layer)},
+          {"spread", spreads},
+          {"calls_priced", rows}};
+}
+
+void give_message_layer(gups::model::Machine& machine, const HostLayerFit& fit) {
+  const auto& least = fit.least;
+  const auto& typical = fit.typical;
   const std::pair<const char*, std::string> how[] = {
       {"L", "half an 8-byte ping-pong less that message's send and receive calls, each timed alone"},
       {"o_send", "MPI_Send of 64..480 updates (the kernel's message sizes) to a rank not receiving: the fixed cost "
@@ -84,31 +125,22 @@ void give_message_layer(gups::model::Machine& machine, const std::vector<CallCos
   gups::model::apply_message_layer(machine);
 }
 
-void print_message_layer(const gups::model::Machine& machine, const std::vector<CallCost>& calls,
-                         const CallCost& small_call) {
-  const auto& layer = *machine.message_layer;
-  const auto spread_of = [&machine](const char* name) {
-    const auto found = machine.sources.find(std::string("message_layer.") + name);
-    if (found == machine.sources.end() || !found->second.declared.contains("spread")) return std::string("-");
-    return fmt::format("{:.1f}%", 100 * found->second.declared.at("spread").get<double>());
+void print_message_layer(const nlohmann::json& notes) {
+  const auto& f = notes.at("figures");
+  const auto& spreads = notes.at("spread");
+  const auto figure = [&](const char* name, double scale, const char* unit) {
+    const double value = f.contains(name) ? f.at(name).get<double>() : 0.0;
+    return fmt::format("{} {:.3g} {} ({:.1f}%)", name, scale * value, unit, 100 * spreads.at(name).get<double>());
   };
-  fmt::print("  message layer (LogGP, least of the repeats; spread to the medians):\n");
-  fmt::print("    L {:.3g} us ({}), o_send {:.3g} us ({}), o_recv {:.3g} us ({}), g {:.3g} us ({}), G {:.3g} ns/B ({}), "
-             "O {:.3g} ns/B ({})\n",
-             1e6 * layer.L, spread_of("L"), 1e6 * layer.o_send, spread_of("o_send"), 1e6 * layer.o_recv,
-             spread_of("o_recv"), 1e6 * layer.g, spread_of("g"), 1e9 * layer.G, spread_of("G"), 1e9 * layer.O,
-             spread_of("O"));
+  fmt::print("  message layer (LogGP, least of the repeats; spread to the medians):\n    {}, {}, {}, {}, {}, {}\n",
+             figure("L", 1e6, "us"), figure("o_send", 1e6, "us"), figure("o_recv", 1e6, "us"), figure("g", 1e6, "us"),
+             figure("G", 1e9, "ns/B"), figure("O", 1e9, "ns/B"));
   fmt::print("  a message's send and receive calls, ns: as the layer prices them (o_send + o_recv + O x bytes) and timed\n");
   fmt::print("  {:>9} {:>9} {:>9}\n", "updates", "layer", "timed");
-  const auto priced = [&layer](double updates) {
-    return 1e9 * (layer.o_send + layer.o_recv + layer.O * kBytesPerUpdate * updates);
-  };
-  for (const auto* call : {&small_call}) {
-    fmt::print("  {:>9} {:>9.1f} {:>9.1f}  (one word: below the kernel's sizes, outside the fit)\n", call->updates,
-               priced(call->updates), call->send.min_ns + call->receive.min_ns);
-  }
-  for (const auto& call : calls) {
-    fmt::print("  {:>9} {:>9.1f} {:>9.1f}\n", call.updates, priced(call.updates), call.send.min_ns + call.receive.min_ns);
+  for (const auto& row : notes.at("calls_priced")) {
+    fmt::print("  {:>9} {:>9.1f} {:>9.1f}{}\n", row.at("updates").get<unsigned>(), row.at("layer_ns").get<double>(),
+               row.at("timed_ns").get<double>(),
+               row.at("in_fit").get<bool>() ? "" : "  (one word: below the kernel's sizes, outside the fit)");
   }
 }
 

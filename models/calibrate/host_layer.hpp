@@ -21,16 +21,25 @@ CallsAsLogGOPS calls_as_loggops(const std::vector<CallCost>& calls, bool typical
 gups::model::LogGPTimings layer_timings(const std::vector<CallCost>& calls, const CallCost& small_call,
                                         const LayerTimings& timed, bool typical);
 
+// The layer fitted at the least timings and at their medians.
+struct HostLayerFit {
+  gups::model::MessageLayer least, typical;
+};
+HostLayerFit fit_host_layer(const std::vector<CallCost>& calls, const CallCost& small_call, const LayerTimings& timed);
+
+// For the file's notes (every calibration): the layer, each figure's spread,
+// and each message size's send and receive as the layer prices them
+// (o_send + o_recv + O x bytes) beside the same calls timed directly, an
+// 8-byte message's first (below the kernel's sizes, outside the fit).
+nlohmann::json message_layer_notes(const HostLayerFit& fit, const std::vector<CallCost>& calls,
+                                   const CallCost& small_call);
+
 // Gives the machine the layer fitted at the least timings, each figure a
 // measured input whose spread is the fit at the medians over it; the call
 // costs it derives replace the timed ones (and their sources and spreads).
-void give_message_layer(gups::model::Machine& machine, const std::vector<CallCost>& calls, const CallCost& small_call,
-                        const LayerTimings& timed);
+void give_message_layer(gups::model::Machine& machine, const HostLayerFit& fit);
 
-// The layer's figures, and each message size's send and receive as the
-// layer prices them (o_send + o_recv + O x bytes) beside the same calls
-// timed directly; an 8-byte message's calls (`small_call`) beside them.
-void print_message_layer(const gups::model::Machine& machine, const std::vector<CallCost>& calls,
-                         const CallCost& small_call);
+// The notes above, as a person reads them.
+void print_message_layer(const nlohmann::json& notes);
 
 }  // namespace gups::calibrate
