@@ -138,10 +138,10 @@ Measured measure(const Options& options, MPI_Comm comm, int rank) {
   m.routed_pair = mean_over_ranks(comm, time_routing_loop(comm, options.log2_table, options.repeats));
   if (rank == 0) std::cerr << "gups-calibrate: MPI send and receive calls, link ...\n";
   m.calls = time_calls(comm, options.message_sizes, 64, 3 * options.repeats);
-  m.link = time_link(comm, options.repeats);
-  if (rank == 0) std::cerr << "gups-calibrate: message layer (ping-pongs, trains) ...\n";
   m.small_call = time_calls(comm, {1}, 64, 3 * options.repeats).front();
+  if (rank == 0) std::cerr << "gups-calibrate: message layer and link (ping-pongs, trains) ...\n";
   m.layer = time_layer(comm, options.repeats);
+  m.link = link_figures(m.layer);
   m.poll = time_poll(comm, 100'000, options.repeats);
   // A node's hand-offs at the bucket size multicore uses on one node of this host.
   const auto one_node = gups::TorusShape::parse("1x1x1");
@@ -193,7 +193,7 @@ std::map<std::string, double> cost_spread(const gups::model::CycleCosts& least,
   for (const auto& name : gups::model::cost_names()) {
     const double low = gups::model::cost_named(least, name), high = gups::model::cost_named(typical, name);
     // Every timed cost has one (0 where the medians are no higher), so that each is a measured input.
-    spread[name] = low > 0 && high > low ? std::round(1e4 * (high / low - 1)) / 1e4 : 0.0;
+    spread[name] = relative_spread(low, high);
   }
   return spread;
 }

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cmath>
-#include <iterator>
 #include <string>
 
 #include "models/src/message_layer.hpp"
@@ -15,11 +13,6 @@ namespace {
 constexpr double kBytesPerUpdate = 8;
 
 double at(const Timing& t, bool typical) { return 1e-9 * (typical ? t.median_ns : t.min_ns); }
-
-// How far the fit at the medians lies above the one at the least times (0 where it is no higher).
-double spread(double least, double typical) {
-  return least > 0 && typical > least ? std::round(1e4 * (typical / least - 1)) / 1e4 : 0.0;
-}
 
 }  // namespace
 
@@ -62,9 +55,8 @@ namespace {
 
 constexpr std::array<const char*, 6> kFitted{"L", "o_send", "o_recv", "g", "G", "O"};
 
-double member(const gups::model::MessageLayer& layer, const std::string& name) {
-  const auto figures = gups::model::message_layer_json(layer);
-  return figures.contains(name) ? figures.at(name).get<double>() : 0.0;
+double figure_spread(const HostLayerFit& fit, const char* name) {
+  return relative_spread(gups::model::layer_figure(fit.least, name), gups::model::layer_figure(fit.typical, name));
 }
 
 }  // namespace
@@ -72,20 +64,17 @@ double member(const gups::model::MessageLayer& layer, const std::string& name) {
 nlohmann::json message_layer_notes(const HostLayerFit& fit, const std::vector<CallCost>& calls,
                                    const CallCost& small_call) {
   nlohmann::json spreads = nlohmann::json::object();
-  for (const char* name : kFitted) spreads[name] = spread(member(fit.least, name), member(fit.typical, name));
+  for (const char* name : kFitted) spreads[name] = figure_spread(fit, name);
   const auto& layer = fit.least;
   nlohmann::json rows = nlohmann::json::array();
-  for (const CallCost* call : {&small_call}) {
-    rows.push_back({{"updates", call->updates}, {"in_fit", false}});
-  }
-  for (const auto& call : calls) rows.push_back({{"updates", call.updates}, {"in_fit", true}});
-  std::vector<const CallCost*> all{&small_call};
-  for (const auto& call : calls) all.push_back(&call);
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    const double bytes = kBytesPerUpdate * all[i]->updates;
-    rows[i]["layer_ns"] = 1e9 * (layer.o_send + layer.o_recv + layer.O * bytes);
-    rows[i]["timed_ns"] = all[i]->send.min_ns + all[i]->receive.min_ns;
-  }
+  const auto priced = [&](const CallCost& call, bool in_fit) {
+    rows.push_back({{"updates", call.updates},
+                    {"in_fit", in_fit},
+                    {"layer_ns", 1e9 * (layer.o_send + layer.o_recv + layer.O * kBytesPerUpdate * call.updates)},
+                    {"timed_ns", call.send.min_ns + call.receive.min_ns}});
+  };
+  priced(small_call, false);
+  for (const auto& call : calls) priced(call, true);
   return {{"method", "Netgauge's (Hoefler et al. 2007): o and O from the calls at the kernel's message sizes, L from an "
                      "8-byte ping-pong less its calls, g from message trains, G from long ping-pongs"},
           {"figures", gups::model::message_layer_json(layer)},
@@ -94,8 +83,6 @@ nlohmann::json message_layer_notes(const HostLayerFit& fit, const std::vector<Ca
 }
 
 void give_message_layer(gups::model::Machine& machine, const HostLayerFit& fit) {
-  const auto& least = fit.least;
-  const auto& typical = fit.typical;
   const std::pair<const char*, std::string> how[] = {
       {"L", "half an 8-byte ping-pong less that message's send and receive calls, each timed alone"},
       {"o_send", "MPI_Send of 64..480 updates (the kernel's message sizes) to a rank not receiving: the fixed cost "
@@ -105,23 +92,19 @@ void give_message_layer(gups::model::Machine& machine, const HostLayerFit& fit) 
             "further message (the slope)"},
       {"G", "ping-pongs of 64 KiB to 4 MiB: seconds per further byte of half a round trip (the slope)"},
       {"O", "the same fits' costs per byte, send's and receive's together"}};
-  const std::pair<double, double> values[] = {{least.L, typical.L},       {least.o_send, typical.o_send},
-                                              {least.o_recv, typical.o_recv}, {least.g, typical.g},
-                                              {least.G, typical.G},       {least.O, typical.O}};
-  for (std::size_t i = 0; i < std::size(how); ++i) {
-    const std::string field = std::string("message_layer.") + how[i].first;
+  for (const auto& [name, words] : how) {
     const auto text = fmt::format("timed (Netgauge's method, Hoefler et al. 2007): {}; the fit at the least of the "
                                   "repeats, its spread the fit at their medians",
-                                  how[i].second);
-    machine.sources[field] = {
-        text, {{"kind", "measured"}, {"source", text}, {"spread", spread(values[i].first, values[i].second)}}};
+                                  words);
+    machine.sources[std::string("message_layer.") + name] = {
+        text, {{"kind", "measured"}, {"source", text}, {"spread", figure_spread(fit, name)}}};
   }
   machine.sources["message_layer"] = std::string("this host's MPI, one process a node (2 ranks over shared memory)");
   for (const char* cost : {"send_call", "receive_call", "receive_call_batched", "routing_hop"}) {
     machine.sources.erase(std::string("costs_cycles.") + cost);
     machine.cost_spread.erase(cost);
   }
-  machine.message_layer = least;
+  machine.message_layer = fit.least;
   gups::model::apply_message_layer(machine);
 }
 

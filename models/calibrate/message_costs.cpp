@@ -136,13 +136,9 @@ Timing shared_from_rank0(MPI_Comm comm, Timing t) {
 
 }  // namespace
 
-LinkFigures time_link(MPI_Comm comm, unsigned repeats) {
-  LinkFigures figures;
-  figures.latency_s = 1e-9 * shared_from_rank0(comm, half_round_trip(comm, 8, 2000, repeats)).median_ns;
-  constexpr std::size_t kLarge = 4u << 20;
-  const double large_ns = shared_from_rank0(comm, half_round_trip(comm, kLarge, 10, repeats)).median_ns;
-  figures.bandwidth_bytes_per_s = kLarge / (1e-9 * large_ns);
-  return figures;
+LinkFigures link_figures(const LayerTimings& timed) {
+  const auto& [largest_bytes, largest] = timed.ping_pongs.back();
+  return {largest_bytes / (1e-9 * largest.median_ns), 1e-9 * timed.half_round_trip.median_ns};
 }
 
 LayerTimings time_layer(MPI_Comm comm, unsigned repeats) {

@@ -26,11 +26,6 @@ std::vector<CallCost> time_calls(MPI_Comm comm, const std::vector<unsigned>& siz
 // MPI_Test of a receive that has not arrived: the cost of one poll.
 Timing time_poll(MPI_Comm comm, unsigned polls, unsigned repeats);
 
-struct LinkFigures {
-  double bandwidth_bytes_per_s = 0;  // one way, from large ping-pongs
-  double latency_s = 0;              // half a small ping-pong
-};
-LinkFigures time_link(MPI_Comm comm, unsigned repeats);
 
 // What a LogGP fit needs beyond the calls' own times (ns, on every rank):
 // half a small ping-pong, trains of small messages by their length, and
@@ -41,6 +36,13 @@ struct LayerTimings {
   std::vector<std::pair<double, Timing>> ping_pongs;
 };
 LayerTimings time_layer(MPI_Comm comm, unsigned repeats);
+
+// The link as the same ping-pongs give it, at their medians.
+struct LinkFigures {
+  double bandwidth_bytes_per_s = 0;  // one way: the longest ping-pong (4 MiB)
+  double latency_s = 0;              // half a small (8-byte) ping-pong
+};
+LinkFigures link_figures(const LayerTimings& timed);
 
 using gups::model::fit_line;
 using gups::model::LinearFit;

@@ -246,7 +246,7 @@ void routed_bound(const Machine& machine, const ModelOptions& options, Predictio
   p.owner_cycles = machine.owner_lookup_cycles(options.owner, p.nodes);
   double hop = c.routing_hop;
   double packets_per_hop = 0;
-  if (c.routing_hop_from_calls) {
+  if (machine.message_layer) {
     // A message layer prices the calls: each hop pays its share of a bucket's
     // send and receive besides its own work, and its packets pass the unit.
     message_call_cycles(machine, p);

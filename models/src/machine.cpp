@@ -98,15 +98,6 @@ void read_core_overhead(ObjectReader& costs, Machine& machine) {
   }
 }
 
-// A cost the file's message layer derives: the file may not give it too.
-void refuse_derived_cost(ObjectReader& section, const std::string& key, const std::string& field) {
-  section.skip(key);
-  if (section.has(key)) {
-    ObjectReader::fail(field, "is derived from message_layer, which the file gives: give the layer or the cycle "
-                              "costs, not both (docs/models.md, 'The message layer')");
-  }
-}
-
 // Each cost of the schema: the file's, else its default (named in machine.defaulted);
 // those the file's message layer derives are set from it (apply_message_layer).
 void read_costs(ObjectReader& top, Machine& machine, Problems& problems) {
@@ -119,7 +110,7 @@ void read_costs(ObjectReader& top, Machine& machine, Problems& problems) {
     const auto key = name.substr(std::string("costs_cycles.").size());
     problems.check([&] {
       if (machine.message_layer && derived_from_message_layer(name)) {
-        refuse_derived_cost(costs, key, name);
+        refuse_derived_from_layer(costs, key, name);
       } else if (!costs.has(key)) {
         costs.skip(key);
         const double value = *field.fallback(machine);
@@ -604,13 +595,11 @@ double Machine::update_cycles(bool streamed, unsigned updating_cores) const noex
 }
 
 double Machine::send_call_cycles() const noexcept {
-  return node.messaging_unit && !message_layer ? node.messaging_unit->descriptor_cycles : costs.send_call;
+  return node.messaging_unit ? node.messaging_unit->descriptor_cycles : costs.send_call;
 }
 
-// With a message layer a packet costs what the layer says of its call, with
-// or without a messaging unit: a call of one packet, or its share of a batch.
 double Machine::packet_receive_cycles(bool batched) const noexcept {
-  if (node.messaging_unit && !message_layer) return node.messaging_unit->packet_receive_cycles;
+  if (node.messaging_unit) return node.messaging_unit->packet_receive_cycles;
   return batched ? costs.receive_call_batched : costs.receive_call;
 }
 

@@ -36,9 +36,6 @@ struct CycleCosts {
   double receive_call_batched = 0;  // per packet when receive_batch_packets come in one call
   unsigned receive_batch_packets = 1;
   double routing_hop = 0;           // single core: ts + tr + top of one software hop, per update
-  // A file with a message layer gives no routing_hop: a hop then costs
-  // routing_hop_without_calls plus its calls spread over the bucket.
-  bool routing_hop_from_calls = false;
   double message_overhead = 0;      // direct: top, per update sent and received
   // routing_hop less its send and receive calls: what a simulated routed
   // core pays per hop besides the calls it makes. A machine file without it
@@ -102,7 +99,9 @@ struct Machine {
   CycleCosts costs;
   // The message layer in LogGP terms (the file's `message_layer`), from which
   // the calls in `costs` and the messaging unit's core costs are derived;
-  // absent where the file gives those costs in cycles (bgp, bgl).
+  // absent where the file gives those costs in cycles (bgp, bgl). With it
+  // the file gives no routing_hop: a hop costs routing_hop_without_calls plus
+  // its calls spread over the bucket.
   std::optional<MessageLayer> message_layer;
   // Hardware threads, a messaging unit, updates near memory (the file's
   // `node` section; absent: one thread a core, everything on the cores).

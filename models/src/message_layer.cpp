@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <stdexcept>
 #include <string>
 
 #include "models/src/machine.hpp"
@@ -55,7 +56,6 @@ void apply_message_layer(Machine& machine) {
   c.send_call = derived.send_call;
   c.receive_call = derived.receive_call;
   c.receive_call_batched = derived.receive_call_batched;
-  c.routing_hop_from_calls = true;
   if (auto& unit = machine.node.messaging_unit) {
     unit->descriptor_cycles = derived.send_call;
     unit->packet_receive_cycles = derived.receive_call;
@@ -106,6 +106,21 @@ nlohmann::ordered_json message_layer_json(const MessageLayer& layer) {
   }
   section["processes_per_node"] = layer.processes_per_node;
   return section;
+}
+
+double layer_figure(const MessageLayer& layer, const std::string& name) {
+  for (const auto& field : kLayerFields) {
+    if (name == field.name) return layer.*field.member;
+  }
+  throw std::invalid_argument("message_layer has no figure '" + name + "'");
+}
+
+void refuse_derived_from_layer(ObjectReader& section, const std::string& key, const std::string& field) {
+  section.skip(key);
+  if (section.has(key)) {
+    ObjectReader::fail(field, "is derived from message_layer, which the file gives: give the layer or the cycle "
+                              "costs, not both (docs/models.md, 'The message layer')");
+  }
 }
 
 bool derived_from_message_layer(const std::string& field) {

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 #include "kernel/core/packet_format.hpp"
 
 namespace gups::model {
@@ -65,6 +67,13 @@ double rendezvous_cycles(const Machine& machine, double message_bytes);
 // The file's section; throws std::invalid_argument naming the field.
 MessageLayer read_message_layer(ObjectReader& section);
 nlohmann::ordered_json message_layer_json(const MessageLayer& layer);
+
+// A figure by its name in the file (L, o_send, o_recv, g, G, O, S).
+double layer_figure(const MessageLayer& layer, const std::string& name);
+
+// For a file with a layer: `key` of `section` (spelt `field` in full) is a
+// cost the layer derives and must be absent; throws naming it if given.
+void refuse_derived_from_layer(ObjectReader& section, const std::string& key, const std::string& field);
 
 // The cost fields a layer derives (costs_cycles.* and node.messaging_unit.*,
 // as the file spells them): a file with a layer must leave them out.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "models/src/message_layer.hpp"
 #include "models/src/object_reader.hpp"
 
 namespace gups::model {
@@ -22,12 +23,8 @@ namespace {
 
 // The messaging unit's numbers the message layer derives: absent then, else required.
 double unit_cost(ObjectReader& unit, const char* key, bool from_layer, bool positive = false) {
-  unit.skip(key);
   if (!from_layer) return unit.number(key, positive);
-  if (unit.has(key)) {
-    ObjectReader::fail(std::string("node.messaging_unit.") + key,
-                       "is derived from message_layer, which the file gives: give the layer or this cost, not both");
-  }
+  refuse_derived_from_layer(unit, key, std::string("node.messaging_unit.") + key);
   return 0;
 }
 
@@ -48,10 +45,10 @@ NodeHardware read_node_hardware(ObjectReader& node, bool messaging_from_layer) {
   }
   if (node.has("messaging_unit")) {
     ObjectReader unit(node.child("messaging_unit"), "node.messaging_unit");
-    const bool from_layer = messaging_from_layer;
-    hardware.messaging_unit = MessagingUnit{.descriptor_cycles = unit_cost(unit, "descriptor_cycles", from_layer),
-                                            .packet_receive_cycles = unit_cost(unit, "packet_receive_cycles", from_layer),
-                                            .packets_per_s = unit_cost(unit, "packets_per_s", from_layer, true),
+    const bool layer = messaging_from_layer;
+    hardware.messaging_unit = MessagingUnit{.descriptor_cycles = unit_cost(unit, "descriptor_cycles", layer),
+                                            .packet_receive_cycles = unit_cost(unit, "packet_receive_cycles", layer),
+                                            .packets_per_s = unit_cost(unit, "packets_per_s", layer, true),
                                             .injection_fifos = unit.count("injection_fifos"),
                                             .reception_fifos = unit.count("reception_fifos")};
     unit.reject_unknown();

@@ -74,7 +74,17 @@ TEST(MessageLayer, AFileWithALayerTakesItsCallCostsFromIt) {
   EXPECT_NEAR(machine.costs.send_call, 1e-6 * machine.clock_hz, 1e-9);
   EXPECT_NEAR(machine.costs.receive_call, 2e-6 * machine.clock_hz, 1e-9);
   EXPECT_NEAR(machine.costs.receive_call_batched, machine.costs.receive_call, 1e-9);
-  EXPECT_TRUE(machine.costs.routing_hop_from_calls);
+  // routed's hop: its own work plus its share of a bucket's calls, not a routing_hop of the file's.
+  ModelOptions routed;
+  routed.algorithm = Algorithm::routed;
+  const auto p = predict(machine, TorusShape({8, 8, 8}), routed);
+  const auto& c = machine.costs;
+  EXPECT_GT(p.send_cycles, 0);
+  EXPECT_NEAR(p.cpu_cycles_per_update,
+              c.generate + p.update_cycles + c.loop_overhead +
+                  p.expected_hops * (c.routing_hop_without_calls + p.send_cycles + p.receive_cycles) +
+                  (1 + p.expected_hops) * p.owner_cycles,
+              1e-9);
   // Written back: the layer, and none of the costs it derives.
   const auto written = nlohmann::json::parse(to_json(machine).dump());
   EXPECT_EQ(written["message_layer"], layer_json());
