@@ -96,27 +96,42 @@ std::string node_explained(const Machine& machine, const Prediction& p) {
   return text;
 }
 
-// The message layer in LogGP terms: the file's, with the call costs derived
-// from it, or what the file's cycle costs amount to.
-std::string message_layer_explained(const Machine& machine) {
-  const auto layer = message_layer_of_costs(machine);
-  const bool given = machine.message_layer.has_value();
-  std::string text = fmt::format(
-      "\nMessage layer (LogGP, one process{}): o_send {:.3g} us, o_recv {:.3g} us", given
-          ? fmt::format(" of {} a node, from the file's message_layer", layer.processes_per_node)
-          : "; read from the file's cycle costs",
-      1e6 * layer.o_send, 1e6 * layer.o_recv);
-  if (layer.O > 0) text += fmt::format(", O {:.3g} ns/byte", 1e9 * layer.O);
-  if (given) {
-    text += fmt::format(", L {:.3g} us, g {:.3g} us, G {:.3g} ns/byte", 1e6 * layer.L, 1e6 * layer.g, 1e9 * layer.G);
-    if (layer.S > 0) text += fmt::format(", rendezvous above {:.0f} bytes", layer.S);
-    text += fmt::format(".\nDerived: send_call {:.1f}, receive_call {:.1f}, receive_call_batched {:.1f} cycles "
-                        "(o x clock; docs/models.md, \"The message layer\").\n",
-                        machine.costs.send_call, machine.costs.receive_call, machine.costs.receive_call_batched);
-  } else {
-    text += " (L, g, G and S are not in them).\n";
+// One figure of the file's layer, with its kind and range where it is an
+// input (scale and unit as printed: 1e6 and "us").
+std::string layer_figure_text(const Machine& machine, const char* name, double scale, const char* unit) {
+  const std::string field = std::string("message_layer.") + name;
+  std::string text = fmt::format("{} {:.3g} {}", name, scale * layer_figure(*machine.message_layer, name), unit);
+  for (const auto& r : machine.ranges) {
+    if (r.field != field) continue;
+    text += r.ranged() ? fmt::format(" ({}, {:.3g}..{:.3g})", to_string(r.kind), scale * r.low, scale * r.high)
+                       : fmt::format(" ({})", to_string(r.kind));
   }
   return text;
+}
+
+// The message layer in LogGP terms: the file's, each figure with its kind
+// and range, and the call costs derived from it; or what the file's cycle
+// costs amount to.
+std::string message_layer_explained(const Machine& machine) {
+  if (!machine.message_layer) {
+    const auto layer = message_layer_of_costs(machine);
+    std::string text = fmt::format("\nMessage layer (LogGP, one process; read from the file's cycle costs): o_send "
+                                   "{:.3g} us, o_recv {:.3g} us",
+                                   1e6 * layer.o_send, 1e6 * layer.o_recv);
+    if (layer.O > 0) text += fmt::format(", O {:.3g} ns/byte", 1e9 * layer.O);
+    return text + " (L, g, G and S are not in them).\n";
+  }
+  const auto& layer = *machine.message_layer;
+  std::string text = fmt::format("\nMessage layer (LogGP, one process of {} a node, from the file's message_layer): ",
+                                 layer.processes_per_node);
+  text += fmt::format("{}, {}, {}, {}, {}", layer_figure_text(machine, "o_send", 1e6, "us"),
+                      layer_figure_text(machine, "o_recv", 1e6, "us"), layer_figure_text(machine, "L", 1e6, "us"),
+                      layer_figure_text(machine, "g", 1e6, "us"), layer_figure_text(machine, "G", 1e9, "ns/byte"));
+  if (layer.O > 0) text += ", " + layer_figure_text(machine, "O", 1e9, "ns/byte");
+  if (layer.S > 0) text += fmt::format(", rendezvous above {:.0f} bytes", layer.S);
+  return text + fmt::format(".\nDerived: send_call {:.1f}, receive_call {:.1f}, receive_call_batched {:.1f} cycles "
+                            "(o x clock; docs/models.md, \"The message layer\").\n",
+                            machine.costs.send_call, machine.costs.receive_call, machine.costs.receive_call_batched);
 }
 
 }  // namespace
