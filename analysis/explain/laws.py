@@ -34,6 +34,8 @@ class Law:
     # Sizes at which the law moves the mechanism from the machine file's value: the fewer, the less the
     # explanation changes (a law free to move where the mechanism does not bind fits anything there).
     departures: int = 0
+    # Why the law cannot be: it needs a cost below 0, or an efficiency below 0 or above 1 (empty: it can be).
+    unphysical: str = ""
 
     @property
     def max_error(self):
@@ -85,22 +87,40 @@ def best_constant(points, lower_bound, nominal=None):
     return min(candidates, key=lambda c: max(p.error(c) for p in points))
 
 
-def law_of(name, parameters, describe, points, value_of, nominal=None):
+def law_of(name, parameters, describe, points, value_of, nominal=None, bounds=(0.0, math.inf), raw_of=None):
     values = {p.nodes: value_of(p) for p in points}
     errors = {p.nodes: p.error(values[p.nodes]) for p in points}
-    explains = all(errors[p.nodes] <= p.tolerance * (1 + 1e-9) for p in points)
+    unphysical = why_unphysical({p.nodes: (raw_of or value_of)(p) for p in points}, bounds)
+    explains = not unphysical and all(errors[p.nodes] <= p.tolerance * (1 + 1e-9) for p in points)
     departures = sum(1 for v in values.values() if nominal is None or not math.isclose(v, nominal, rel_tol=1e-9))
-    return Law(name, parameters, describe, values, errors, explains, departures)
+    return Law(name, parameters, describe, values, errors, explains, departures, unphysical)
 
 
-def fit_laws(points, unit, lower_bound=0.0, nominal=None):
-    """Every law that can be fitted to these points (each needs more points than parameters)."""
+def why_unphysical(raw, bounds):
+    """Where a law's own values leave what the input can be: a cost below 0 (clipped, it would be another law),
+    an efficiency below 0 or above 1."""
+    low, high = bounds
+    under = {n: v for n, v in raw.items() if v < low - 1e-9 * max(1.0, abs(low))}
+    over = {n: v for n, v in raw.items() if v > high * (1 + 1e-9)}
+    if under:
+        n = min(under, key=under.get)
+        return f"unphysical: it needs {under[n]:.4g} at {n} nodes, below {low:g}"
+    if over:
+        n = max(over, key=over.get)
+        return f"unphysical: it needs {over[n]:.4g} at {n} nodes, above {high:g}"
+    return ""
+
+
+def fit_laws(points, unit, lower_bound=0.0, nominal=None, upper_bound=math.inf):
+    """Every law that can be fitted to these points (each needs more points than parameters). A law whose values
+    leave [lower_bound, upper_bound] anywhere is kept, marked unphysical, and never explains."""
+    bounds = (0.0 if lower_bound > 0 else lower_bound, upper_bound)
     points = [p for p in points if p.value is not None]
     laws = []
     if not points:
         return laws
     c = best_constant(points, lower_bound, nominal)
-    laws.append(law_of("constant", 1, f"{c:.4g} {unit} at every size", points, lambda p: c, nominal))
+    laws.append(law_of("constant", 1, f"{c:.4g} {unit} at every size", points, lambda p: c, nominal, bounds))
     if len(points) >= 3:
         for feature, x_of in FEATURES.items():
             xs = [x_of(p) for p in points]
@@ -111,7 +131,8 @@ def fit_laws(points, unit, lower_bound=0.0, nominal=None):
                 continue
             a, b = line
             laws.append(law_of(f"linear in {feature}", 2, f"{a:.4g} {b:+.4g} x {feature} {unit}", points,
-                               lambda p, a=a, b=b, x_of=x_of: max(lower_bound, a + b * x_of(p)), nominal))
+                               lambda p, a=a, b=b, x_of=x_of: max(lower_bound, a + b * x_of(p)), nominal, bounds,
+                               raw_of=lambda p, a=a, b=b, x_of=x_of: a + b * x_of(p)))
     ordered = sorted(points, key=lambda p: p.nodes)
     for split in range(2, len(ordered) - 1):
         below, above = ordered[:split], ordered[split:]
@@ -119,7 +140,7 @@ def fit_laws(points, unit, lower_bound=0.0, nominal=None):
         threshold = below[-1].nodes
         laws.append(law_of(f"step above {threshold} nodes", 3,
                            f"{c1:.4g} {unit} up to {threshold} nodes, {c2:.4g} above", points,
-                           lambda p, c1=c1, c2=c2, t=threshold: c1 if p.nodes <= t else c2, nominal))
+                           lambda p, c1=c1, c2=c2, t=threshold: c1 if p.nodes <= t else c2, nominal, bounds))
     return laws
 
 
@@ -129,7 +150,7 @@ def best_law(laws):
     explaining = [law for law in laws if law.explains]
     if explaining:
         return min(explaining, key=lambda law: (law.departures, law.parameters, law.max_error))
-    return min(laws, key=lambda law: law.max_error) if laws else None
+    return min(laws, key=lambda law: (bool(law.unphysical), law.max_error)) if laws else None
 
 
 def ranking_key(entry):

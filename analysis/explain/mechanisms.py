@@ -28,6 +28,18 @@ class Mechanism:
     levels: typing.Union[tuple, str] = ()
     # A choice among partitions (explain/partition.py), not a value: searched by trying each.
     categorical: bool = False
+    # The machine-file fields (or gups-sim option) it moves, given the machine: what a user edits to try it.
+    fields_of: typing.Optional[typing.Callable] = None
+
+    def fields(self, machine):
+        return self.fields_of(machine) if self.fields_of else []
+
+    def nominal_text(self, machine, nominal):
+        """Its value in the machine file, with the fields it moves: 'update' is every figure of an update's cost,
+        not costs_cycles.update alone."""
+        fields = self.fields(machine)
+        value = "the machine's partitions" if self.categorical else f"{nominal:.4g} {self.unit}"
+        return value + (f" ({', '.join(fields)})" if fields else "")
 
     def nominal(self, machine):
         return self.nominal_of(machine)
@@ -135,37 +147,63 @@ def _set_cost(name):
     return lambda machine, value: _costs(machine).__setitem__(name, value)
 
 
+def _cost_fields(*names):
+    return lambda machine: [f"costs_cycles.{n}" for n in names if n in _costs(machine)]
+
+
+def _network_field(name):
+    def fields(machine):
+        key = next(k for k, v in machine.items() if k != "references_of" and isinstance(v, dict) and
+                   ("link_bandwidth_bytes_per_s" in v or "link_latency_s" in v))
+        return [f"{key}.{name}"]
+    return fields
+
+
+def _hop_fields(machine):
+    return ["costs_cycles.routing_hop", "costs_cycles.routing_hop_without_calls"]
+
+
 MECHANISMS = {m.name: m for m in [
     *(Mechanism(f"top{core}", f"extra cycles per update on core {core} (Eq. 6 top{core})", "cycles", "cost",
                 lambda machine, core=core: _costs(machine)["core_overhead"][core], _set_top(core),
-                in_model=("multicore",)) for core in range(4)),
+                in_model=("multicore",), fields_of=lambda machine, core=core: [f"costs_cycles.core_overhead[{core}]"])
+      for core in range(4)),
     Mechanism("routing_hop", "cycles per software routing hop (Eq. 1)", "cycles", "cost", _cost("routing_hop"),
-              _set_routing_hop, in_model=("routed",)),
+              _set_routing_hop, in_model=("routed",), fields_of=_hop_fields),
     Mechanism("update", "cycles per table update (tu)", "cycles", "cost", _cost("update"), _set_update,
-              in_model=("routed", "multicore")),
+              in_model=("routed", "multicore"),
+              fields_of=_cost_fields("update", "update_streamed", "update_all_cores", "update_streamed_all_cores")),
     Mechanism("send_call", "cycles per send call (ts x bucket)", "cycles", "cost", _cost("send_call"),
-              _set_cost("send_call"), in_model=("multicore",)),
+              _set_cost("send_call"), in_model=("multicore",), fields_of=_cost_fields("send_call")),
     Mechanism("receive_call", "cycles per packet received (tr x bucket / packets)", "cycles", "cost",
-              _cost("receive_call_batched"), _set_receive_call, in_model=("multicore",)),
+              _cost("receive_call_batched"), _set_receive_call, in_model=("multicore",),
+              fields_of=_cost_fields("receive_call_batched", "receive_call")),
     Mechanism("link_bandwidth", "link bandwidth efficiency (a multiple of the machine file's)", "x", "factor",
-              lambda machine: 1.0, _set_bandwidth, in_model=("routed", "multicore"), direction=+1),
+              lambda machine: 1.0, _set_bandwidth, in_model=("routed", "multicore"), direction=+1,
+              fields_of=_network_field("link_bandwidth_bytes_per_s")),
     Mechanism("link_latency", "seconds per link crossed", "s", "sim",
-              lambda machine: _network_section(machine)["link_latency_s"], _set_latency),
+              lambda machine: _network_section(machine)["link_latency_s"], _set_latency,
+              fields_of=_network_field("link_latency_s")),
     # Unbounded in the machine as given: the deepest FIFO the search tries stands for it.
     Mechanism("reception_fifo", "messages a core's reception FIFO holds (with DMA injection)", "messages", "sim",
-              lambda machine: 1024, sim_option="--reception-fifo", direction=+1, integer=True),
+              lambda machine: 1024, sim_option="--reception-fifo", direction=+1, integer=True,
+              fields_of=lambda machine: ["gups-sim --reception-fifo"]),
     # The network's structure (the packet level's parameters, the partition): simulation only.
     Mechanism("channel_buffer_chunks", "32-byte chunks a router's buffer holds per virtual channel (packet level)",
-              "chunks", "sim", _packet("channel_buffer_chunks"), _set_packet("channel_buffer_chunks"), direction=+1,
+              "chunks", "sim", _packet("channel_buffer_chunks"), _set_packet("channel_buffer_chunks"),
+              fields_of=lambda machine: ["network_levels.packet.channel_buffer_chunks"], direction=+1,
               integer=True, levels=("packet",)),
     Mechanism("injection_fifos", "hardware injection FIFOs a node drains in order (packet level)", "FIFOs", "sim",
-              _packet("injection_fifos"), _set_packet("injection_fifos"), direction=+1, integer=True,
+              _packet("injection_fifos"), _set_packet("injection_fifos"),
+              fields_of=lambda machine: ["network_levels.packet.injection_fifos"], direction=+1, integer=True,
               levels=("packet",)),
     Mechanism("dynamic_channels", "adaptive virtual channels beside the escape channel (the escape's share of a "
               "link's buffers is 1 / (this + 1); packet level)", "channels", "sim", _packet("dynamic_channels"),
-              _set_packet("dynamic_channels"), direction=+1, integer=True, levels=("packet",)),
+              _set_packet("dynamic_channels"), direction=+1, integer=True, levels=("packet",),
+              fields_of=lambda machine: ["network_levels.packet.dynamic_channels"]),
     Mechanism("partition", "the partition's shape and which dimensions wrap (explain/partition.py's rules)",
-              "partition", "sim", lambda machine: 0, levels=ROUTES_ITSELF, categorical=True),
+              "partition", "sim", lambda machine: 0, levels=ROUTES_ITSELF, categorical=True,
+              fields_of=lambda machine: ["torus.partitions", "torus.mesh_below_nodes"]),
 ]}
 
 

@@ -29,13 +29,18 @@ def leading_inputs(verdicts, count=2):
     return [f.removeprefix("costs_cycles.") for f in sorted(ranked, key=lambda f: ranked[f])[:count]]
 
 
-def ranges_text(verdicts, sizes):
-    """The verdict's first words: the whole column within the ranges, or which sizes are and which are not."""
+def ranges_text(verdicts, sizes, concluding=True):
+    """The verdict's first words: the whole column within the ranges, or which sizes are and which are not. A column
+    wholly inside needs no mechanism only where the verdict concludes so (concluding); where the column departs
+    from the machine one way, or candidates were searched, the ranges are context, not the answer."""
     if not verdicts:
         return ""
     inside = [n for n in sizes if verdicts.get(n, {}).get("inside")]
     inputs = " and ".join(leading_inputs(verdicts)) or "its inputs"
     if len(inside) == len(sizes):
+        if not concluding:
+            return (f"within the ranges of {inputs} at every size (the model's interval over the machine file's "
+                    "input ranges allows the column)")
         return (f"no mechanism needed: within the ranges of {inputs} (every size inside the model's interval over "
                 "the machine file's input ranges)")
     outside = [f"{n} ({'above' if verdicts[n]['beyond'] > 0 else 'below'} by {abs(verdicts[n]['beyond']):.1%})"

@@ -17,6 +17,7 @@ import time
 from .. import results
 from .. import study_tools
 from ..run import launcher, programs
+from . import evidence
 from . import laws as explain_laws, mechanisms as explain_mechanisms, model as explain_model
 from . import partition as explain_partition
 from . import ranges as explain_ranges
@@ -60,19 +61,29 @@ def explain(args):
           f"nodes), candidates: {', '.join(m.name for m in mechanisms)}", file=sys.stderr, flush=True)
 
     ranges = explain_ranges.against_ranges(measured, base, args.tolerance)
-    if ranges and all(v["inside"] for v in ranges.values()) and len(ranges) == len(measured) and not args.search:
-        mechanisms = []  # the machine's own ranges account for the column: no candidate to search
+    simulated = Simulations(args, machine, measured, started)
+    if not args.no_simulation:
+        simulated.baselines()
+    # Whether the column departs from the machine as given at all, and which way, decides what is searched.
+    found = evidence.departures(measured, args.tolerance, {n: base[n]["gups"] for n in nodes}, simulated.nominal,
+                                simulated.spread)
+    inside = bool(ranges) and len(ranges) == len(measured) and all(v["inside"] for v in ranges.values())
+    gate = {"departures": found, "quiet": evidence.nothing_measurable(found), "side": evidence.one_sided(found),
+            "inside": inside}
+    if not args.search and (gate["quiet"] or (inside and not gate["side"])):
+        mechanisms = []  # nothing moved, or the machine's own ranges account for a two-way scatter
     entries = {}
     for mechanism in mechanisms:
         entries[mechanism.name] = by_model(args, model, machine, mechanism, measured, base, buckets)
-    simulated = Simulations(args, machine, measured, started)
     if not args.no_simulation:
         simulated.confirm(entries, mechanisms)
     for mechanism in mechanisms:
         finish(entries[mechanism.name], mechanism, base)
-    ranked = sorted(entries.values(), key=rank_key)
+    ranked = sorted(entries.values(), key=lambda e: rank_key(e, machine))
+    ties = tied(ranked, machine)
+    gate["separation"] = separation(args, model, machine, ties, measured, buckets) if len(ties) > 1 else ""
     wall = time.monotonic() - started
-    document = report_document(args, machine, measured, base, ranked, simulated, wall, ranges)
+    document = report_document(args, machine, measured, base, ranked, simulated, wall, ranges, gate)
     write_outputs(args, document)
     print(summary(document), flush=True)
     return 0
@@ -109,12 +120,15 @@ class Simulations:
             programs.binary(args.build, "gups-sim")
         self.runs, self.nominal, self.stopped_at, self.commands = 0, {}, None, []
         self.wall_by_nodes = {}
+        # The machine as given: its simulations' own spread by size (their quarters apart).
+        self.spread = {}
         # Runs whose steady state did not settle (their verdict), and the sizes whose machine as given did not.
         self.unsettled_runs, self.unsettled_nominal = 0, set()
         # Runs that failed: {"candidate", "nodes", "value", "status", "reason"} each, in the order they ran.
         self.failures = []
 
-    def confirm(self, entries, mechanisms):
+    def baselines(self):
+        """The machine as given at each size, smallest first, while the budget lasts: what the column departs from."""
         for n in self.measured:
             if n > self.args.sim_max_nodes or not self.fits(n):
                 self.stopped_at = n
@@ -123,9 +137,11 @@ class Simulations:
                       file=sys.stderr, flush=True)
                 return
             nominal = self.run(n, None, None)
-            if nominal is None:
-                continue
-            self.nominal[n] = nominal
+            if nominal is not None:
+                self.nominal[n] = nominal
+
+    def confirm(self, entries, mechanisms):
+        for n, nominal in self.nominal.items():
             for mechanism in mechanisms:
                 if mechanism.categorical:
                     self.try_partitions(entries[mechanism.name], n, nominal)
@@ -139,8 +155,11 @@ class Simulations:
         if not known:
             return True
         m, wall = max(known)
-        estimate = wall * n / m * 1.3 * (1 + 2 * len(explain_mechanisms.MECHANISMS) / 3)
-        return time.monotonic() - self.started + estimate <= self.args.wall_budget
+        searches = 2 * len(explain_mechanisms.MECHANISMS) / 3
+        estimate = wall * n / m * 1.3 * (1 + searches)
+        # The candidates' searches at the sizes already run come after every baseline: count them as spent.
+        pending = sum(w * searches for w in self.wall_by_nodes.values())
+        return time.monotonic() - self.started + pending + estimate <= self.args.wall_budget
 
     def run(self, n, mechanism, value, partition=None):
         """Steady-state GUPS of one simulation (None if it failed): the machine as given, a mechanism at a
@@ -174,6 +193,8 @@ class Simulations:
                                   "status": status, "reason": reason})
             return None
         gups, settled = document["steady_gups"], steady_settled(document)
+        if mechanism is None and not partition:
+            self.spread[n] = document.get("steady_spread") or 0.0
         if settled is False:
             self.unsettled_runs += 1
             if mechanism is None and not partition:
@@ -263,14 +284,52 @@ def failure_reason(err):
     return reason if len(reason) <= 240 else reason[:237] + "..."
 
 
-def rank_key(entry):
+def rank_key(entry, machine=None):
     """The laws' ranking, with every candidate whose evidence rests on a failed simulation after those whose
-    evidence is whole: a failed run is missing evidence, not evidence."""
-    return (1 if entry.get("failed") else 0, *explain_laws.ranking_key(entry))
+    evidence is whole (a failed run is missing evidence, not evidence), and one its own simulation refutes after
+    those it does not; among those that explain the column, the tie rule (evidence.TIE_RULE)."""
+    key = explain_laws.ranking_key(entry)
+    if key[0] == 0 and machine is not None:
+        key = (0, *evidence.tie_key(entry, machine))
+    return (1 if entry.get("failed") else 0, 1 if entry.get("refuted") else 0, *key)
 
 
 def explains(entry):
-    return not entry.get("failed") and explain_laws.ranking_key(entry)[0] == 0
+    return not entry.get("failed") and not entry.get("refuted") and explain_laws.ranking_key(entry)[0] == 0
+
+
+def tied(ranked, machine):
+    """The candidates that explain the column equally well (as few sizes moved, as simple a law), ranked by the
+    stated rule (evidence.TIE_RULE): the first is the verdict's."""
+    explaining = [e for e in ranked if explains(e)]
+    if not explaining:
+        return []
+    first = min(explaining, key=lambda e: evidence.tie_key(e, machine))
+    same = [e for e in explaining if evidence.tie_key(e, machine)[:2] == evidence.tie_key(first, machine)[:2]]
+    return sorted(same, key=lambda e: evidence.tie_key(e, machine))
+
+
+OTHER_ALGORITHM = {"multicore": "routed", "routed": "multicore"}
+
+
+def separation(args, model, machine, ties, measured, buckets):
+    """What would tell tied candidates apart: each at its law's value at the largest size, the other algorithm's
+    GUPS in the model."""
+    other = OTHER_ALGORITHM.get(args.algorithm_model)
+    largest = max(measured)
+    gups = {}
+    for entry in ties:
+        value = entry["law"].values.get(largest)
+        if other is None or value is None or entry["mechanism"].setter is None:
+            gups[entry["mechanism"].name] = None
+            continue
+        try:
+            rows = explain_model.model_rows(model, entry["mechanism"].applied(machine, value), other, [largest],
+                                            buckets if other == "multicore" else "sizing", args.owner)
+            gups[entry["mechanism"].name] = rows[largest]["gups"]
+        except explain_model.ModelError:
+            gups[entry["mechanism"].name] = None
+    return evidence.separation_text(ties, gups, other, largest, args.tolerance)
 
 
 def simulated(command, json_path):
@@ -389,6 +448,16 @@ def finish(entry, mechanism, base):
                                           mechanism.direction > 0, *domain(mechanism, point["simulated"]))
             if needed.reached:
                 value, low, high, source = sim_value, needed.low, needed.high, "simulation"
+        elif model.reached and len(point["simulated"]) > 1:
+            # The simulation tried values and none gave the point: the model's value stands only where the
+            # simulations, read through the model's shape, still reach the point.
+            gups_at = through_simulations(point["simulated"], response, mechanism)
+            needed = explain_model.invert(gups_at, point["measured"], point["tolerance"], entry["nominal"],
+                                          mechanism.direction > 0, *domain(mechanism, point["simulated"]))
+            if needed.reached:
+                value, low, high, source = needed.value, needed.low, needed.high, "model, through its simulations"
+            else:
+                point["refuted_by_simulation"] = True
         elif model.reached:
             value, low, high, source = model.value, model.low, model.high, "model"
             if point.get("failed"):
@@ -399,9 +468,30 @@ def finish(entry, mechanism, base):
             continue
         laws_points.append(explain_laws.Point(n, point["measured"], point["tolerance"], value, low, high,
                                               base[n]["expected_hops"], base[n]["bucket_size"], gups_at))
+    # An efficiency cannot pass 1: links do not deliver more than the machine file's bandwidth.
     laws = explain_laws.fit_laws(laws_points, mechanism.unit, 1e-9 if mechanism.kind == "factor" else 0.0,
-                                 entry["nominal"])
+                                 entry["nominal"], 1.0 if mechanism.kind == "factor" else math.inf)
     entry.update(laws=laws, law=explain_laws.best_law(laws), unreached=len(entry["points"]) - len(laws_points))
+    entry["refuted"] = evidence.refutations(entry)
+
+
+def through_simulations(tried, response, mechanism):
+    """GUPS at any value from a size's simulations: straight lines between the values tried, and beyond them the
+    model's response scaled to pass through the nearest try (by a ratio), so that a law is judged by what the
+    simulation gave, not by what the model alone would."""
+    ordered = sorted(tried)
+    inside = interpolation(ordered)
+    def ratio(v, g):
+        modelled = response.gups(v)
+        return g / modelled if modelled > 0 else 1.0
+    low_ratio, high_ratio = ratio(*ordered[0]), ratio(*ordered[-1])
+    def gups_at(v):
+        if v < ordered[0][0]:
+            return response.gups(v) * low_ratio
+        if v > ordered[-1][0]:
+            return response.gups(v) * high_ratio
+        return inside(v)
+    return gups_at
 
 
 def simulated_value(point):
@@ -439,7 +529,9 @@ def domain(mechanism, tried):
 # ---- what it says -----------------------------------------------------------------------------------------
 
 def growth(entry):
-    return law_text(entry) + failed_text(entry.get("failed", []))
+    refuted = entry.get("refuted")
+    return (law_text(entry) + (f"; {evidence.refutation_text(entry['mechanism'].name, refuted)}" if refuted else "")
+            + failed_text(entry.get("failed", [])))
 
 
 def failed_text(failed):
@@ -458,6 +550,8 @@ def law_text(entry):
     if law.explains and not unreached:
         return f"{law.name}: {law.describe} (gives every point within its tolerance)"
     verdict = f"largest error {100 * law.max_error:.1f}%" + (f", {unreached} sizes out of reach" if unreached else "")
+    if law.unphysical:
+        verdict += f"; {law.unphysical}"
     return f"{law.name}: {law.describe} ({verdict}); {the_machines_value(entry)}"
 
 
@@ -505,30 +599,34 @@ def binding_moves(entry):
         f"from core {b} to core {a} at {n} nodes" for n, b, a in changed)
 
 
-def report_document(args, machine, measured, base, ranked, simulated, wall, ranges=None):
-    explaining = [e for e in ranked if explains(e)]
-    first = explaining[0] if explaining else None
-    equivalent = [e["mechanism"].name for e in explaining[1:]
-                  if first and (e["law"].departures, e["law"].parameters) ==
-                  (first["law"].departures, first["law"].parameters)]
+def report_document(args, machine, measured, base, ranked, simulated, wall, ranges=None, gate=None):
+    gate = gate or {}
+    ties = tied(ranked, machine)
+    first = ties[0] if ties and not gate.get("quiet") else None
+    equivalent = [e["mechanism"].name for e in ties[1:]] if first else []
     mechanisms = []
     for rank, entry in enumerate(ranked, start=1):
         m = entry["mechanism"]
         mechanisms.append({
             "rank": rank, "mechanism": m.name, "meaning": m.meaning, "unit": m.unit, "nominal": entry["nominal"],
-            "nominal_text": "the machine's partitions" if m.categorical else f"{entry['nominal']:.4g} {m.unit}",
+            "nominal_text": m.nominal_text(machine, entry["nominal"]), "fields": m.fields(machine),
+            "refuted": [{"nodes": n, "value": v, "simulated_gups": g, "measured": g0}
+                        for n, v, g, g0 in entry.get("refuted", [])],
+            "unphysical": entry["law"].unphysical if entry["law"] else "",
             "in_model": args.algorithm_model in m.in_model, "explains": explains(entry),
             "growth": growth(entry), "failed_simulations": entry.get("failed", []),
             "law": None if entry["law"] is None else law_json(entry["law"]),
             "laws": [law_json(law) for law in entry["laws"]],
             "points": [point_json(p) for p in entry["points"].values()]})
-    if not ranked:
+    if gate.get("quiet"):
+        verdict = evidence.nothing_measurable_text(gate["departures"])
+    elif not ranked:
         verdict = "no candidate searched (--search searches them all the same)"
     elif first:
         verdict = f"{first['mechanism'].name} explains the column: {growth(first)}" + binding_moves(first)
         if equivalent:
             verdict += (f"; so do {', '.join(equivalent)}, moving the machine at as few sizes with as simple a law "
-                        "(the column cannot tell them apart)")
+                        f"({evidence.TIE_RULE}; {gate.get('separation') or 'the column cannot tell them apart'})")
     else:
         best = ranked[0] if ranked else None
         verdict = "no candidate explains the column" + (
@@ -542,9 +640,13 @@ def report_document(args, machine, measured, base, ranked, simulated, wall, rang
                    f"({', '.join(map(str, simulated_sizes)) or 'none'}; {', '.join(map(str, rest))} by the model "
                    f"alone, which may change the verdict): " + verdict)
     # Before anything searched: whether the machine's own input ranges already allow the column.
-    within = explain_ranges.ranges_text(ranges or {}, list(measured))
-    if within:
+    within = explain_ranges.ranges_text(ranges or {}, list(measured), concluding=not ranked and not gate.get("quiet")
+                                        and not gate.get("side"))
+    if within and not gate.get("quiet"):
         verdict = within + "; " + verdict
+    # A departure all one way is named before anything is concluded of it.
+    if gate.get("side") and not gate.get("quiet"):
+        verdict = evidence.offset_text(gate["departures"]) + "; " + verdict
     # Failed simulations come first of all: what they would have shown is missing from everything after.
     if simulated.failures:
         verdict = failures_text(simulated.failures, simulated.runs) + ": " + verdict
@@ -566,6 +668,8 @@ def report_document(args, machine, measured, base, ranked, simulated, wall, rang
                       "simulated_settled": None if n not in simulated.nominal else n not in simulated.unsettled_nominal}
                      for n, p in measured.items()],
         "verdict": verdict, "explained_by": [first["mechanism"].name] + equivalent if first else [],
+        "tie_rule": evidence.TIE_RULE if equivalent else None, "separation": gate.get("separation") or None,
+        "nothing_measurable": bool(gate.get("quiet")), "one_sided": gate.get("side"),
         "baseline_disagreements": baseline,
         "mechanisms": mechanisms,
         "simulation": {"runs": simulated.runs, "not_settled_runs": simulated.unsettled_runs,

@@ -1,0 +1,129 @@
+"""What a verdict may say: the refutation rule, the unphysical law, the offset line, the tie rule, the noise."""
+import math
+
+import pytest
+
+from analysis.explain import evidence, laws as explain_laws, mechanisms as explain_mechanisms
+from analysis.explain import verdict as explain_verdict
+from analysis.explain.measured import MeasuredPoint
+
+
+def measured(**gups):
+    return {int(n[1:]): MeasuredPoint(int(n[1:]), g, 0.0, 0.0) for n, g in gups.items()}
+
+
+def test_a_column_within_its_tolerance_of_the_machine_is_nothing_measurable():
+    found = evidence.departures(measured(n64=0.381, n128=0.7535), 0.01, {64: 0.3807, 128: 0.757}, {})
+    assert evidence.nothing_measurable(found) and evidence.one_sided(found) is None
+    assert evidence.nothing_measurable_text(found).startswith(
+        "nothing measurable: the column is the machine's within the noise (every point within its tolerance of "
+        "the machine as given, model: 64, 128 nodes; the largest departure -0.5% at 128 nodes")
+    # The simulation, where it ran, is the reference, and its own spread widens the tolerance.
+    wide = evidence.departures(measured(n64=0.37), 0.01, {64: 0.3807}, {64: 0.3807}, {64: 0.05})
+    assert wide[64].source == "simulation" and evidence.nothing_measurable(wide)
+    assert not evidence.nothing_measurable(evidence.departures(measured(n64=0.37), 0.01, {64: 0.3807}, {}))
+
+
+def test_points_all_one_way_beyond_tolerance_are_named_as_an_offset():
+    every = evidence.departures(measured(n64=0.366, n128=0.729, n256=1.44), 0.01, {64: 0.38, 128: 0.76, 256: 1.5}, {})
+    assert evidence.one_sided(every) == "below"
+    assert evidence.offset_text(every) == ("a systematic offset: every point below the machine as given by 3.7% to "
+                                           "4.1%, each beyond its tolerance")
+    # Two of three beyond, both above, the third within: one-sided, not every point.
+    some = evidence.departures(measured(n64=0.38, n128=0.79, n256=1.56), 0.01, {64: 0.38, 128: 0.76, 256: 1.5}, {})
+    assert evidence.one_sided(some) == "above"
+    assert evidence.offset_text(some).startswith("a one-sided departure: 2 of 3 points (128, 256) above")
+    # Both ways, or a single point: no offset.
+    assert evidence.one_sided(evidence.departures(measured(n64=0.36, n128=0.80), 0.01, {64: 0.38, 128: 0.76},
+                                                  {})) is None
+    assert evidence.one_sided(evidence.departures(measured(n64=0.36, n128=0.76), 0.01, {64: 0.38, 128: 0.76},
+                                                  {})) is None
+
+
+def line_points(values, gups_at):
+    return [explain_laws.Point(n, 1.0, 0.01, v, v * 0.99, v * 1.01, 1.0, 10.0, gups_at) for n, v in values.items()]
+
+
+def test_a_law_that_needs_an_efficiency_above_one_or_a_negative_cost_is_unphysical():
+    # Needed values on a line in log2(nodes) from 0.12 at 64 nodes to 1.29 at 1,024: past 1 at the largest.
+    values = {64: 0.12, 128: 0.41, 256: 0.71, 512: 1.0, 1024: 1.29}
+    exact = {n: v for n, v in values.items()}
+    def gups_at(v, exact=exact):
+        return 1.0 if any(abs(v - x) <= 0.01 * x for x in exact.values()) else 0.5
+    laws = explain_laws.fit_laws(line_points(values, gups_at), "x", 1e-9, 1.0, upper_bound=1.0)
+    line = next(law for law in laws if law.name == "linear in log2(nodes)")
+    assert not line.explains and line.unphysical == "unphysical: it needs 1.292 at 1024 nodes, above 1"
+    # A cost line through 0 into negative values: refused below 0, though clipped it would give the point.
+    costs = {64: 30.0, 128: 10.0, 256: -10.0, 512: -30.0}
+    assert explain_laws.why_unphysical(costs, (0.0, math.inf)) == "unphysical: it needs -30 at 512 nodes, below 0"
+    assert explain_laws.why_unphysical({64: 0.5, 128: 1.0}, (0.0, 1.0)) == ""
+
+
+def entry_with(name, law_values, tried, nominal=1.0, tolerance=0.01, measured_gups=0.3558):
+    mechanism = explain_mechanisms.MECHANISMS[name]
+    law = explain_laws.Law("constant", 1, "", law_values, {n: 0.0 for n in law_values}, True, len(law_values))
+    points = {n: {"nodes": n, "measured": measured_gups, "tolerance": tolerance, "simulated": tried.get(n, [])}
+              for n in law_values}
+    return {"mechanism": mechanism, "law": law, "nominal": nominal, "points": points, "unreached": 0}
+
+
+def test_a_law_its_own_simulation_misses_is_refuted_and_explains_nothing():
+    # The issue's case: links at 0.1217 of their bandwidth simulate to 0.2221 GUPS at 64 nodes, the point is 0.3558.
+    refuted = entry_with("link_bandwidth", {64: 0.1217, 128: 0.4}, {64: [(1.0, 0.3566), (0.1217, 0.2221)]})
+    found = evidence.refutations(refuted)
+    assert found == [(64, 0.1217, 0.2221, 0.3558)]
+    refuted["refuted"] = found
+    assert not explain_verdict.explains(refuted)
+    assert "refuted by its own simulation: at 64 nodes link_bandwidth = 0.1217 gives 0.2221 GUPS simulated " \
+           "against 0.3558 measured" in explain_verdict.growth(refuted)
+    # A simulation at the law's value that gives the point, or none near it: not refuted.
+    assert evidence.refutations(entry_with("link_bandwidth", {64: 0.1217}, {64: [(0.1217, 0.3560)]})) == []
+    assert evidence.refutations(entry_with("link_bandwidth", {64: 0.5}, {64: [(0.1217, 0.2221)]})) == []
+
+
+def test_the_simulations_not_the_model_judge_a_value_where_they_ran():
+    # The model says 0.12 gives the point; the simulations at 1 and 0.12 give 0.3566 and 0.2221: through them the
+    # point lies between, near 0.98, not at 0.12.
+    from analysis.explain import model as explain_model
+    response = explain_model.Response(64, 1.0, "factor", [], network_gups=2.9, cpu_gups=0.357)
+    curve = explain_verdict.through_simulations([(1.0, 0.3566), (0.1217, 0.2221)], response,
+                                                explain_mechanisms.MECHANISMS["link_bandwidth"])
+    assert curve(0.1217) == pytest.approx(0.2221) and curve(1.0) == pytest.approx(0.3566)
+    assert curve(0.5) == pytest.approx(0.2221 + (0.3566 - 0.2221) * (0.5 - 0.1217) / (1 - 0.1217))
+    assert curve(2.0) == pytest.approx(0.3566)  # beyond: the model's shape, through the nearest try
+
+
+def test_ties_rank_by_sizes_moved_then_parameters_then_the_move_against_the_prior_range():
+    machine = {"costs_cycles": {"core_overhead": [87.8, 95.4, 97.4, 41.5], "update": 90, "update_streamed": 90},
+               "sources": {"costs_cycles.core_overhead[3]": {"kind": "derived", "range": [20, 100]},
+                           "costs_cycles.update": {"kind": "assumed", "range": [80, 100]}}}
+    def entry(name, nominal, value, departures=5, parameters=1):
+        law = explain_laws.Law("constant", parameters, "", {64: value, 128: value}, {64: 0.0}, True, departures)
+        return {"mechanism": explain_mechanisms.MECHANISMS[name], "law": law, "nominal": nominal, "unreached": 0}
+    top3 = entry("top3", 41.5, 58.1)  # 16.6 of a 58.5-cycle half range up: 0.28
+    update = entry("update", 90.0, 106.6)  # 16.6 past the range's end of 100: 1.66
+    assert evidence.prior_move(top3, machine) == pytest.approx(16.6 / 58.5)
+    assert evidence.prior_move(update, machine) == pytest.approx(1.66)
+    ranked = explain_verdict.tied([update, top3], machine)
+    assert [e["mechanism"].name for e in ranked] == ["top3", "update"]
+    # Fewer sizes moved beats any prior range; a simpler law beats a closer move.
+    step = entry("update", 90.0, 91.0, departures=5, parameters=3)
+    assert [e["mechanism"].name for e in explain_verdict.tied([top3, step], machine)] == ["top3"]
+    fewer = entry("update", 90.0, 200.0, departures=2)
+    assert [e["mechanism"].name for e in explain_verdict.tied([top3, fewer], machine)] == ["update"]
+
+
+def test_the_measurement_that_separates_ties_is_named():
+    text = evidence.separation_text([], {"top3": 0.2282, "update": 0.2100}, "routed", 1024, 0.01)
+    assert text == ("a routed run at 1024 nodes would separate them (top3 gives 0.2282, update gives 0.21 GUPS in "
+                    "the model)")
+    assert evidence.separation_text([], {"top3": 0.2282, "update": 0.2260}, "routed", 1024, 0.01).startswith(
+        "no GUPS of this machine separates them: a per-core cycle count would")
+
+
+def test_candidates_are_named_by_the_fields_they_move():
+    machine = {"costs_cycles": {"update": 90, "update_streamed": 90, "receive_call_batched": 330,
+                                "receive_call": 600}, "torus": {"link_bandwidth_bytes_per_s": 4.25e8}}
+    update = explain_mechanisms.MECHANISMS["update"]
+    assert update.nominal_text(machine, 90) == "90 cycles (costs_cycles.update, costs_cycles.update_streamed)"
+    assert explain_mechanisms.MECHANISMS["link_bandwidth"].fields(machine) == ["torus.link_bandwidth_bytes_per_s"]
