@@ -121,7 +121,7 @@ def model_bounds(args, task, machine):
             "nodes": row["nodes"], "shape": row["shape"],
             "algorithm": args.algorithm, "model_network": row["network"], "cpu_gups": row["cpu_gups"], "bytes_per_update": row["bytes_per_update"],
             "measured_bisection_gb_per_s": measured_b / 1e9, "model_bisection_gb_per_s": model_b / 1e9,
-            "network_gups_measured_b": row["network_gups"],
+            "network_gups_measured_b": row.get("bisection_network_gups") or row["network_gups"],
             "network_gups_model_b": row["links_network_gups"],
             "command": launcher.quoted(command)}
 

@@ -401,6 +401,7 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
     }
     if (options.measured_bisection) p.links_network_gups = 4 * p.model_bisection_bytes_per_s / p.bytes_per_update * 1e-9;
     if (p.bisection_bytes_per_s > 0) p.network_gups = 4 * p.bisection_bytes_per_s / p.bytes_per_update * 1e-9;
+    p.bisection_network_gups = p.network_gups;
     if (!routes) return;
   } else {
     p.bisection_bytes_per_s = partition_bisection(machine, p.nodes);
@@ -426,7 +427,10 @@ void network_bound_of(const Machine& machine, const ModelOptions& options, Predi
   p.network_bottleneck = bound.busiest_class;
   if (bound.gups > 0) {
     p.routes_network_gups = bound.gups;
-    if (!on_torus) p.network_gups = bound.gups;
+    // The bound reported is the achievable one: on a torus the lower of 4B/b
+    // and the routes' busiest links (uneven ring ties put more on some links
+    // than the bisection's share), so no figure is above a bound it prints.
+    if (!on_torus || !p.network_gups || bound.gups < *p.network_gups) p.network_gups = bound.gups;
   }
 }
 
@@ -628,9 +632,26 @@ Prediction predict(const Machine& machine, const TorusShape& shape, const ModelO
   return p;
 }
 
-std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const ModelOptions& options,
-                                             std::uint64_t from) {
-  for (std::uint64_t nodes = std::max<std::uint64_t>(from, 1); nodes < (1ull << 40); nodes *= 2) {
+std::vector<std::uint64_t> crossover_sizes(const Machine& machine) {
+  // Powers of two below the file's smallest partition, its partitions, then
+  // powers of two past the largest (the balanced rule's shapes); a file with
+  // none: powers of two from 1. The same sizes whatever a sweep starts from,
+  // and between the first and last partition only shapes the machine has.
+  std::vector<std::uint64_t> listed;
+  if (!machine.balanced_shapes) {
+    for (const auto& [nodes, shape] : machine.torus.partitions) listed.push_back(nodes);
+  }
+  std::vector<std::uint64_t> sizes;
+  std::uint64_t next = 1;
+  for (; !listed.empty() && next < listed.front(); next *= 2) sizes.push_back(next);
+  sizes.insert(sizes.end(), listed.begin(), listed.end());
+  while (!listed.empty() && next <= listed.back()) next *= 2;
+  for (; next < (1ull << 40); next *= 2) sizes.push_back(next);
+  return sizes;
+}
+
+std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const ModelOptions& options) {
+  for (const auto nodes : crossover_sizes(machine)) {
     // The search ends where the shape rules, or the look-ahead's buckets, allow no larger torus.
     try {
       if (predict(machine, machine.shape_for(nodes), options).network_binds) return nodes;

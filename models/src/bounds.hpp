@@ -156,7 +156,11 @@ struct Prediction {
   // torus it is network_gups, on a torus it departs from 4B/b where ties
   // half-way round a ring all go one way (network_bound.hpp).
   std::optional<double> routes_network_gups;
-  std::optional<double> network_gups;   // none when no update crosses a network
+  // On a torus: the paper's 4B/b (from the bisection, measured or not).
+  std::optional<double> bisection_network_gups;
+  // The achievable bound: on a torus the lower of 4B/b and the routes'
+  // busiest links, elsewhere the routes'; none when no update crosses a network.
+  std::optional<double> network_gups;
   bool network_binds = false;
   double gups = 0;
 };
@@ -178,10 +182,11 @@ TorusShape torus_of_processes(const TorusShape& nodes, unsigned per_node);
 // The CPU bound alone (no network), for the role planner's comparisons.
 Prediction cpu_prediction(const Machine& machine, const TorusShape& shape, const ModelOptions& options);
 
-// The first node count, doubling from `from`, where the network bound is
-// below the CPU bound; none if the machine's shape rules stop first.
-std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const ModelOptions& options,
-                                             std::uint64_t from);
+// The sizes the crossover is searched over (crossover_sizes), and the first
+// of them where the network bound is below the CPU bound; none if the
+// machine's shape rules stop first. Independent of any sweep's sizes.
+std::vector<std::uint64_t> crossover_sizes(const Machine& machine);
+std::optional<std::uint64_t> crossover_nodes(const Machine& machine, const ModelOptions& options);
 
 // One-way bandwidth across the cut that halves the longest side; a ring of
 // more than two nodes is cut twice (the wrap-around link), a chain of a

@@ -195,8 +195,7 @@ int run(const Request& request) {
     series.options.algorithm = *gups::algorithm_named(algorithm);
     series.options.mapping_mode = fixed_mapping_mode(mode, series.options.algorithm, !request.mapping_mode.empty());
     for (const auto& shape : shapes) series.rows.push_back(predict(machine, shape, series.options));
-    series.crossover_searched_from = series.rows.front().nodes;
-    series.crossover = crossover_nodes(machine, series.options, series.crossover_searched_from);
+    series.crossover = crossover_nodes(machine, series.options);
     std::vector<PredictionInterval> intervals;
     for (const auto& row : series.rows) {
       intervals.push_back(prediction_interval(machine, row.shape, series.options, request.samples));

@@ -177,10 +177,12 @@ std::string explain_prediction(const Machine& machine, const Prediction& p, cons
       "(on SimGrid's routes); {:.2f} bytes per update on the wire.\n",
       p.bisection_bytes_per_s, p.software_hops, p.physical_hops_per_software_hop, p.bytes_per_update);
   if (machine.topology->is_virtual_torus) {
-    text += fmt::format("Network bound (the paper's 4B/b): {}", p.network_gups ? fmt::format("{:.4g} GUPS", *p.network_gups) : "-");
-    if (p.routes_network_gups) {
-      text += fmt::format("; on SimGrid's routes the busiest links ({}) allow {:.4g}", p.network_bottleneck,
-                          *p.routes_network_gups);
+    text += fmt::format("Network bound: {}", p.network_gups ? fmt::format("{:.4g} GUPS", *p.network_gups) : "-");
+    if (p.routes_network_gups && p.bisection_network_gups) {
+      text += fmt::format(", the lower of the paper's 4B/b ({:.4g}) and what SimGrid's routes allow, their busiest "
+                          "links ({}) {:.4g}", *p.bisection_network_gups, p.network_bottleneck, *p.routes_network_gups);
+    } else if (p.bisection_network_gups) {
+      text += " (the paper's 4B/b)";
     }
     text += "\n";
   } else if (p.network_gups) {

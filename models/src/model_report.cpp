@@ -104,6 +104,31 @@ std::string plan_line(const ModelSeries& series) {
 
 }  // namespace
 
+namespace {
+
+// Which rule made a size's shape, as the crossover line and the rows' notes say it.
+std::string shape_rule_text(const Machine& machine, std::uint64_t nodes) {
+  if (machine.shape_rule_for(nodes) == "partition") return "a listed partition";
+  return machine.torus.partitions.empty() || machine.balanced_shapes
+             ? "the balanced shape rule"
+             : "the balanced shape rule: the file lists no partition of this size";
+}
+
+// Rows whose size is no partition the file lists, above its smallest (below it, blocks of the balanced shape are
+// the files' stated rule): their shape is the balanced rule's, which the machine may not be able to build.
+std::string unlisted_sizes(const Machine& machine, const ModelSeries& series) {
+  if (machine.torus.partitions.empty() || machine.balanced_shapes || !machine.topology->is_virtual_torus) return "";
+  std::vector<std::string> unlisted;
+  for (const auto& p : series.rows) {
+    if (p.nodes > machine.torus.partitions.begin()->first && machine.shape_rule_for(p.nodes) != "partition") unlisted.push_back(fmt::format("{} ({})", p.nodes, p.shape.to_string()));
+  }
+  if (unlisted.empty()) return "";
+  return fmt::format("shapes by the balanced shape rule, not partitions the file lists (torus.partitions): {}\n",
+                     fmt::join(unlisted, ", "));
+}
+
+}  // namespace
+
 std::string format_series(const Machine& machine, const ModelSeries& series) {
   const auto& o = series.options;
   const bool multicore = model_of(o.algorithm) == AlgorithmModel::multicore;
@@ -206,7 +231,7 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     out += fmt::format("network bound at {} nodes from the measured bisection B = {:.4g} GB/s ({}, {} byte "
                        "messages): {} GUPS; from the links' B = {:.4g} GB/s it is {} GUPS ({:.1f}% of it)\n",
                        p.nodes, p.bisection_bytes_per_s / 1e9, measured.source, measured.message_bytes,
-                       gups_text(*p.network_gups), p.model_bisection_bytes_per_s / 1e9, gups_text(model_gups),
+                       gups_text(*p.bisection_network_gups), p.model_bisection_bytes_per_s / 1e9, gups_text(model_gups),
                        100.0 * p.bisection_bytes_per_s / p.model_bisection_bytes_per_s);
     const std::string modelled = p.mesh ? "mesh" : "torus";
     if (measured.network && *measured.network != modelled) {
@@ -215,13 +240,13 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
                          *measured.network, modelled);
     }
   }
+  out += unlisted_sizes(machine, series);
+  // Searched over the machine's partitions and powers of two beyond them (crossover_sizes), whatever the rows.
   if (series.crossover) {
-    out += fmt::format("network bound below the CPU bound from {} nodes ({}; doubling from {})\n",
-                       *series.crossover, machine.shape_for(*series.crossover).to_string(),
-                       series.crossover_searched_from);
+    out += fmt::format("network bound below the CPU bound from {} nodes ({}, {})\n", *series.crossover,
+                       machine.shape_for(*series.crossover).to_string(), shape_rule_text(machine, *series.crossover));
   } else {
-    out += fmt::format("the CPU bound binds at every size the shape rules allow (doubling from {})\n",
-                       series.crossover_searched_from);
+    out += "the CPU bound binds at every size the shape rules allow (the machine's partitions and powers of two)\n";
   }
   return out;
 }
@@ -234,6 +259,31 @@ nlohmann::json machine_summary(const Machine& machine) {
           {"cores_per_node", machine.cores_per_node},
           {"link_bandwidth_bytes_per_s", machine.link_bandwidth}};
 }
+
+namespace {
+
+// The row's fields that only some predictions have (a measured bisection, a node's other resources, a mapping
+// mode, the hypercube's stages).
+void add_optional_fields(const Prediction& p, nlohmann::json& row) {
+  if (p.bisection_network_gups) row["bisection_network_gups"] = *p.bisection_network_gups;
+  if (p.links_network_gups) row["links_network_gups"] = *p.links_network_gups;
+  if (p.messaging_unit_gups || p.near_memory_gups) {
+    row.update({{"cores_gups", p.cores_gups}, {"node_binds", p.node_binds}});
+    if (p.messaging_unit_gups) row["messaging_unit_gups"] = *p.messaging_unit_gups;
+    if (p.near_memory_gups) row["near_memory_gups"] = *p.near_memory_gups;
+  }
+  if (p.mapping_mode) row["mapping_mode"] = p.mapping_mode;
+  if (p.stages > 0) {
+    row.update({{"stages", p.stages}, {"stage_wait_seconds", p.stage_wait_seconds}});
+    if (p.overlapped_network_gups) row["overlapped_network_gups"] = *p.overlapped_network_gups;
+    if (p.contended_gups) {
+      row.update({{"contended_stage_wait_seconds", p.contended_stage_wait_seconds},
+                  {"contended_gups", *p.contended_gups}});
+    }
+  }
+}
+
+}  // namespace
 
 nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series) {
   const auto& o = series.options;
@@ -289,21 +339,7 @@ nlohmann::json series_to_json(const Machine& machine, const ModelSeries& series)
                     {"gups", p.gups},
                     {"reference_bound_gups", paper ? nlohmann::json(*paper) : nlohmann::json()},
                     {"reference_measured_gups", measured ? nlohmann::json(*measured) : nlohmann::json()}});
-    if (p.links_network_gups) rows.back()["links_network_gups"] = *p.links_network_gups;
-    if (p.messaging_unit_gups || p.near_memory_gups) {
-      rows.back().update({{"cores_gups", p.cores_gups}, {"node_binds", p.node_binds}});
-      if (p.messaging_unit_gups) rows.back()["messaging_unit_gups"] = *p.messaging_unit_gups;
-      if (p.near_memory_gups) rows.back()["near_memory_gups"] = *p.near_memory_gups;
-    }
-    if (p.mapping_mode) rows.back()["mapping_mode"] = p.mapping_mode;
-    if (p.stages > 0) {
-      rows.back().update({{"stages", p.stages}, {"stage_wait_seconds", p.stage_wait_seconds}});
-      if (p.overlapped_network_gups) rows.back()["overlapped_network_gups"] = *p.overlapped_network_gups;
-      if (p.contended_gups) {
-        rows.back().update({{"contended_stage_wait_seconds", p.contended_stage_wait_seconds},
-                            {"contended_gups", *p.contended_gups}});
-      }
-    }
+    add_optional_fields(p, rows.back());
   }
   return {{"algorithm", to_string(o.algorithm)},
           {"lookahead", o.lookahead},

@@ -16,7 +16,6 @@ struct ModelSeries {
   ModelOptions options;
   std::vector<Prediction> rows;
   std::optional<std::uint64_t> crossover;  // first node count where the network binds
-  std::uint64_t crossover_searched_from = 0;
 };
 
 // A GUPS figure to the decimals its size deserves.

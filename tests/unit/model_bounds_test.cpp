@@ -123,18 +123,20 @@ TEST(ModelBounds, SizingRuleAndPaperBucketSizesDifferWhereThePaperRaisedThem) {
 TEST(ModelBounds, NetworkCrossoverNear64KMulticoreAnd8KVirtualNodeDirect) {
   const auto machine = bgp_balanced();
   ModelOptions multicore;
-  EXPECT_EQ(crossover_nodes(machine, multicore, 64), 65536u);
+  EXPECT_EQ(crossover_nodes(machine, multicore), 65536u);
   ModelOptions virtual_node;
   virtual_node.algorithm = Algorithm::direct;
   virtual_node.processes_per_node = 4;
-  EXPECT_EQ(crossover_nodes(machine, virtual_node, 64), 8192u);
+  EXPECT_EQ(crossover_nodes(machine, virtual_node), 8192u);
   ModelOptions routed;
   routed.algorithm = Algorithm::routed;
-  EXPECT_GT(crossover_nodes(machine, routed, 64).value_or(UINT64_MAX), 65536u);
+  EXPECT_GT(crossover_nodes(machine, routed).value_or(UINT64_MAX), 65536u);
   // On the racks' partitions the longest side is 32 from 2,048 nodes on:
   // virtual-node direct meets the network four times sooner.
-  EXPECT_EQ(crossover_nodes(bgp(), virtual_node, 64), 2048u);
-  EXPECT_EQ(crossover_nodes(bgp(), multicore, 64), 65536u);
+  EXPECT_EQ(crossover_nodes(bgp(), virtual_node), 2048u);
+  // On the racks' partitions multi-core's network binds past the largest (72 racks, 73,728 nodes): 65,536 is no
+  // partition, so the first size searched beyond is 131,072.
+  EXPECT_EQ(crossover_nodes(bgp(), multicore), 131072u);
 }
 
 TEST(ModelBounds, BisectionCutsTheLongestSideTwiceInARing) {
