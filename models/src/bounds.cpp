@@ -10,6 +10,7 @@
 #include "kernel/core/hpcc_stream.hpp"
 #include "kernel/core/mapping_mode.hpp"
 #include "kernel/core/role_plan.hpp"
+#include "models/src/plan_cache.hpp"
 #include "models/src/host_placement.hpp"
 #include "models/src/machine_network.hpp"
 #include "models/src/network_bound.hpp"
@@ -36,7 +37,7 @@ unsigned chosen_bucket_size(const Machine& machine, const ModelOptions& options,
 
 void size_from_plan(const Machine& machine, const ModelOptions& options, const RolePlan& plan,
                     Prediction& p) {
-  const auto sizing = size_buckets(plan, p.shape, options.lookahead);
+  const auto sizing = cached_bucket_sizing(plan, p.shape, options.lookahead);
   p.buckets = sizing.total();
   p.rule_bucket_size = sizing.capacity;
   if (p.rule_bucket_size == 0) {
@@ -239,7 +240,7 @@ void message_call_cycles(const Machine& machine, Prediction& p) {
 void routed_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const auto& c = machine.costs;
   p.processes = p.nodes;
-  size_from_plan(machine, options, RolePlan(1, p.shape.dimensions()), p);
+  size_from_plan(machine, options, cached_role_plan(1, p.shape.dimensions(), PlanSpec::rule(1, p.shape.dimensions())), p);
   p.bytes_per_update = mean_wire_bytes(machine.packet, p.mean_fill) / p.mean_fill;
   // The paper's first-order model: a fixed cost per software hop. The owner
   // is found where the update is made and again on every node it reaches.
@@ -388,8 +389,26 @@ void hypercube_network_bound(const Machine& machine, Prediction& p) {
 // the virtual torus is the physical one); elsewhere the busiest link of the
 // traffic routed as the network routes it.
 // (On a torus direct's all-to-all traffic is not routed: 4B/b alone.)
+void routed_network_bound(const Machine& machine, const ModelOptions& options, Prediction& p);
+
+// The achievable bound: the routes' (or 4B/b) times the share the network
+// delivers under the traffic (network.efficiency), on networks that wrap or
+// are no torus (a mesh's ring ties are none: the simulator's meshes reach
+// their bound).
 void network_bound_of(const Machine& machine, const ModelOptions& options, Prediction& p) {
-  if (model_of(options.algorithm) == AlgorithmModel::hypercube) return hypercube_network_bound(machine, p);
+  if (model_of(options.algorithm) == AlgorithmModel::hypercube) {
+    hypercube_network_bound(machine, p);
+  } else {
+    routed_network_bound(machine, options, p);
+  }
+  const bool wraps = !machine.topology->is_virtual_torus || std::any_of(p.wraps.begin(), p.wraps.end(), [](bool w) { return w; });
+  if (p.network_gups && wraps && machine.network_efficiency_given) {
+    p.network_efficiency = std::min(1.0, machine.network_efficiency);  // a share: an interval's end cannot pass 1
+    *p.network_gups *= p.network_efficiency;
+  }
+}
+
+void routed_network_bound(const Machine& machine, const ModelOptions& options, Prediction& p) {
   const bool routes = traits(options.algorithm).routes_over_torus;
   const bool on_torus = machine.topology->is_virtual_torus;
   if (on_torus) {
@@ -442,14 +461,14 @@ Prediction cpu_bound(const Machine& machine, const TorusShape& shape, const Mode
   p.shape = shape;
   p.nodes = shape.nodes();
   p.expected_hops = shape.expected_hops();
-  std::optional<RolePlan> plan;
+  const RolePlan* plan = nullptr;
   if (model_of(options.algorithm) == AlgorithmModel::multicore) {
     const auto chosen = choose_role_plan(machine, shape, options);
-    plan.emplace(node_cores(machine, options), shape.dimensions(), chosen.spec);
+    plan = &cached_role_plan(node_cores(machine, options), shape.dimensions(), chosen.spec);
     p.role_plan_choice = chosen.how;
     p.role_plans_compared = chosen.compared;
   }
-  place_prediction_on_hosts(machine, options, plan ? &*plan : nullptr, p);
+  place_prediction_on_hosts(machine, options, plan, p);
   switch (model_of(options.algorithm)) {
     case AlgorithmModel::direct:
       direct_bound(machine, options, p);
@@ -496,7 +515,10 @@ std::vector<std::uint64_t> direct_message_sizes(std::uint64_t processes, std::ui
   std::uint64_t value = starts(0);
   // Warm up to a steady state, then count; the same stream every time, so
   // the model is deterministic.
-  const std::uint64_t warm_up = 8 * lookahead, counted = std::max<std::uint64_t>(1u << 18, 4 * processes);
+  // Four messages a destination, at most 2^21 (a 48-core node's 7.6 million processes would replay 30 million:
+  // the mean fill is settled to a part in a thousand long before).
+  const std::uint64_t warm_up = 8 * lookahead,
+                      counted = std::max<std::uint64_t>(1u << 18, std::min<std::uint64_t>(4 * processes, 1u << 21));
   for (std::uint64_t i = 0; i < warm_up + counted; ++i) {
     value = next_random(value);
     buckets.insert(static_cast<std::uint32_t>(value % processes), value);

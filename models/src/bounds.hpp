@@ -57,6 +57,9 @@ struct ModelOptions {
   // multicore: "" = the machine's role_plan, "paper" (the fixed rule),
   // "best" (the planner's), or a PlanSpec such as 2xX/YZ+3.
   std::string role_plan;
+  // The plan itself, where a program already holds it (the planner weighing
+  // its family): taken before role_plan, with no text to parse.
+  std::optional<PlanSpec> role_plan_spec;
   // Each core's role in words (CoreLoad::role): the role planner, weighing
   // hundreds of plans, needs only their cycles.
   bool describe_roles = true;
@@ -159,8 +162,10 @@ struct Prediction {
   // On a torus: the paper's 4B/b (from the bisection, measured or not).
   std::optional<double> bisection_network_gups;
   // The achievable bound: on a torus the lower of 4B/b and the routes'
-  // busiest links, elsewhere the routes'; none when no update crosses a network.
+  // busiest links, elsewhere the routes', times network_efficiency; none
+  // when no update crosses a network.
   std::optional<double> network_gups;
+  double network_efficiency = 1;        // the share of those bounds network_gups takes (Machine::network_efficiency)
   bool network_binds = false;
   double gups = 0;
 };

@@ -85,6 +85,10 @@ struct Machine {
   unsigned cores_per_node = 1;
   double memory_per_node_bytes = 0;
   double memory_latency_s = 0;  // 0: not given (it only sets costs_cycles.update's default)
+  // The share of the routes' bound the network delivers under the algorithms'
+  // traffic (the network section's efficiency; 1: not given, the bound as routed).
+  double network_efficiency = 1;
+  bool network_efficiency_given = false;  // an input (with a range) only where the file gives it
   double link_bandwidth = 0;  // bytes per second, each way
   double link_latency = 0;    // seconds
   const TopologyKind* topology = &topology_named("torus");  // its network section's (topologies.def)

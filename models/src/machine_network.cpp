@@ -33,6 +33,15 @@ std::vector<unsigned> count_list(ObjectReader& reader, const std::string& key) {
 void read_links(ObjectReader& section, Machine& machine) {
   machine.link_bandwidth = section.number("link_bandwidth_bytes_per_s", true);
   machine.link_latency = section.number("link_latency_s");
+  section.skip("efficiency");
+  if (section.has("efficiency")) {
+    machine.network_efficiency = section.number("efficiency", true);
+    machine.network_efficiency_given = true;
+    if (machine.network_efficiency > 1) {
+      ObjectReader::fail(section.name("efficiency"),
+                         fmt::format("must be at most 1 (a share of the bound), not {}", machine.network_efficiency));
+    }
+  }
 }
 
 void read_virtual_dimensions(ObjectReader& section, Machine& machine) {
@@ -223,6 +232,7 @@ void write_network_section(const Machine& machine, nlohmann::ordered_json& docum
   auto section = section_of(*machine.topology).write(machine);
   section["link_bandwidth_bytes_per_s"] = machine.link_bandwidth;
   section["link_latency_s"] = machine.link_latency;
+  if (machine.network_efficiency_given) section["efficiency"] = machine.network_efficiency;
   if (!machine.topology->is_virtual_torus) section["virtual_dimensions"] = machine.torus.dimensions;
   document[machine.topology->name] = section;
 }

@@ -190,6 +190,11 @@ std::vector<InputField> make_fields() {
       {"network.link_latency_s", "s", "one link's latency (the simulation's, and the hypercube's stages wait on it)", false,
        false, nullptr, "", nullptr, [](const Machine& m) { return m.link_latency; },
        [](Machine& m, double v) { m.link_latency = v; }},
+      {"network.efficiency", "", "the share of the network bound (the lower of 4B/b and the routes') the network "
+       "delivers under the algorithms' traffic: contention the busiest links' count leaves out", false, false,
+       [](const Machine&) { return cycles(1); }, "1: the bound as routed", nullptr,
+       [](const Machine& m) { return m.network_efficiency; }, [](Machine& m, double v) { m.network_efficiency = v; },
+       true, [](const Machine& m) { return m.network_efficiency_given; }, "where the file gives it"},
       {"torus.mesh_below_nodes", "nodes",
        "partitions of fewer nodes have no wrap-around links (a structural unknown where no source says)", true,
        false, [](const Machine&) { return cycles(0); }, "0: every partition wraps", nullptr,

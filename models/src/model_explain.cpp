@@ -109,6 +109,18 @@ std::string layer_figure_text(const Machine& machine, const char* name, double s
   return text;
 }
 
+// The network's efficiency with its kind and range, as the bound takes it.
+std::string efficiency_text(const Machine& machine, double efficiency) {
+  const std::string field = std::string(machine.topology->name) + ".efficiency";
+  std::string text = fmt::format("the share the network delivers under this traffic, {:.3g}", efficiency);
+  for (const auto& r : machine.ranges) {
+    if (r.field != field) continue;
+    text += r.ranged() ? fmt::format(" ({}, {:.3g}..{:.3g})", to_string(r.kind), r.low, r.high)
+                       : fmt::format(" ({})", to_string(r.kind));
+  }
+  return text;
+}
+
 // The message layer in LogGP terms: the file's, each figure with its kind
 // and range, and the call costs derived from it; or what the file's cycle
 // costs amount to.
@@ -184,11 +196,13 @@ std::string explain_prediction(const Machine& machine, const Prediction& p, cons
     } else if (p.bisection_network_gups) {
       text += " (the paper's 4B/b)";
     }
+    if (p.network_efficiency != 1) text += ", times " + efficiency_text(machine, p.network_efficiency);
     text += "\n";
   } else if (p.network_gups) {
     text += fmt::format("Network bound: {:.4g} GUPS, set by the busiest links ({}): nodes x link bandwidth / (their "
-                        "crossings per update x bytes per update)\n",
-                        *p.network_gups, p.network_bottleneck);
+                        "crossings per update x bytes per update){}\n",
+                        *p.network_gups, p.network_bottleneck,
+                        p.network_efficiency != 1 ? ", times " + efficiency_text(machine, p.network_efficiency) : "");
   }
   text += fmt::format("Binds: {} at {:.4g} GUPS.\n", p.network_binds ? "the network" : "the CPU", p.gups);
   return text;

@@ -1,5 +1,7 @@
 #include "models/src/role_planner.hpp"
 
+#include "models/src/plan_cache.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -38,16 +40,16 @@ struct Evaluation {
 // of the one-core plan, which has the fewest buckets and so fits whenever
 // any plan does.
 double network_bytes_per_s(const Machine& machine, const TorusShape& shape, ModelOptions options) {
-  options.role_plan = PlanSpec{1, {shape.dimensions()}, 0}.to_string();
+  options.role_plan_spec = PlanSpec{1, {shape.dimensions()}, 0};
   const auto p = predict(machine, shape, options);
   return p.network_gups ? *p.network_gups * p.bytes_per_update : 0;
 }
 
 Evaluation evaluate(const Machine& machine, const TorusShape& shape, ModelOptions options, const PlanSpec& spec,
                     double network) {
-  const RolePlan plan(node_cores(machine, options), shape.dimensions(), spec);
-  if (size_buckets(plan, shape, options.lookahead).capacity == 0) return {false, 0, 0, true};
-  options.role_plan = spec.to_string();
+  const RolePlan& plan = cached_role_plan(node_cores(machine, options), shape.dimensions(), spec);
+  if (cached_bucket_sizing(plan, shape, options.lookahead).capacity == 0) return {false, 0, 0, true};
+  options.role_plan_spec = spec;
   options.describe_roles = false;
   const auto p = cpu_prediction(machine, shape, options);
   bool router_binds = false;
@@ -146,6 +148,7 @@ PlanChoice best_role_plan(const Machine& machine, const TorusShape& shape, const
 }
 
 PlanChoice choose_role_plan(const Machine& machine, const TorusShape& shape, const ModelOptions& options) {
+  if (options.role_plan_spec) return {*options.role_plan_spec, "given", 0, 0, {}};
   const auto& name = options.role_plan.empty() ? machine.role_plan : options.role_plan;
   const unsigned cores = node_cores(machine, options);
   if (name == "paper") return {PlanSpec::rule(cores, shape.dimensions()), "paper", 0, 0, {}};

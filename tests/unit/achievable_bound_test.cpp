@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "models/src/bounds.hpp"
@@ -50,8 +53,12 @@ TEST(AchievableBound, TheReportedFigureIsNeverAboveAnyBoundItPrints) {
           }
         }
         if (p.routes_network_gups && p.bisection_network_gups) {
-          EXPECT_DOUBLE_EQ(*p.network_gups, std::min(*p.routes_network_gups, *p.bisection_network_gups)) << at;
+          EXPECT_DOUBLE_EQ(*p.network_gups,
+                           std::min(*p.routes_network_gups, *p.bisection_network_gups) * p.network_efficiency)
+              << at;
         }
+        EXPECT_GT(p.network_efficiency, 0) << at;
+        EXPECT_LE(p.network_efficiency, 1) << at;
         ++checked;
       }
     }
@@ -69,6 +76,38 @@ TEST(AchievableBound, OnBlueGeneLTheRoutesBoundBindsWhereItIsBelowFourBOverB) {
   ASSERT_TRUE(p.routes_network_gups && p.bisection_network_gups);
   EXPECT_LT(*p.routes_network_gups, *p.bisection_network_gups);
   EXPECT_DOUBLE_EQ(*p.network_gups, *p.routes_network_gups);
+}
+
+TEST(AchievableBound, TheNetworksEfficiencyScalesTheBoundWhereThePartitionWraps) {
+  auto machine = bgp();
+  ASSERT_DOUBLE_EQ(machine.network_efficiency, 0.78);  // bgp.json's torus.efficiency (assumed, 0.72..1)
+  ModelOptions multicore;
+  auto as_routed = machine;
+  as_routed.network_efficiency = 1;
+  const auto torus = predict(machine, machine.shape_for(1024), multicore);
+  const auto routed = predict(as_routed, as_routed.shape_for(1024), multicore);
+  EXPECT_DOUBLE_EQ(*torus.network_gups, 0.78 * *routed.network_gups);
+  EXPECT_DOUBLE_EQ(torus.network_efficiency, 0.78);
+  // 256 nodes are a mesh on Blue Gene/P (torus.mesh_below_nodes): no ring ties, the bound as routed.
+  const auto mesh = predict(machine, machine.shape_for(256), multicore);
+  EXPECT_TRUE(mesh.mesh);
+  EXPECT_DOUBLE_EQ(mesh.network_efficiency, 1);
+  EXPECT_DOUBLE_EQ(*mesh.network_gups, *predict(as_routed, as_routed.shape_for(256), multicore).network_gups);
+}
+
+TEST(AchievableBound, AnEfficiencyAboveOneIsRefusedWithItsField) {
+  const auto path = std::filesystem::temp_directory_path() / "achievable-bound-efficiency.json";
+  auto document = nlohmann::json::parse(std::ifstream(load_machine("bgp", default_machine_directories()).path));
+  document["torus"]["efficiency"] = 1.3;
+  std::ofstream(path) << document.dump();
+  try {
+    load_machine(path.string(), {});
+    FAIL() << "an efficiency of 1.3 was accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("torus.efficiency"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("at most 1"), std::string::npos) << error.what();
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(AchievableBound, TheCrossoverIsSearchedOverTheMachinesOwnSizes) {
