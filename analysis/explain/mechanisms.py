@@ -102,12 +102,18 @@ def _set_update(machine, value):
 
 
 def _set_receive_call(machine, value):
-    # The cost per packet of a receive call, as the multi-core model charges it (receive_call_batched); a
-    # call taking one packet costs as much more as the call's own part.
+    # The cost per packet of a receive call, as the multi-core model charges it (receive_call_batched). The
+    # simulation splits a call into its own part and a part per packet (600 for one packet and 330 each for four
+    # are 360 + 240 a packet): the call's own part stays while the value allows it, the packet's part takes the
+    # change; below the call's own share of a batch nothing is left per packet and the call's part shrinks,
+    # so that every value is a call the simulation can charge.
     costs = _costs(machine)
-    delta = value - costs["receive_call_batched"]
+    batch = max(1, costs.get("receive_batch_packets", 4))
+    per_packet = (batch * costs["receive_call_batched"] - costs["receive_call"]) / (batch - 1) if batch > 1 \
+        else costs["receive_call"]
+    own = max(0.0, costs["receive_call"] - per_packet)
     costs["receive_call_batched"] = value
-    costs["receive_call"] = max(value, costs["receive_call"] + delta)
+    costs["receive_call"] = min(own, value * batch) + max(0.0, value - own / batch)
 
 
 def _network_section(machine):

@@ -332,16 +332,22 @@ def separation(args, model, machine, ties, measured, buckets):
     return evidence.separation_text(ties, gups, other, largest, args.tolerance)
 
 
+# gups-sim's status for a --converge run that ran to its end without settling: a result, marked not settled.
+NOT_SETTLED = 5
+
+
 def simulated(command, json_path):
-    """(status, result document or None, stderr) of one gups-sim run: None unless it succeeded with a steady
-    state."""
+    """(status, result document or None, stderr) of one gups-sim run: None unless it ran with a steady state (a
+    --converge run that did not settle is a result all the same, its verdict saying so)."""
     status, _, err = launcher.run(command)
     try:
         with open(json_path, encoding="utf-8") as f:
             document = json.load(f)
     except (OSError, ValueError):
         document = None
-    return status, document if status == 0 and document and document.get("steady_gups") else None, err
+    ran = status == 0 or (status == NOT_SETTLED and document and (document.get("convergence") or {}).get(
+        "converged") is False)
+    return status, document if ran and document and document.get("steady_gups") else None, err
 
 
 def binding_name(row):

@@ -127,3 +127,28 @@ def test_candidates_are_named_by_the_fields_they_move():
     update = explain_mechanisms.MECHANISMS["update"]
     assert update.nominal_text(machine, 90) == "90 cycles (costs_cycles.update, costs_cycles.update_streamed)"
     assert explain_mechanisms.MECHANISMS["link_bandwidth"].fields(machine) == ["torus.link_bandwidth_bytes_per_s"]
+
+
+@pytest.mark.parametrize("value", [462.0, 330.0, 100.0, 90.0, 82.5, 10.0, 0.0])
+def test_every_receive_call_value_is_one_the_simulation_can_charge(value):
+    """A call's own part and a part per packet, neither below 0 (the simulation refuses a file otherwise), and
+    the batched figure the value asked for."""
+    machine = {"costs_cycles": {"receive_call": 600.0, "receive_call_batched": 330.0, "receive_batch_packets": 4}}
+    varied = explain_mechanisms.MECHANISMS["receive_call"].applied(machine, value)["costs_cycles"]
+    per_packet = (4 * varied["receive_call_batched"] - varied["receive_call"]) / 3
+    assert varied["receive_call_batched"] == value
+    assert per_packet >= -1e-9 and varied["receive_call"] - per_packet >= -1e-9
+    if value >= 90:  # the call's own 360 cycles stay; the packet's part takes the change
+        assert varied["receive_call"] - per_packet == pytest.approx(360.0)
+
+
+def test_a_law_between_two_tries_is_judged_by_the_line_between_them_not_the_nearest_try():
+    # Case 3 of the blind tests: top2's law needs 138.9 at 128 nodes; tries at 137.9 (0.7304 GUPS) and 140.2
+    # (0.7196) bracket it, and the line between them gives the point 0.7203 within 1%: not refuted, though the
+    # nearest try alone misses it by 1.4%.
+    tried = {128: [(97.4, 0.7561), (137.94, 0.7304), (154.59, 0.6617), (140.17, 0.7196)]}
+    entry = entry_with("top2", {128: 138.9}, tried, nominal=97.4, measured_gups=0.7203)
+    assert evidence.simulated_at(tried[128], 138.9) == pytest.approx(0.7304 + (0.7196 - 0.7304) * 0.96 / 2.23)
+    assert evidence.refutations(entry) == []
+    # Beyond every try: no evidence either way.
+    assert evidence.simulated_at(tried[128], 160.0) is None

@@ -515,10 +515,10 @@ std::vector<std::uint64_t> direct_message_sizes(std::uint64_t processes, std::ui
   std::uint64_t value = starts(0);
   // Warm up to a steady state, then count; the same stream every time, so
   // the model is deterministic.
-  // Four messages a destination, at most 2^21 (a 48-core node's 7.6 million processes would replay 30 million:
+  // Four messages a destination, at most 2^22 (a 48-core node's 7.6 million processes would replay 30 million:
   // the mean fill is settled to a part in a thousand long before).
   const std::uint64_t warm_up = 8 * lookahead,
-                      counted = std::max<std::uint64_t>(1u << 18, std::min<std::uint64_t>(4 * processes, 1u << 21));
+                      counted = std::max<std::uint64_t>(1u << 18, std::min<std::uint64_t>(4 * processes, 1u << 22));
   for (std::uint64_t i = 0; i < warm_up + counted; ++i) {
     value = next_random(value);
     buckets.insert(static_cast<std::uint32_t>(value % processes), value);
