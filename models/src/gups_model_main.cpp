@@ -38,6 +38,7 @@ struct Request {
   std::string nodes_per_host = "1";
   std::string shape_rule = "machine";
   bool explain = false;
+  bool all_cores = false;
   bool schema = false;
   unsigned samples = 400;
   std::vector<std::string> measured;  // NODES:GUPS
@@ -194,6 +195,7 @@ int run(const Request& request) {
   }
   for (const auto& algorithm : request.algorithms) {
     ModelSeries series;
+    series.all_cores = request.all_cores;
     series.options = options;
     series.options.algorithm = *gups::algorithm_named(algorithm);
     series.options.mapping_mode = fixed_mapping_mode(mode, series.options.algorithm, !request.mapping_mode.empty());
@@ -293,6 +295,8 @@ void declare_report_options(CLI::App& app, Request& request) {
   app.add_option("--bisection", request.bisection_path,
                  "a bisection probe's JSON (gups or gups-sim --algo bisection --json): at its node count the "
                  "network bound 4B/b takes its measured B (without sizes: its own shape or node count)");
+  app.add_flag("--all-cores", request.all_cores,
+               "a column for every core's cycles per update (by default, past 6 cores, the three busiest and a count)");
   app.add_flag("--explain", request.explain,
                "after each table, how each prediction came about: the role plan, the virtual torus on the physical "
                "network, each core's load, the network bound's derivation");

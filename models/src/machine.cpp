@@ -243,6 +243,22 @@ void check_references_belong(const json& document, Machine& machine) {
       machine.references_of = nlohmann::ordered_json::parse(of.dump());
       return;
     }
+    // A bucket's size is the node's (its look-ahead over its buckets): other links leave it the same machine's,
+    // so a what-if that moves a link keeps the bucket sizes its runs ask for, and drops only the GUPS measured.
+    const bool links_only = std::all_of(differ.begin(), differ.end(), [](const std::string& key) {
+      return key == "link_bandwidth_bytes_per_s" || key == "link_latency_s";
+    });
+    if (links_only && !machine.reference_bucket_sizes.empty()) {
+      if (!machine.reference_gups.empty()) {
+        machine.warnings.push_back(fmt::format(
+            "machine '{}' carries reference_gups of {}, and its {} {} from theirs: left out (its "
+            "reference_bucket_sizes, the node's, are kept)",
+            machine.name, measured_on.empty() ? "an unnamed machine" : measured_on, fmt::join(differ, ", "),
+            differ.size() == 1 ? "differs" : "differ"));
+      }
+      machine.reference_gups.clear();
+      return;
+    }
     machine.warnings.push_back(fmt::format("machine '{}' carries {} of {}, and its {} {} from theirs: {}",
                                            machine.name, fmt::join(carried, " and "),
                                            measured_on.empty() ? "an unnamed machine" : measured_on,
@@ -336,6 +352,30 @@ void read_sources(const json& document, Machine& machine, Problems& problems) {
 }
 
 // Outputs name every input a file left out or gave no source for; the loader says so once.
+// A structural unknown's values name partition sizes (mesh_below_nodes: partitions of that many nodes and more
+// wrap); a value that is no partition this file lists, and lies above its smallest, was likely carried from the
+// file of another machine (K's 82,944, "only the full machine wraps", in a copy whose full machine is larger).
+void warn_of_foreign_sizes(Machine& machine) {
+  const auto& partitions = machine.torus.partitions;
+  if (partitions.empty() || !machine.topology->is_virtual_torus) return;
+  std::vector<double> values{static_cast<double>(machine.torus.mesh_below_nodes)};
+  for (const auto& range : machine.ranges) {
+    if (range.field == "torus.mesh_below_nodes") values.insert(values.end(), range.values.begin(), range.values.end());
+  }
+  std::vector<std::string> foreign;
+  for (const double v : values) {
+    const auto nodes = static_cast<std::uint64_t>(v);
+    if (v >= kEveryPartitionMeshes || nodes <= partitions.begin()->first || partitions.count(nodes)) continue;
+    const auto text = fmt::format("{}", nodes);
+    if (std::find(foreign.begin(), foreign.end(), text) == foreign.end()) foreign.push_back(text);
+  }
+  if (foreign.empty()) return;
+  machine.warnings.push_back(fmt::format(
+      "machine '{}': torus.mesh_below_nodes names {} node(s), no partition this file lists (its partitions run from "
+      "{} to {}): a size carried from another machine's file? (partitions of that many nodes and more wrap)",
+      machine.name, fmt::join(foreign, ", "), partitions.begin()->first, partitions.rbegin()->first));
+}
+
 void warn_of_assumptions(Machine& machine) {
   std::vector<std::string> defaulted, unsourced, unranged, stretched;
   for (const auto& name : machine.defaulted) {
@@ -452,6 +492,7 @@ Machine parse_machine(const json& document) {
   machine.ranges = input_ranges(machine, problems.list);
   problems.throw_if_any();
   warn_of_assumptions(machine);
+  warn_of_foreign_sizes(machine);
   return machine;
 }
 

@@ -48,6 +48,21 @@ namespace {
 // The T columns: every core's, or on a node of hardware threads those up to
 // the last busy thread of any row (a plan fills the first threads; the rest,
 // often most of them, idle; --explain gives each).
+// A row's three busiest cores, each as cycles@core, and how many cores it has: what binds and what comes next,
+// in a row a person can read on a 48-core node.
+std::string busiest_cores(const Prediction& p, std::size_t shown) {
+  std::vector<std::size_t> order(std::min(shown, p.cores.size()));
+  for (std::size_t c = 0; c < order.size(); ++c) order[c] = c;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return p.cores[a].cycles > p.cores[b].cycles; });
+  std::string text;
+  for (std::size_t i = 0; i < 3; ++i) {
+    text += i < order.size() ? fmt::format("{:>11} ", fmt::format("{:.1f}@{}", p.cores[order[i]].cycles, order[i]))
+                             : fmt::format("{:>11} ", "-");
+  }
+  return text + fmt::format("{:>5} ", order.size());
+}
+
 std::size_t shown_cores(const Machine& machine, const ModelSeries& series) {
   std::size_t shown = series.rows.front().cores.size();
   if (!machine.node.threaded()) return shown;
@@ -159,10 +174,15 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
   } else {
     header += fmt::format("{:>4} {:>4} {:>4} {:>5} ", "bkts", "bkt", "rule", "paper");
   }
+  const bool folded = multicore && !series.all_cores && shown_cores(machine, series) > kFoldedCores;
   if (multicore) {
     header += fmt::format("{:>6} ", "tr");
-    for (std::size_t c = 0; c < shown_cores(machine, series); ++c) {
-      header += fmt::format("{:>6} ", fmt::format("T{}", c));
+    if (folded) {
+      header += fmt::format("{:>11} {:>11} {:>11} {:>5} ", "busiest", "2nd", "3rd", "cores");
+    } else {
+      for (std::size_t c = 0; c < shown_cores(machine, series); ++c) {
+        header += fmt::format("{:>6} ", fmt::format("T{}", c));
+      }
     }
   } else {
     header += fmt::format("{:>5} {:>7} ", "hops", "cycles");
@@ -181,7 +201,11 @@ std::string format_series(const Machine& machine, const ModelSeries& series) {
     }
     if (multicore) {
       line += fmt::format("{:>6.1f} ", p.receive_cycles);
-      for (std::size_t c = 0; c < shown_cores(machine, series); ++c) line += fmt::format("{:>6.1f} ", p.cores[c].cycles);
+      if (folded) {
+        line += busiest_cores(p, shown_cores(machine, series));
+      } else {
+        for (std::size_t c = 0; c < shown_cores(machine, series); ++c) line += fmt::format("{:>6.1f} ", p.cores[c].cycles);
+      }
     } else {
       line += fmt::format("{:>5.3f} {:>7.1f} ", p.expected_hops, p.cpu_cycles_per_update);
     }

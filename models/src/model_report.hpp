@@ -16,7 +16,11 @@ struct ModelSeries {
   ModelOptions options;
   std::vector<Prediction> rows;
   std::optional<std::uint64_t> crossover;  // first node count where the network binds
+  bool all_cores = false;  // a column per core however many (else, past kFoldedCores, the busiest few)
 };
+
+// Past this many cores a row shows its three busiest cores' cycles and a count (--all-cores: every one).
+inline constexpr std::size_t kFoldedCores = 6;
 
 // A GUPS figure to the decimals its size deserves.
 std::string gups_text(double gups);

@@ -54,6 +54,15 @@ TEST(MachineFile, ReferencesOfAnotherMachineAreLeftOutWithAWarning) {
   auto unmarked = bgp_document();
   unmarked.erase("references_of");
   EXPECT_TRUE(load_document(unmarked).reference_gups.empty());
+  // Other links leave the node's bucket sizes the same machine's: kept; the GUPS measured are not.
+  auto slower_links = bgp_document();
+  slower_links["torus"]["link_bandwidth_bytes_per_s"] = 212.5e6;
+  const auto linked = load_document(slower_links);
+  EXPECT_EQ(linked.reference_bucket_sizes.at(64), 29u);
+  EXPECT_TRUE(linked.reference_gups.empty());
+  ASSERT_EQ(linked.warnings.size(), 1u);
+  EXPECT_NE(linked.warnings[0].find("reference_bucket_sizes, the node's, are kept"), std::string::npos)
+      << linked.warnings[0];
   // The costs are the model's inputs, varied on purpose: a changed cost keeps the references.
   auto cheaper = bgp_document();
   cheaper["costs_cycles"]["update"] = 45;
@@ -61,6 +70,20 @@ TEST(MachineFile, ReferencesOfAnotherMachineAreLeftOutWithAWarning) {
 }
 
 // An optional field misspelt is named as unknown, with the right name, not as a required one missing.
+TEST(MachineFile, AMeshSizeNoPartitionOfTheFileNamesIsFlagged) {
+  // K's "only the full machine wraps" (82,944) kept in a copy whose full machine is larger.
+  auto copy = machine_document("k");
+  copy["name"] = "k-larger";
+  copy["torus"]["partitions"].erase("82944");
+  copy["torus"]["partitions"]["158976"] = "24x23x24x2x3x2";
+  const auto copied = load_document(copy);
+  const auto flagged = std::find_if(copied.warnings.begin(), copied.warnings.end(), [](const std::string& w) {
+    return w.find("torus.mesh_below_nodes names 82944 node(s), no partition this file lists") != std::string::npos;
+  });
+  EXPECT_NE(flagged, copied.warnings.end());
+  EXPECT_TRUE(load_machine("k", default_machine_directories()).warnings.empty());
+}
+
 TEST(MachineFile, AMisspeltOptionalFieldIsUnknownNotMissing) {
   auto document = bgp_document();
   document["torus"]["mesh_bellow_nodes"] = document["torus"]["mesh_below_nodes"];
