@@ -40,6 +40,7 @@ SOURCES = {
     "explain-verdict": ("analysis/studies/explain/bgp-multicore/explain.md", "verdict"),
     "explain-synthetic": ("results/bench-explain-synthetic/explain-synthetic.md", "whole"),
     "explain-blind": ("results/bench-explain-blind/explain-blind.md", "whole"),
+    "model-examples": ("results/bench-model-examples/model-examples.md", "whole"),
     "explain-synthetic-top3-tenth": ("results/bench-explain-synthetic-top3-tenth/explain-synthetic-top3-tenth.md",
                                      "whole"),
     "baseline": ("results/bench-baseline/baseline.md", "whole-body"),
