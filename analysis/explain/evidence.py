@@ -80,28 +80,21 @@ def offset_text(found):
 
 # ---- refutation -------------------------------------------------------------------------------------------
 
-# A simulation tried this close to the law's value stands for the law's value itself; otherwise the law's value
-# must lie between two tries, whose GUPS is read by a straight line between them (GUPS can be steep in a cost that
-# binds: the nearest try a few percent away says little).
+# A simulation tried this close to the law's value stands for the law's value itself. Nothing between tries is
+# taken for a simulation: GUPS can turn sharply between two tries (where another core starts to bind).
 NEAR = 0.005
 
 
 def simulated_at(tried, value):
-    """GUPS the simulation gives at `value`: a try within NEAR of it, else a straight line between the tries on
-    either side; None where the tries do not reach it."""
-    numeric = sorted((v, g) for v, g in tried if isinstance(v, (int, float)))
-    close = [(abs(v - value), g) for v, g in numeric if math.isclose(v, value, rel_tol=NEAR, abs_tol=1e-12)]
-    if close:
-        return min(close)[1]
-    for (v0, g0), (v1, g1) in zip(numeric, numeric[1:]):
-        if v0 < value < v1:
-            return g0 + (g1 - g0) * (value - v0) / (v1 - v0)
-    return None
+    """GUPS the simulation gave at `value`: a try within NEAR of it; None where none was run there."""
+    close = [(abs(v - value), g) for v, g in tried if isinstance(v, (int, float))
+             and math.isclose(v, value, rel_tol=NEAR, abs_tol=1e-12)]
+    return min(close)[1] if close else None
 
 
 def refutations(entry):
-    """Sizes where the candidate's own simulation at the value its law needs there (a try at it, or between two
-    tries) misses the measured point by more than its tolerance: [(nodes, value, simulated GUPS, measured)]."""
+    """Sizes where the candidate's own simulation at the value its law needs there (a try within NEAR of it)
+    misses the measured point by more than its tolerance: [(nodes, value, simulated GUPS, measured)]."""
     law = entry.get("law")
     if law is None or entry["mechanism"].categorical:
         return []

@@ -430,6 +430,7 @@ def finish(entry, mechanism, base):
         finish_partition(entry)
         return
     laws_points = []
+    calibration = simulation_calibration(entry)
     for n, point in entry["points"].items():
         model = point["model"]
         sim_value = simulated_value(point)
@@ -464,6 +465,16 @@ def finish(entry, mechanism, base):
                 value, low, high, source = needed.value, needed.low, needed.high, "model, through its simulations"
             else:
                 point["refuted_by_simulation"] = True
+        elif model.reached and calibration and not point["simulated"]:
+            # Not simulated here: the model, scaled as the simulations at the largest simulated size found it
+            # off (a core's kink where the simulation puts it, the level the simulation gives).
+            m, ratio_at = calibration
+            gups_at = (lambda v, r=response, k=ratio_at: r.gups(v) * k(v))
+            needed = explain_model.invert(gups_at, point["measured"], point["tolerance"], entry["nominal"],
+                                          mechanism.direction > 0, *domain(mechanism, entries_tried(entry)))
+            if needed.reached:
+                value, low, high = needed.value, needed.low, needed.high
+                source = f"model, scaled by the simulations at {m} nodes"
         elif model.reached:
             value, low, high, source = model.value, model.low, model.high, "model"
             if point.get("failed"):
@@ -482,22 +493,33 @@ def finish(entry, mechanism, base):
 
 
 def through_simulations(tried, response, mechanism):
-    """GUPS at any value from a size's simulations: straight lines between the values tried, and beyond them the
-    model's response scaled to pass through the nearest try (by a ratio), so that a law is judged by what the
-    simulation gave, not by what the model alone would."""
-    ordered = sorted(tried)
-    inside = interpolation(ordered)
-    def ratio(v, g):
-        modelled = response.gups(v)
-        return g / modelled if modelled > 0 else 1.0
-    low_ratio, high_ratio = ratio(*ordered[0]), ratio(*ordered[-1])
+    """GUPS at any value from a size's simulations, in the model's shape: the model's GUPS times the ratio of the
+    simulation's to the model's, that ratio a straight line between the values tried and flat beyond them. The
+    model has the kink where another core starts to bind, which a straight line between two tries on either side
+    of it would cut across; the simulations set the level."""
+    ratios = [(v, g / response.gups(v) if response.gups(v) > 0 else 1.0) for v, g in sorted(tried)]
+    ratio_at = interpolation(ratios)
     def gups_at(v):
-        if v < ordered[0][0]:
-            return response.gups(v) * low_ratio
-        if v > ordered[-1][0]:
-            return response.gups(v) * high_ratio
-        return inside(v)
+        return response.gups(v) * ratio_at(v)
     return gups_at
+
+
+def simulation_calibration(entry):
+    """(nodes, ratio of simulated to modelled GUPS as a function of the value) at the largest size where the
+    candidate was simulated at more than the machine's value; None where it was not."""
+    sizes = [n for n, p in entry["points"].items() if len(p.get("simulated", [])) > 1 and entry["responses"].get(n)]
+    if not sizes:
+        return None
+    m = max(sizes)
+    response = entry["responses"][m]
+    ratios = [(v, g / response.gups(v) if response.gups(v) > 0 else 1.0)
+              for v, g in sorted(entry["points"][m]["simulated"])]
+    return m, interpolation(ratios)
+
+
+def entries_tried(entry):
+    """Every value the candidate's simulations tried, at any size (the domain a needed value is sought in)."""
+    return [t for p in entry["points"].values() for t in p.get("simulated", [])] or [(entry["nominal"], 0.0)]
 
 
 def simulated_value(point):

@@ -81,16 +81,19 @@ def test_a_law_its_own_simulation_misses_is_refuted_and_explains_nothing():
     assert evidence.refutations(entry_with("link_bandwidth", {64: 0.5}, {64: [(0.1217, 0.2221)]})) == []
 
 
-def test_the_simulations_not_the_model_judge_a_value_where_they_ran():
-    # The model says 0.12 gives the point; the simulations at 1 and 0.12 give 0.3566 and 0.2221: through them the
-    # point lies between, near 0.98, not at 0.12.
+def test_the_simulations_set_the_level_and_the_model_the_shape_where_they_ran():
+    # Core 0's overhead: flat until core 0 binds at 122.9 cycles, then falling (the model's kink). With tries at
+    # 122.9 and 142.5, a straight line between them lies above the kinked curve at 129.
     from analysis.explain import model as explain_model
-    response = explain_model.Response(64, 1.0, "factor", [], network_gups=2.9, cpu_gups=0.357)
-    curve = explain_verdict.through_simulations([(1.0, 0.3566), (0.1217, 0.2221)], response,
-                                                explain_mechanisms.MECHANISMS["link_bandwidth"])
-    assert curve(0.1217) == pytest.approx(0.2221) and curve(1.0) == pytest.approx(0.3566)
-    assert curve(0.5) == pytest.approx(0.2221 + (0.3566 - 0.2221) * (0.5 - 0.1217) / (1 - 0.1217))
-    assert curve(2.0) == pytest.approx(0.3566)  # beyond: the model's shape, through the nearest try
+    response = explain_model.Response(64, 64 * 2.4, "cost", [(142.9, 0.0), (20.0, 1.0)], network_gups=math.inf,
+                                      cpu_gups=0.38)
+    tried = [(87.8, response.gups(87.8) * 1.002), (122.9, response.gups(122.9)), (142.5, response.gups(142.5))]
+    curve = explain_verdict.through_simulations(tried, response, explain_mechanisms.MECHANISMS["top0"])
+    assert curve(129.0) == pytest.approx(response.gups(129.0), rel=1e-9)
+    (v0, g0), (v1, g1) = tried[1], tried[2]
+    assert curve(129.0) < g0 + (g1 - g0) * (129.0 - v0) / (v1 - v0)  # the straight line cuts the kink's corner
+    assert curve(87.8) == pytest.approx(tried[0][1])  # the level is the simulation's where it ran
+    assert curve(200.0) == pytest.approx(response.gups(200.0))  # beyond: the model's shape, the nearest's level
 
 
 def test_ties_rank_by_sizes_moved_then_parameters_then_the_move_against_the_prior_range():
@@ -142,13 +145,11 @@ def test_every_receive_call_value_is_one_the_simulation_can_charge(value):
         assert varied["receive_call"] - per_packet == pytest.approx(360.0)
 
 
-def test_a_law_between_two_tries_is_judged_by_the_line_between_them_not_the_nearest_try():
+def test_only_a_simulation_at_the_laws_value_refutes_it():
     # Case 3 of the blind tests: top2's law needs 138.9 at 128 nodes; tries at 137.9 (0.7304 GUPS) and 140.2
-    # (0.7196) bracket it, and the line between them gives the point 0.7203 within 1%: not refuted, though the
-    # nearest try alone misses it by 1.4%.
+    # (0.7196) lie on either side, neither at it: no refutation (the nearest alone misses the point by 1.4%).
     tried = {128: [(97.4, 0.7561), (137.94, 0.7304), (154.59, 0.6617), (140.17, 0.7196)]}
     entry = entry_with("top2", {128: 138.9}, tried, nominal=97.4, measured_gups=0.7203)
-    assert evidence.simulated_at(tried[128], 138.9) == pytest.approx(0.7304 + (0.7196 - 0.7304) * 0.96 / 2.23)
+    assert evidence.simulated_at(tried[128], 138.9) is None
     assert evidence.refutations(entry) == []
-    # Beyond every try: no evidence either way.
-    assert evidence.simulated_at(tried[128], 160.0) is None
+    assert evidence.simulated_at(tried[128], 140.0) == 0.7196  # within 0.5% of 140.17
