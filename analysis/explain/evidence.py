@@ -122,7 +122,8 @@ TIE_RULE = ("ranked by the fewest sizes moved from the machine file's value, the
 
 def prior_move(entry, machine):
     """How far the law moves the input, in units of its prior range where the machine file states one (1: to the
-    end of the range), else as a relative change: the smaller, the more plausible."""
+    end of the range), else as the factor it moves by, on a log scale (halving and doubling count the same, so a
+    cut to a fifth is not ranked closer than a doubling): the smaller, the more plausible."""
     law, nominal = entry["law"], entry["nominal"]
     if law is None or not nominal:
         return math.inf
@@ -130,18 +131,23 @@ def prior_move(entry, machine):
     moves = []
     for value in law.values.values():
         if value >= nominal:
-            moves.append((value - nominal) / (high - nominal) if high > nominal else (value / nominal - 1))
+            moves.append((value - nominal) / (high - nominal) if high > nominal else log_factor(value, nominal))
         else:
-            moves.append((nominal - value) / (nominal - low) if low < nominal else (1 - value / nominal))
+            moves.append((nominal - value) / (nominal - low) if low < nominal else log_factor(value, nominal))
     return max(moves) if moves else math.inf
+
+
+def log_factor(value, nominal):
+    return abs(math.log(value / nominal)) if value > 0 and nominal > 0 else math.inf
 
 
 def prior_range(mechanism, machine, nominal):
     """The input's range as its machine file states it (sources[field].range, the first field the mechanism
-    moves), else the nominal value itself (no range: the move counts as a relative change)."""
+    moves; an element such as core_overhead[3] takes its list's entry when it has none of its own), else the
+    nominal value itself (no range: the move counts as a factor)."""
     sources = machine.get("sources", {})
     for field in mechanism.fields(machine):
-        source = sources.get(field)
+        source = sources.get(field, sources.get(field.split("[")[0]))
         if isinstance(source, dict) and isinstance(source.get("range"), list) and len(source["range"]) == 2:
             low, high = source["range"]
             if isinstance(low, (int, float)) and isinstance(high, (int, float)) and low <= nominal <= high:

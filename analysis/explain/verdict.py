@@ -497,8 +497,7 @@ def through_simulations(tried, response, mechanism):
     simulation's to the model's, that ratio a straight line between the values tried and flat beyond them. The
     model has the kink where another core starts to bind, which a straight line between two tries on either side
     of it would cut across; the simulations set the level."""
-    ratios = [(v, g / response.gups(v) if response.gups(v) > 0 else 1.0) for v, g in sorted(tried)]
-    ratio_at = interpolation(ratios)
+    ratio_at = simulated_over_modelled(tried, response)
     def gups_at(v):
         return response.gups(v) * ratio_at(v)
     return gups_at
@@ -511,10 +510,13 @@ def simulation_calibration(entry):
     if not sizes:
         return None
     m = max(sizes)
-    response = entry["responses"][m]
-    ratios = [(v, g / response.gups(v) if response.gups(v) > 0 else 1.0)
-              for v, g in sorted(entry["points"][m]["simulated"])]
-    return m, interpolation(ratios)
+    return m, simulated_over_modelled(entry["points"][m]["simulated"], entry["responses"][m])
+
+
+def simulated_over_modelled(tried, response):
+    """The ratio of a size's simulated GUPS to the model's, as a function of the value: straight lines between
+    the values tried, flat beyond them."""
+    return interpolation([(v, g / response.gups(v) if response.gups(v) > 0 else 1.0) for v, g in sorted(tried)])
 
 
 def entries_tried(entry):

@@ -116,6 +116,21 @@ def test_ties_rank_by_sizes_moved_then_parameters_then_the_move_against_the_prio
     assert [e["mechanism"].name for e in explain_verdict.tied([top3, fewer], machine)] == ["update"]
 
 
+def test_without_a_range_of_its_own_a_move_counts_as_a_factor_and_a_list_entry_takes_its_lists_range():
+    def entry(name, nominal, value):
+        law = explain_laws.Law("step", 3, "", {64: value}, {64: 0.0}, True, 2)
+        return {"mechanism": explain_mechanisms.MECHANISMS[name], "law": law, "nominal": nominal, "unreached": 0}
+    machine = {"costs_cycles": {"core_overhead": [87.8, 95.4, 97.4, 41.5]}, "torus": {"link_bandwidth_bytes_per_s": 425e6},
+               "sources": {"costs_cycles.core_overhead": {"kind": "derived", "source": "top0..top3"}}}
+    top3 = entry("top3", 41.5, 81.5)  # about 2x up
+    links = entry("link_bandwidth", 1.0, 0.202)  # about 5x down
+    assert evidence.prior_move(top3, machine) == pytest.approx(math.log(81.5 / 41.5))
+    assert evidence.prior_move(links, machine) == pytest.approx(math.log(1 / 0.202))
+    assert [e["mechanism"].name for e in explain_verdict.tied([links, top3], machine)] == ["top3", "link_bandwidth"]
+    machine["sources"]["costs_cycles.core_overhead"]["range"] = [20, 100]
+    assert evidence.prior_move(top3, machine) == pytest.approx(40 / 58.5)
+
+
 def test_the_measurement_that_separates_ties_is_named():
     text = evidence.separation_text([], {"top3": 0.2282, "update": 0.2100}, "routed", 1024, 0.01)
     assert text == ("a routed run at 1024 nodes would separate them (top3 gives 0.2282, update gives 0.21 GUPS in "

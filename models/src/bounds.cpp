@@ -449,7 +449,9 @@ void routed_network_bound(const Machine& machine, const ModelOptions& options, P
     // The bound reported is the achievable one: on a torus the lower of 4B/b
     // and the routes' busiest links (uneven ring ties put more on some links
     // than the bisection's share), so no figure is above a bound it prints.
-    if (!on_torus || !p.network_gups || bound.gups < *p.network_gups) p.network_gups = bound.gups;
+    // A measured bisection stands in for the links the routes are priced on.
+    const bool links_priced = !p.bisection_measured;
+    if (!on_torus || !p.network_gups || (links_priced && bound.gups < *p.network_gups)) p.network_gups = bound.gups;
   }
 }
 

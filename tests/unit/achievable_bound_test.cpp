@@ -78,6 +78,27 @@ TEST(AchievableBound, OnBlueGeneLTheRoutesBoundBindsWhereItIsBelowFourBOverB) {
   EXPECT_DOUBLE_EQ(*p.network_gups, *p.routes_network_gups);
 }
 
+TEST(AchievableBound, AMeasuredBisectionStandsInForTheLinksTheRoutesArePricedOn) {
+  // 16 nodes are a mesh on Blue Gene/P: its routes bound, from the links, is half a torus probe's 4B/b. The
+  // probe's figure is the bound reported, as --bisection asks; the links' stays printed beside it.
+  const auto machine = bgp();
+  ModelOptions options;
+  const auto shape = machine.shape_for(16);
+  const auto links = predict(machine, shape, options);
+  ASSERT_TRUE(links.routes_network_gups);
+  MeasuredBisection probe;
+  probe.bytes_per_s = 4 * links.model_bisection_bytes_per_s;
+  probe.nodes = 16;
+  options.measured_bisection = probe;
+  const auto measured = predict(machine, shape, options);
+  ASSERT_TRUE(measured.bisection_measured);
+  const double four_b_over_b = 4 * 4 * links.model_bisection_bytes_per_s / measured.bytes_per_update * 1e-9;
+  EXPECT_DOUBLE_EQ(*measured.network_gups, four_b_over_b * measured.network_efficiency);
+  EXPECT_GT(*measured.network_gups, *measured.routes_network_gups);
+  ASSERT_TRUE(measured.links_network_gups);
+  EXPECT_LT(*measured.links_network_gups, *measured.network_gups);
+}
+
 TEST(AchievableBound, TheNetworksEfficiencyScalesTheBoundWhereThePartitionWraps) {
   auto machine = bgp();
   ASSERT_DOUBLE_EQ(machine.network_efficiency, 0.78);  // bgp.json's torus.efficiency (assumed, 0.72..1)
