@@ -22,7 +22,9 @@ HypercubeTraffic hypercube_traffic(const PhysicalLinks& links, unsigned processe
   const auto stage_count = static_cast<std::size_t>(hypercube_stage_count(static_cast<int>(processes)));
   HypercubeTraffic traffic;
   traffic.stages.resize(stage_count);
-  std::vector<std::vector<double>> load(stage_count, std::vector<double>(links.count(), 0.0));
+  // One stage's load at a time (a 158,976-node 6D torus has 1.9 million links: every stage's at once would
+  // hold hundreds of megabytes), and the sum of every stage's.
+  std::vector<double> load(links.count(), 0.0), overlapped(links.count(), 0.0);
   std::vector<std::uint32_t> route;
   // What each process holds, in its own chunks: the updates a process holds
   // at a stage are owned evenly across its group, so a share of the other
@@ -38,6 +40,7 @@ HypercubeTraffic hypercube_traffic(const PhysicalLinks& links, unsigned processe
   const double per_process = static_cast<double>(stride) / static_cast<double>(processes);
   std::vector<double> moved_total(stage_count, 0.0), held_total(stage_count, 0.0);
   for (std::size_t s = 0; s < stage_count; ++s) {
+    std::fill(load.begin(), load.end(), 0.0);
     std::vector<double> arriving(exact ? processes : 0, 0.0);
     for (std::uint64_t p = 0; p < processes; p += stride) {
       const auto& stages = stages_of[p / stride];
@@ -57,20 +60,17 @@ HypercubeTraffic hypercube_traffic(const PhysicalLinks& links, unsigned processe
       const std::uint64_t from = p / processes_per_node, to = static_cast<std::uint64_t>(*stage.send_to) / processes_per_node;
       if (from == to) continue;
       links.route(from, to, route);
-      for (const auto link : route) load[s][link] += moved * weight;
+      for (const auto link : route) load[link] += moved * weight;
       traffic.stages[s].longest_route = std::max(traffic.stages[s].longest_route, static_cast<std::uint32_t>(route.size()));
       traffic.network_crossings += moved * per_process;
       traffic.link_crossings += moved * per_process * static_cast<double>(route.size());
     }
     for (std::uint64_t p = 0; exact && p < processes; ++p) held[p] += arriving[p];
     if (held_total[s] > 0) traffic.stages[s].moved_share = moved_total[s] / held_total[s];
-  }
-  std::vector<double> overlapped(links.count(), 0.0);
-  for (std::size_t s = 0; s < stage_count; ++s) {
-    const auto busiest = busiest_link(links, load[s]);
+    const auto busiest = busiest_link(links, load);
     traffic.stages[s].busiest_link_load = busiest.load;
     traffic.stages[s].busiest_class = busiest.link_class;
-    for (std::size_t link = 0; link < overlapped.size(); ++link) overlapped[link] += load[s][link];
+    for (std::size_t link = 0; link < overlapped.size(); ++link) overlapped[link] += load[link];
   }
   const auto busiest = busiest_link(links, overlapped);
   traffic.overlapped_busiest_link_load = busiest.load;

@@ -55,7 +55,7 @@ BusiestLink busiest_link(const PhysicalLinks& links, const std::vector<double>& 
   BusiestLink busiest;
   std::uint32_t found = 0;
   for (std::uint32_t link = 0; link < links.count(); ++link) {
-    if (!links.exists(link)) continue;
+    if (load[link] <= 0 || !links.exists(link)) continue;  // an idle link cannot be the busiest: no lookup
     const double relative = load[link] / links.bandwidth_factor(link);
     if (relative > busiest.load) {
       busiest.load = relative;
