@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "kernel/core/destination_buckets.hpp"
+#include "models/src/bucket_counts.hpp"
 #include "kernel/core/hpcc_stream.hpp"
 #include "kernel/core/mapping_mode.hpp"
 #include "kernel/core/role_plan.hpp"
@@ -512,8 +512,7 @@ double bisection_bandwidth(const TorusShape& shape, double link_bandwidth, const
 
 std::vector<std::uint64_t> direct_message_sizes(std::uint64_t processes, std::uint64_t lookahead) {
   std::vector<std::uint64_t> by_size(lookahead + 1, 0);
-  DestinationBuckets buckets(static_cast<std::uint32_t>(processes), static_cast<std::uint32_t>(lookahead));
-  std::vector<std::uint64_t> message;
+  BucketCounts buckets(static_cast<std::uint32_t>(lookahead));
   std::uint64_t value = starts(0);
   // Warm up to a steady state, then count; the same stream every time, so
   // the model is deterministic.
@@ -523,13 +522,11 @@ std::vector<std::uint64_t> direct_message_sizes(std::uint64_t processes, std::ui
                       counted = std::max<std::uint64_t>(1u << 18, std::min<std::uint64_t>(4 * processes, 1u << 22));
   for (std::uint64_t i = 0; i < warm_up + counted; ++i) {
     value = next_random(value);
-    buckets.insert(static_cast<std::uint32_t>(value % processes), value);
+    buckets.insert(static_cast<std::uint32_t>(value % processes));
     if (!buckets.full()) continue;
-    message.clear();
-    buckets.take_fullest(message);
+    const auto size = buckets.take_fullest();
     if (i < warm_up) continue;
-    if (message.size() >= by_size.size()) by_size.resize(message.size() + 1, 0);
-    ++by_size[message.size()];
+    ++by_size[size];
   }
   return by_size;
 }
