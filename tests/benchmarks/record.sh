@@ -3,6 +3,9 @@
 # (text output in a code block, Markdown as it is). docs/update.sh copies it into docs/measured/.
 record() {
   local name="$1" command="$2" kind="${3:-text}"
+  # printf '%q ' of no arguments is '' : a command run without any is written without it.
+  command="${command% }"
+  command="${command% \'\'}"
   local out="results/bench-$name"
   mkdir -p "$out"
   RECORD_FILE="$out/$name.md"
